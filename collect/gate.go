@@ -1,0 +1,199 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+// GateResult is the conformance verdict for one target.
+type GateResult struct {
+	// Failed lists the scenarios with a request (or variant) that got the wrong answer.
+	Failed []string
+	// Transcript is every request, response and verdict, as written to
+	// conformance/<target>.txt.
+	Transcript string
+}
+
+// Passed reports whether scenario passed the gate.
+func (g GateResult) Passed(scenario string) bool {
+	for _, f := range g.Failed {
+		if f == scenario {
+			return false
+		}
+	}
+	return true
+}
+
+// gateClient talks to targets without keep-alive surprises or redirects.
+var gateClient = &http.Client{
+	Timeout: 5 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	},
+	Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true},
+}
+
+// Gate sends every scenario's request and variants to the server at addr and
+// checks each answer byte for byte.
+func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
+	var res GateResult
+	var b strings.Builder
+	for _, sc := range scenarios {
+		checks := append([]Variant{{Request: sc.Request, Expect: sc.Expect}}, sc.Variants...)
+		ok := true
+		for i, c := range checks {
+			label := sc.Name
+			if i > 0 {
+				label = fmt.Sprintf("%s variant %d", sc.Name, i)
+			}
+			problems := check(ctx, addr, c.Request, c.Expect, label, &b)
+			if len(problems) > 0 {
+				ok = false
+			}
+		}
+		if !ok {
+			res.Failed = append(res.Failed, sc.Name)
+		}
+	}
+	res.Transcript = b.String()
+	return res
+}
+
+// Check sends one request and returns what is wrong with the answer; the
+// exchange is written to w.
+func check(ctx context.Context, addr string, req Request, want Expect, label string, w *strings.Builder) []string {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	fmt.Fprintf(w, "=== %s\n> %s %s\n", label, method, req.Path)
+	for _, k := range sortedKeys(req.Headers) {
+		fmt.Fprintf(w, "> %s: %s\n", k, req.Headers[k])
+	}
+	if req.Body != "" {
+		fmt.Fprintf(w, ">\n> %s\n", quoteBody([]byte(req.Body)))
+	}
+	status, header, body, err := roundTrip(ctx, addr, method, req)
+	var problems []string
+	if err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		fmt.Fprintf(w, "< %d\n", status)
+		for _, k := range sortedKeys(flatten(header)) {
+			fmt.Fprintf(w, "< %s: %s\n", k, header.Get(k))
+		}
+		fmt.Fprintf(w, "<\n< %s\n", quoteBody(body))
+		problems = compare(status, header, body, want)
+	}
+	if len(problems) == 0 {
+		fmt.Fprintf(w, "PASS\n\n")
+		return nil
+	}
+	fmt.Fprintf(w, "FAIL\n")
+	for _, p := range problems {
+		fmt.Fprintf(w, "  - %s\n", p)
+	}
+	w.WriteString("\n")
+	return problems
+}
+
+func roundTrip(ctx context.Context, addr, method string, req Request) (int, http.Header, []byte, error) {
+	var body io.Reader
+	if req.Body != "" {
+		body = strings.NewReader(req.Body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, "http://"+addr+req.Path, body)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	for k, v := range req.Headers {
+		hr.Header.Set(k, v)
+	}
+	resp, err := gateClient.Do(hr)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("read body: %w", err)
+	}
+	return resp.StatusCode, resp.Header, b, nil
+}
+
+// compare lists every way the response differs from want.
+func compare(status int, header http.Header, body []byte, want Expect) []string {
+	var problems []string
+	if want.Status != 0 && status != want.Status {
+		problems = append(problems, fmt.Sprintf("status %d, want %d", status, want.Status))
+	}
+	for _, k := range sortedKeys(want.Headers) {
+		w := want.Headers[k]
+		got, present := header[http.CanonicalHeaderKey(k)]
+		switch {
+		case !present:
+			problems = append(problems, fmt.Sprintf("header %s missing, want %q", k, w))
+		case strings.HasSuffix(w, "*") && !strings.HasPrefix(got[0], strings.TrimSuffix(w, "*")):
+			problems = append(problems, fmt.Sprintf("header %s: %q, want %q", k, got[0], w))
+		case !strings.HasSuffix(w, "*") && got[0] != w:
+			problems = append(problems, fmt.Sprintf("header %s: %q, want %q", k, got[0], w))
+		}
+	}
+	if want.Body != nil && !bytes.Equal(body, []byte(*want.Body)) {
+		problems = append(problems, "body differs:\n"+bodyDiff(body, []byte(*want.Body)))
+	}
+	if want.BodySHA256 != "" {
+		sum := sha256.Sum256(body)
+		if got := hex.EncodeToString(sum[:]); got != strings.ToLower(want.BodySHA256) {
+			problems = append(problems, fmt.Sprintf("body sha256 %s, want %s (%d bytes)", got, want.BodySHA256, len(body)))
+		}
+	}
+	return problems
+}
+
+// bodyDiff shows where two bodies part, byte for byte.
+func bodyDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	return fmt.Sprintf("      got  %d bytes: %s\n      want %d bytes: %s\n      first difference at byte %d",
+		len(got), quoteBody(got), len(want), quoteBody(want), i)
+}
+
+// quoteBody prints a body as a Go string, cut at 512 bytes.
+func quoteBody(b []byte) string {
+	const max = 512
+	if len(b) > max {
+		return fmt.Sprintf("%q… (%d bytes in all)", b[:max], len(b))
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+func flatten(h http.Header) map[string]string {
+	m := make(map[string]string, len(h))
+	for k, v := range h {
+		if k == "Date" {
+			continue // changes every second; kept out so transcripts compare
+		}
+		m[k] = strings.Join(v, ", ")
+	}
+	return m
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,83 @@
+package collect
+
+import "time"
+
+// SchemaVersion is the version of run.json this package writes. Readers
+// (package parse) accept every version up to theirs.
+const SchemaVersion = 1
+
+// Run status values in Manifest.Status.
+const (
+	StatusRunning     = "running"
+	StatusComplete    = "complete"
+	StatusInterrupted = "interrupted"
+	StatusFailed      = "failed"
+)
+
+// Manifest is run.json: everything about a run except the dumps themselves.
+// It is rewritten atomically as the run advances.
+type Manifest struct {
+	Schema       int                 `json:"schema"`
+	ID           string              `json:"id"`
+	Suite        string              `json:"suite"`
+	SuiteSHA256  string              `json:"suite_sha256"`
+	Status       string              `json:"status"`
+	Start        time.Time           `json:"start"`
+	End          *time.Time          `json:"end,omitempty"`
+	Host         Host                `json:"host"`
+	Tools        map[string]Version  `json:"tools"`
+	Isolation    Isolation           `json:"isolation"`
+	Targets      []TargetRecord      `json:"targets"`
+	Measurements []MeasurementRecord `json:"measurements"`
+	Errors       []string            `json:"errors,omitempty"`
+}
+
+// Version is what a binary said of itself.
+type Version struct {
+	Path    string `json:"path"`
+	Version string `json:"version"`
+	// Asked is the argv that produced Version.
+	Asked []string `json:"asked"`
+}
+
+// TargetRecord is what was learnt about a target outside its measurements.
+type TargetRecord struct {
+	Name          string   `json:"name"`
+	Runtime       string   `json:"runtime,omitempty"`
+	BuildS        float64  `json:"build_s,omitempty"`
+	ArtifactBytes int64    `json:"artifact_bytes,omitempty"`
+	StartupS      float64  `json:"startup_s,omitempty"`
+	RSSBefore     int64    `json:"rss_before_bytes,omitempty"`
+	RSSAfter      int64    `json:"rss_after_bytes,omitempty"`
+	RSSPeak       int64    `json:"rss_peak_bytes,omitempty"`
+	Conformance   string   `json:"conformance,omitempty"` // "pass" | "fail"
+	Failed        []string `json:"failed,omitempty"`      // scenarios that failed the gate
+	Transcript    string   `json:"transcript,omitempty"`  // conformance/<target>.txt
+	Error         string   `json:"error,omitempty"`
+}
+
+// MeasurementRecord is one load-generator run and where its dump is.
+type MeasurementRecord struct {
+	Target      string    `json:"target"`
+	Scenario    string    `json:"scenario"`
+	Rep         int       `json:"rep"`
+	Warmup      bool      `json:"warmup"`
+	Order       int       `json:"order"`
+	Tool        string    `json:"tool"`
+	ToolVersion string    `json:"tool_version"`
+	Argv        []string  `json:"argv"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	ExitStatus  int       `json:"exit_status"`
+	ServerCPUs  string    `json:"server_cpus,omitempty"`
+	ClientCPUs  string    `json:"client_cpus,omitempty"`
+	ServerCPUS  float64   `json:"server_cpu_s"`
+	ClientCPUS  float64   `json:"client_cpu_s"`
+	StartupS    float64   `json:"startup_s,omitempty"`
+	RSSBefore   int64     `json:"rss_before_bytes,omitempty"`
+	RSSAfter    int64     `json:"rss_after_bytes,omitempty"`
+	Dump        string    `json:"dump"`
+	SHA256      string    `json:"sha256"`
+	Stderr      string    `json:"stderr,omitempty"`
+	Error       string    `json:"error,omitempty"`
+}

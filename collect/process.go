@@ -1,0 +1,258 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Server is a running target: a process group of its own, pinned to a CPU
+// set when one is given.
+type Server struct {
+	Target Target
+	Port   int
+	Cmd    *exec.Cmd
+	// Spawned is when the process was started.
+	Spawned time.Time
+
+	output  *tailBuffer
+	exited  chan struct{}
+	waitErr error
+}
+
+// pinned wraps argv with taskset when cpus is not empty.
+func pinned(cpus string, argv []string) []string {
+	if cpus == "" {
+		return argv
+	}
+	return append([]string{"taskset", "-c", cpus}, argv...)
+}
+
+// StartServer starts t in dir with PORT set, in its own process group.
+// The port must be free; a port of 0 picks a free one.
+func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
+	if port == 0 {
+		p, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		port = p
+	} else if err := portFree(port); err != nil {
+		return nil, err
+	}
+	argv := pinned(cpus, t.Start)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	for k, v := range t.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out := &tailBuffer{max: 8 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	s := &Server{Target: t, Port: port, Cmd: cmd, output: out, exited: make(chan struct{})}
+	s.Spawned = time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", t.Name, err)
+	}
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.exited)
+	}()
+	return s, nil
+}
+
+// Addr is the server's loopback address.
+func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
+
+// Exited reports whether the server process has ended.
+func (s *Server) Exited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// Output is the last bytes the server wrote to stdout and stderr.
+func (s *Server) Output() string { return s.output.String() }
+
+// WaitReady polls ready every 2 ms until it reports true, the server exits,
+// or timeout passes. It returns the time from spawn to the first success.
+func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready func(context.Context) bool) (time.Duration, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if s.Exited() {
+			return 0, fmt.Errorf("%s exited before it was ready (%v); its last output:\n%s", s.Target.Name, s.waitErr, s.Output())
+		}
+		pctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+		ok := ready(pctx)
+		cancel()
+		if ok {
+			return time.Since(s.Spawned), nil
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("%s not ready after %v; its last output:\n%s", s.Target.Name, timeout, s.Output())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Stop ends the server's whole process group: SIGTERM, then SIGKILL after grace.
+func (s *Server) Stop(grace time.Duration) {
+	pgid := s.Cmd.Process.Pid
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-s.exited:
+	case <-time.After(grace):
+	}
+	// The group may hold children that outlive the leader.
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	<-s.exited
+}
+
+// RSS is the resident set size of the server's whole process tree, in bytes.
+func (s *Server) RSS() int64 {
+	var total int64
+	for _, pid := range processTree(s.Cmd.Process.Pid) {
+		total += rssOf(pid)
+	}
+	return total
+}
+
+// CPUSeconds is the user+system CPU time of the server's live process tree.
+func (s *Server) CPUSeconds() float64 {
+	var total float64
+	for _, pid := range processTree(s.Cmd.Process.Pid) {
+		total += cpuOf(pid)
+	}
+	return total
+}
+
+// processTree lists root and its descendants, from /proc.
+func processTree(root int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if f := statFields(pid); len(f) > 1 {
+			ppid, _ := strconv.Atoi(f[1])
+			children[ppid] = append(children[ppid], pid)
+		}
+	}
+	tree := []int{root}
+	for i := 0; i < len(tree); i++ {
+		tree = append(tree, children[tree[i]]...)
+	}
+	return tree
+}
+
+// statFields returns /proc/pid/stat from the state field on (field 3 is index 0).
+func statFields(pid int) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// clockTicks is USER_HZ, 100 on every Linux this runs on.
+const clockTicks = 100
+
+func cpuOf(pid int) float64 {
+	f := statFields(pid)
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseFloat(f[11], 64)
+	stime, _ := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / clockTicks
+}
+
+func rssOf(pid int) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// portFree checks that nothing listens on the loopback port and names the
+// holder when something does.
+func portFree(port int) error {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return fmt.Errorf("port %d is taken%s: stop it or choose another port", port, portHolder(port))
+	}
+	return l.Close()
+}
+
+// portHolder names the process listening on port, from `ss`, when it can.
+func portHolder(port int) string {
+	out, err := exec.Command("ss", "-Hltnp", "sport = :"+strconv.Itoa(port)).Output()
+	if err != nil || len(bytes.TrimSpace(out)) == 0 {
+		return ""
+	}
+	if i := bytes.Index(out, []byte("users:(")); i >= 0 {
+		return " by " + strings.TrimSpace(string(out[i:]))
+	}
+	return ""
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,185 @@
+package collect
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// RunDir is a run directory being written. Dumps are write-once; run.json
+// and every other file are replaced atomically (write to a temporary file in
+// the same folder, sync, rename), so a crash leaves either the old or the new
+// bytes, never a mix.
+type RunDir struct {
+	Path string
+
+	mu       sync.Mutex
+	manifest Manifest
+}
+
+// CreateRunDir makes a new run directory under out for m and writes its
+// run.json and suite.toml.
+func CreateRunDir(out string, m Manifest, suite []byte) (*RunDir, error) {
+	path := filepath.Join(out, m.ID)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(path, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("run dir %s already exists: pass -resume %s to finish it, or choose another -out", path, path)
+		}
+		return nil, err
+	}
+	d := &RunDir{Path: path, manifest: m}
+	if err := WriteFileAtomic(filepath.Join(path, "suite.toml"), suite); err != nil {
+		return nil, err
+	}
+	return d, d.save()
+}
+
+// OpenRunDir opens an existing run directory to resume it.
+func OpenRunDir(path string) (*RunDir, error) {
+	b, err := os.ReadFile(filepath.Join(path, "run.json"))
+	if err != nil {
+		return nil, fmt.Errorf("not a run dir: %w", err)
+	}
+	d := &RunDir{Path: path}
+	if err := json.Unmarshal(b, &d.manifest); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(path, "run.json"), err)
+	}
+	if d.manifest.Schema > SchemaVersion {
+		return nil, fmt.Errorf("%s: schema %d is newer than this fairbench (%d): update fairbench", path, d.manifest.Schema, SchemaVersion)
+	}
+	return d, nil
+}
+
+// Manifest returns a copy of the manifest as it stands.
+func (d *RunDir) Manifest() Manifest {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	m := d.manifest
+	m.Targets = append([]TargetRecord(nil), m.Targets...)
+	m.Measurements = append([]MeasurementRecord(nil), m.Measurements...)
+	return m
+}
+
+// Update changes the manifest under the lock and saves it.
+func (d *RunDir) Update(change func(m *Manifest)) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	change(&d.manifest)
+	return d.save()
+}
+
+func (d *RunDir) save() error {
+	b, err := json.MarshalIndent(d.manifest, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(d.Path, "run.json"), append(b, '\n'))
+}
+
+// WriteDump stores a dump at rel (relative to the run dir) exactly once and
+// returns its sha256. A dump that exists already is an error: dumps are never
+// rewritten.
+func (d *RunDir) WriteDump(rel string, data []byte) (string, error) {
+	if err := d.writeOnce(rel, data); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// WriteFile replaces a non-dump file (a conformance transcript) atomically.
+func (d *RunDir) WriteFile(rel string, data []byte) error {
+	path, err := d.inside(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, data)
+}
+
+func (d *RunDir) writeOnce(rel string, data []byte) error {
+	path, err := d.inside(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("dump %s exists already: dumps are write-once", path)
+	}
+	tmp, err := writeTemp(path, data)
+	if err != nil {
+		return err
+	}
+	// Link fails if the name exists, so a dump is never replaced.
+	if err := os.Link(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("store dump %s: %w", path, err)
+	}
+	os.Remove(tmp)
+	return syncDir(filepath.Dir(path))
+}
+
+// inside resolves rel within the run dir and refuses anything that leaves it.
+func (d *RunDir) inside(rel string) (string, error) {
+	if !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("path %q leaves the run dir", rel)
+	}
+	return filepath.Join(d.Path, rel), nil
+}
+
+// WriteFileAtomic replaces path with data: a reader sees the old bytes or the
+// new ones, never a part.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := writeTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func writeTemp(path string, data []byte) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write %s: %w", path, werr)
+	}
+	return f.Name(), nil
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	f.Sync() // best effort: some filesystems refuse fsync on a directory
+	return nil
+}

@@ -1,0 +1,190 @@
+package parse
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// bombardierJSON mirrors the JSON template of bombardier v1.2.x (-o json).
+// Latency figures are microseconds; durations are seconds.
+type bombardierJSON struct {
+	Spec struct {
+		NumberOfConnections int     `json:"numberOfConnections"`
+		TestType            string  `json:"testType"`
+		TestDurationSeconds float64 `json:"testDurationSeconds"`
+		NumberOfRequests    int64   `json:"numberOfRequests"`
+		Method              string  `json:"method"`
+		URL                 string  `json:"url"`
+		Rate                float64 `json:"rate"`
+		Client              string  `json:"client"`
+	} `json:"spec"`
+	Result *struct {
+		BytesRead        int64   `json:"bytesRead"`
+		BytesWritten     int64   `json:"bytesWritten"`
+		TimeTakenSeconds float64 `json:"timeTakenSeconds"`
+		Req1xx           int64   `json:"req1xx"`
+		Req2xx           int64   `json:"req2xx"`
+		Req3xx           int64   `json:"req3xx"`
+		Req4xx           int64   `json:"req4xx"`
+		Req5xx           int64   `json:"req5xx"`
+		Others           int64   `json:"others"`
+		Errors           []struct {
+			Description string `json:"description"`
+			Count       int64  `json:"count"`
+		} `json:"errors"`
+		Latency *struct {
+			Mean        float64            `json:"mean"`
+			Stddev      float64            `json:"stddev"`
+			Max         float64            `json:"max"`
+			Percentiles map[string]float64 `json:"percentiles"`
+		} `json:"latency"`
+		RPS struct {
+			Mean   float64 `json:"mean"`
+			Stddev float64 `json:"stddev"`
+			Max    float64 `json:"max"`
+		} `json:"rps"`
+	} `json:"result"`
+}
+
+// jsonBlock collects the lines of one JSON document and decodes it when the
+// braces balance.
+type jsonBlock struct {
+	ctx    *context
+	first  int
+	last   int
+	text   strings.Builder
+	depth  int
+	inStr  bool
+	escape bool
+	decode func(ctx *context, doc []byte, first, last int) ([]Record, error)
+}
+
+func (b *jsonBlock) scan(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case b.escape:
+			b.escape = false
+		case b.inStr && c == '\\':
+			b.escape = true
+		case c == '"':
+			b.inStr = !b.inStr
+		case b.inStr:
+		case c == '{' || c == '[':
+			b.depth++
+		case c == '}' || c == ']':
+			b.depth--
+		}
+	}
+}
+
+func (b *jsonBlock) complete() bool { return b.depth <= 0 && b.text.Len() > 0 }
+
+func (b *jsonBlock) add(l line) (bool, error) {
+	if b.complete() {
+		return false, nil
+	}
+	b.text.WriteString(l.text)
+	b.text.WriteByte('\n')
+	b.last = l.num
+	b.scan(l.text)
+	return true, nil
+}
+
+func (b *jsonBlock) end() ([]Record, error) {
+	if !b.complete() {
+		return nil, &SyntaxError{File: b.ctx.file, Line: b.last, Msg: "JSON document cut short"}
+	}
+	return b.decode(b.ctx, []byte(b.text.String()), b.first, b.last)
+}
+
+// startBombardierJSON starts a block at a line that opens a bombardier JSON
+// result ({"spec":…}).
+func startBombardierJSON(ctx *context, l line) block {
+	t := strings.TrimSpace(l.text)
+	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"spec"`) {
+		return nil
+	}
+	b := &jsonBlock{ctx: ctx, first: l.num, decode: decodeBombardierJSON}
+	b.add(l)
+	return b
+}
+
+func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, error) {
+	var j bombardierJSON
+	if err := json.Unmarshal(doc, &j); err != nil {
+		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("bombardier JSON: %v", err)}
+	}
+	if j.Result == nil {
+		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: `bombardier JSON without "result"`}
+	}
+	r := j.Result
+	m := &Measurement{
+		Tool:        ToolBombardier,
+		Method:      j.Spec.Method,
+		URL:         j.Spec.URL,
+		Connections: j.Spec.NumberOfConnections,
+		Rate:        j.Spec.Rate,
+		Duration:    seconds(r.TimeTakenSeconds),
+		RPS:         r.RPS.Mean,
+		RPSStdev:    r.RPS.Stddev,
+		RPSMax:      r.RPS.Max,
+		BytesRead:   r.BytesRead,
+		Status: StatusCounts{Known: true, C1xx: r.Req1xx, C2xx: r.Req2xx, C3xx: r.Req3xx,
+			C4xx: r.Req4xx, C5xx: r.Req5xx, Other: r.Others},
+		Source: Source{LineStart: first, LineEnd: last},
+	}
+	if j.Spec.TestType == "timed" {
+		m.Window = seconds(j.Spec.TestDurationSeconds)
+	}
+	m.Requests = r.Req1xx + r.Req2xx + r.Req3xx + r.Req4xx + r.Req5xx + r.Others
+	if r.TimeTakenSeconds > 0 {
+		m.BytesPerSec = float64(r.BytesRead+r.BytesWritten) / r.TimeTakenSeconds
+		m.BytesPerSecCountsWrites = true
+	}
+	if lat := r.Latency; lat != nil {
+		m.Latency.Mean = micros(lat.Mean)
+		m.Latency.Stdev = micros(lat.Stddev)
+		m.Latency.Max = micros(lat.Max)
+		for k, v := range lat.Percentiles {
+			p, err := strconv.ParseFloat(k, 64)
+			if err != nil {
+				return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("bombardier JSON: percentile %q is not a number", k)}
+			}
+			m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p, Value: micros(v)})
+		}
+		sort.Slice(m.Latency.Percentiles, func(a, b int) bool { return m.Latency.Percentiles[a].P < m.Latency.Percentiles[b].P })
+	}
+	for _, e := range r.Errors {
+		m.Errors.Messages = append(m.Errors.Messages, ErrorMessage{Text: e.Description, Count: e.Count})
+		addBombardierError(&m.Errors, e.Description, e.Count)
+	}
+	return []Record{m}, nil
+}
+
+// addBombardierError sorts one bombardier error message into a kind.
+func addBombardierError(e *Errors, msg string, n int64) {
+	low := strings.ToLower(msg)
+	switch {
+	case strings.Contains(low, "timeout") || strings.Contains(low, "timed out") || strings.Contains(low, "deadline exceeded"):
+		e.Timeout += n
+	case strings.Contains(low, "connect:") || strings.Contains(low, "dial"):
+		e.Connect += n
+	case strings.Contains(low, "read") || strings.Contains(low, "eof") || strings.Contains(low, "closed connection") || strings.Contains(low, "reset by peer"):
+		e.Read += n
+	case strings.Contains(low, "write") || strings.Contains(low, "broken pipe"):
+		e.Write += n
+	default:
+		e.Other += n
+	}
+}
+
+// seconds converts a float number of seconds to a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// micros converts a float number of microseconds to a Duration.
+func micros(us float64) time.Duration { return time.Duration(us * float64(time.Microsecond)) }

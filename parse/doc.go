@@ -1,0 +1,12 @@
+// Package parse reads the raw output of HTTP load generators (wrk, wrk2,
+// bombardier, autocannon), the harness files that wrap them, and fairbench
+// run directories, into one model in base units (Measurement, Target).
+//
+// The dialect of a dump is found from its content, never from its file name.
+// A bad line is a *SyntaxError naming file and line; reading goes on where it
+// can, and never panics. Every record carries its Source: the file, the line
+// range and the file's sha256, so that each number can be traced to its bytes.
+//
+// parse knows nothing of how dumps were collected (package collect) or shown
+// (package render); the run directory on disk is its only contract with them.
+package parse

@@ -1,0 +1,191 @@
+package parse
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+)
+
+// JSON Lines schema (`fairbench parse -format json`), one object per line.
+// Fields are only ever added, never renamed. Units are in the names: _s is
+// seconds, _bytes bytes, rps requests per second.
+//
+// Every object has "kind": "measurement" or "target".
+//
+// A measurement:
+//
+//	kind            "measurement"
+//	tool            "wrk" | "wrk2" | "bombardier" | "autocannon"
+//	tool_version    as reported, "" if unknown
+//	run             fairbench run ID, "" for foreign dumps
+//	target          target name (from run.json, the harness, or the file name)
+//	runtime         "go", "node", "bun", … where known
+//	scenario        scenario name, "" if unknown
+//	rep             repetition, from 1 (0 if unknown)
+//	warmup          true for warm-up runs
+//	order           position in the run's global order, 0 if unknown
+//	method, url     the request, where known
+//	connections, threads, pipelining
+//	window_s        requested duration, 0 for request-count runs
+//	duration_s      measured duration
+//	requests        requests the tool counts as completed (including error responses)
+//	rps             requests per second exactly as the tool printed it
+//	rps_computed    requests / duration_s
+//	good_rps        responses with a 2xx or 3xx status per second
+//	bytes_read, bytes_per_s
+//	latency_mean_s, latency_stdev_s, latency_max_s
+//	latency_percentiles  {"50": s, "99.9": s, …}: every percentile the tool printed
+//	latency_corrected    true when corrected for coordinated omission (wrk2)
+//	errors          total socket-level errors (connect + read + write + timeout + other)
+//	errors_by_kind  {"connect": n, "read": n, "write": n, "timeout": n, "other": n}
+//	error_messages  [{"text": "...", "count": n}]
+//	status          {"1xx": n, "2xx": n, "3xx": n, "4xx": n, "5xx": n, "other": n, "non2xx": n}
+//	                counts by class where the tool printed them
+//	server_cpu_s, client_cpu_s  CPU seconds during the measurement (run dirs only)
+//	source          {"file", "line_start", "line_end", "sha256"}
+//	warnings        problems met while reading that did not stop it
+//
+// A target:
+//
+//	kind "target", run, target, runtime, build_s, startup_s, rss_before_bytes,
+//	rss_after_bytes, rss_peak_bytes, artifact_bytes (each where known),
+//	conformance ("pass" | "fail"), failed (scenarios), transcript, source.
+type jsonMeasurement struct {
+	Kind        string             `json:"kind"`
+	Tool        string             `json:"tool"`
+	ToolVersion string             `json:"tool_version"`
+	Run         string             `json:"run"`
+	Target      string             `json:"target"`
+	Runtime     string             `json:"runtime"`
+	Scenario    string             `json:"scenario"`
+	Rep         int                `json:"rep"`
+	Warmup      bool               `json:"warmup"`
+	Order       int                `json:"order"`
+	Method      string             `json:"method"`
+	URL         string             `json:"url"`
+	Connections int                `json:"connections"`
+	Threads     int                `json:"threads"`
+	Pipelining  int                `json:"pipelining"`
+	WindowS     float64            `json:"window_s"`
+	DurationS   float64            `json:"duration_s"`
+	Requests    int64              `json:"requests"`
+	RPS         float64            `json:"rps"`
+	RPSComputed float64            `json:"rps_computed"`
+	GoodRPS     float64            `json:"good_rps"`
+	BytesRead   int64              `json:"bytes_read"`
+	BytesPerS   float64            `json:"bytes_per_s"`
+	LatMeanS    float64            `json:"latency_mean_s"`
+	LatStdevS   float64            `json:"latency_stdev_s"`
+	LatMaxS     float64            `json:"latency_max_s"`
+	LatPcts     map[string]float64 `json:"latency_percentiles"`
+	LatCorr     bool               `json:"latency_corrected"`
+	Errors      int64              `json:"errors"`
+	ErrorsBy    map[string]int64   `json:"errors_by_kind"`
+	ErrorMsgs   []jsonErrorMessage `json:"error_messages"`
+	Status      map[string]int64   `json:"status"`
+	ServerCPUS  float64            `json:"server_cpu_s"`
+	ClientCPUS  float64            `json:"client_cpu_s"`
+	Source      jsonSource         `json:"source"`
+	Warnings    []string           `json:"warnings,omitempty"`
+}
+
+type jsonErrorMessage struct {
+	Text  string `json:"text"`
+	Count int64  `json:"count"`
+}
+
+type jsonSource struct {
+	File      string `json:"file"`
+	LineStart int    `json:"line_start"`
+	LineEnd   int    `json:"line_end"`
+	SHA256    string `json:"sha256"`
+}
+
+type jsonTarget struct {
+	Kind          string     `json:"kind"`
+	Run           string     `json:"run"`
+	Target        string     `json:"target"`
+	Runtime       string     `json:"runtime"`
+	BuildS        float64    `json:"build_s,omitempty"`
+	StartupS      float64    `json:"startup_s,omitempty"`
+	RSSBefore     int64      `json:"rss_before_bytes,omitempty"`
+	RSSAfter      int64      `json:"rss_after_bytes,omitempty"`
+	RSSPeak       int64      `json:"rss_peak_bytes,omitempty"`
+	ArtifactBytes int64      `json:"artifact_bytes,omitempty"`
+	Conformance   string     `json:"conformance,omitempty"`
+	Failed        []string   `json:"failed,omitempty"`
+	Transcript    string     `json:"transcript,omitempty"`
+	Source        jsonSource `json:"source"`
+}
+
+// JSONWriter writes records as JSON Lines in the schema above.
+type JSONWriter struct {
+	enc *json.Encoder
+}
+
+// NewJSONWriter returns a JSONWriter writing to w.
+func NewJSONWriter(w io.Writer) *JSONWriter {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &JSONWriter{enc: enc}
+}
+
+// Write writes one record; a *Run is skipped.
+func (w *JSONWriter) Write(r Record) error {
+	switch r := r.(type) {
+	case *Measurement:
+		return w.enc.Encode(measurementJSON(r))
+	case *Target:
+		return w.enc.Encode(targetJSON(r))
+	}
+	return nil
+}
+
+func sourceJSON(s Source) jsonSource {
+	return jsonSource{File: s.File, LineStart: s.LineStart, LineEnd: s.LineEnd, SHA256: s.SHA256}
+}
+
+func measurementJSON(m *Measurement) jsonMeasurement {
+	j := jsonMeasurement{
+		Kind: "measurement", Tool: m.Tool, ToolVersion: m.ToolVersion, Run: m.Run,
+		Target: m.Target, Runtime: m.Runtime, Scenario: m.Scenario, Rep: m.Rep,
+		Warmup: m.Warmup, Order: m.Order, Method: m.Method, URL: m.URL,
+		Connections: m.Connections, Threads: m.Threads, Pipelining: m.Pipelining,
+		WindowS: m.Window.Seconds(), DurationS: m.Duration.Seconds(),
+		Requests: m.Requests, RPS: m.RPS, RPSComputed: m.RPSComputed(), GoodRPS: m.GoodRPS(),
+		BytesRead: m.BytesRead, BytesPerS: m.BytesPerSec,
+		LatMeanS: m.Latency.Mean.Seconds(), LatStdevS: m.Latency.Stdev.Seconds(), LatMaxS: m.Latency.Max.Seconds(),
+		LatPcts: map[string]float64{}, LatCorr: m.Latency.Corrected,
+		Errors: m.Errors.Total(),
+		ErrorsBy: map[string]int64{"connect": m.Errors.Connect, "read": m.Errors.Read,
+			"write": m.Errors.Write, "timeout": m.Errors.Timeout, "other": m.Errors.Other},
+		ErrorMsgs:  []jsonErrorMessage{},
+		Status:     map[string]int64{},
+		ServerCPUS: m.ServerCPU, ClientCPUS: m.ClientCPU,
+		Source:   sourceJSON(m.Source),
+		Warnings: m.Warnings,
+	}
+	for _, p := range m.Latency.Percentiles {
+		j.LatPcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value.Seconds()
+	}
+	for _, e := range m.Errors.Messages {
+		j.ErrorMsgs = append(j.ErrorMsgs, jsonErrorMessage{Text: e.Text, Count: e.Count})
+	}
+	if s := m.Status; s.Known {
+		j.Status = map[string]int64{"1xx": s.C1xx, "2xx": s.C2xx, "3xx": s.C3xx, "4xx": s.C4xx, "5xx": s.C5xx, "other": s.Other}
+	}
+	if m.Status.Non2xx > 0 {
+		j.Status["non2xx"] = m.Status.Non2xx
+	}
+	return j
+}
+
+func targetJSON(t *Target) jsonTarget {
+	return jsonTarget{
+		Kind: "target", Run: t.Run, Target: t.Name, Runtime: t.Runtime,
+		BuildS: t.Build.Seconds(), StartupS: t.Startup.Seconds(),
+		RSSBefore: t.RSSBefore, RSSAfter: t.RSSAfter, RSSPeak: t.RSSPeak,
+		ArtifactBytes: t.ArtifactBytes, Conformance: t.Conformance, Failed: t.Failed,
+		Transcript: t.Transcript, Source: sourceJSON(t.Source),
+	}
+}

@@ -1,0 +1,171 @@
+package parse
+
+import "time"
+
+// Tool names a load generator dialect as it appears in Measurement.Tool.
+const (
+	ToolWrk        = "wrk"
+	ToolWrk2       = "wrk2"
+	ToolBombardier = "bombardier"
+	ToolAutocannon = "autocannon"
+)
+
+// Measurement is one run of a load generator against one target and scenario,
+// in base units: seconds (time.Duration) for time, bytes for sizes, requests
+// per second for rates. Display scaling belongs to render.
+//
+// A field the tool did not print is left at its zero value; the Has* flags and
+// nil slices say which of those zeros are real.
+type Measurement struct {
+	Tool        string // ToolWrk, ToolWrk2, ToolBombardier, ToolAutocannon
+	ToolVersion string // as the tool or the run dir reported it, "" if unknown
+
+	Run      string // the run ID for dumps from a fairbench run dir, "" otherwise
+	Target   string // who was measured, e.g. "gin"
+	Runtime  string // e.g. "go", "node", "bun"; "" if unknown
+	Scenario string // e.g. "ping"
+	Rep      int    // repetition number, from 1
+	Warmup   bool   // a warm-up run, excluded from statistics
+	Order    int    // position in the run's global order, 0 if unknown
+
+	Method string // HTTP method, "" if the dump does not say
+	URL    string // the URL the tool was pointed at, "" if unknown
+
+	Connections int           // concurrent connections
+	Threads     int           // client threads (wrk) or workers (autocannon); 0 if not applicable
+	Pipelining  int           // requests in flight per connection; 0 if not printed (means 1)
+	Rate        float64       // requested constant rate (wrk2 -R, bombardier -r); 0 if none
+	Window      time.Duration // the requested duration (-d); 0 for request-count runs
+	Duration    time.Duration // the measured duration the tool reports
+
+	Requests int64   // requests the tool counts as completed (including error responses)
+	RPS      float64 // requests per second exactly as the tool printed it
+	// RPSStdev and RPSMax are the tool's per-interval req/s spread, where printed.
+	RPSStdev, RPSMax float64
+
+	BytesRead   int64   // bytes read, where printed
+	BytesPerSec float64 // the tool's transfer rate, where printed
+	// BytesPerSecCountsWrites is true when BytesPerSec includes bytes written (bombardier).
+	BytesPerSecCountsWrites bool
+
+	Latency Latency
+	Status  StatusCounts
+	Errors  Errors
+
+	// ServerCPU and ClientCPU are CPU seconds used during the measurement,
+	// where the collector recorded them (0 otherwise).
+	ServerCPU, ClientCPU float64
+	// Argv is the command line that produced the dump, where known.
+	Argv []string
+
+	Source Source
+
+	// Warnings are problems found while reading that did not stop it.
+	Warnings []string
+}
+
+// Latency is a latency summary as the tool measured it.
+type Latency struct {
+	Mean, Stdev, Max time.Duration
+	Min              time.Duration // where printed (autocannon)
+	// Percentiles are every percentile the tool printed, in ascending order of P.
+	// P is in percent (50, 99.9, 97.5); never relabelled.
+	Percentiles []Percentile
+	// Corrected is true when the tool corrects for coordinated omission
+	// (wrk2's constant-rate histogram); false for closed-loop latency.
+	Corrected bool
+	// Samples is the number of latency samples behind the summary, where printed.
+	Samples int64
+}
+
+// Percentile is one latency percentile, P in percent.
+type Percentile struct {
+	P     float64
+	Value time.Duration
+}
+
+// StatusCounts counts responses by status class. Known reports whether the
+// tool printed a breakdown at all (wrk prints only "Non-2xx or 3xx").
+type StatusCounts struct {
+	Known                        bool
+	C1xx, C2xx, C3xx, C4xx, C5xx int64
+	Other                        int64 // bombardier's "others": failed requests and odd codes
+	// Non2xx is the tool's own non-success count where it prints one
+	// (wrk counts status > 399; autocannon counts everything not 2xx).
+	Non2xx int64
+}
+
+// Errors counts failed requests by kind, with the tool's messages.
+type Errors struct {
+	Connect, Read, Write, Timeout, Other int64
+	Messages                             []ErrorMessage
+	Mismatches                           int64 // autocannon -E body mismatches
+}
+
+// ErrorMessage is one distinct error line with its count.
+type ErrorMessage struct {
+	Text  string
+	Count int64
+}
+
+// Total is the number of socket-level errors of every kind.
+func (e Errors) Total() int64 {
+	return e.Connect + e.Read + e.Write + e.Timeout + e.Other
+}
+
+// Source locates the bytes a record was read from.
+type Source struct {
+	File      string // path as given to the reader
+	LineStart int    // first line, from 1
+	LineEnd   int    // last line, inclusive
+	SHA256    string // hex sha256 of the whole file
+}
+
+// GoodRequests is the number of completed requests that got a 2xx or 3xx
+// answer, as well as the dump lets us tell; the tool's Requests count
+// includes error responses and, for some tools, timeouts.
+func (m *Measurement) GoodRequests() int64 {
+	good := m.Requests
+	switch {
+	case m.Status.Known:
+		good = m.Status.C2xx + m.Status.C3xx
+	case m.Status.Non2xx > 0:
+		good -= m.Status.Non2xx
+	}
+	if good < 0 {
+		good = 0
+	}
+	return good
+}
+
+// RPSComputed is Requests divided by the measured Duration, 0 when unknown.
+func (m *Measurement) RPSComputed() float64 {
+	if m.Duration <= 0 {
+		return 0
+	}
+	return float64(m.Requests) / m.Duration.Seconds()
+}
+
+// GoodRPS is good responses per second over the measured duration.
+func (m *Measurement) GoodRPS() float64 {
+	if m.Duration <= 0 {
+		return 0
+	}
+	return float64(m.GoodRequests()) / m.Duration.Seconds()
+}
+
+// Target holds the facts about one target that are not a measurement:
+// how it was built and started, and what the gate said.
+type Target struct {
+	Run                          string // the run ID
+	Name                         string
+	Runtime                      string
+	Build                        time.Duration // build time, 0 if unknown
+	Startup                      time.Duration // spawn to first correct response, 0 if unknown
+	RSSBefore, RSSAfter, RSSPeak int64         // bytes, 0 if unknown
+	ArtifactBytes                int64         // size of the built artifact, 0 if unknown
+	Conformance                  string        // "pass", "fail" or "" if no gate ran
+	Failed                       []string      // scenarios that failed the gate
+	Transcript                   string        // the gate transcript, relative to the run dir
+	Source                       Source
+}
