@@ -251,50 +251,24 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 	return nil
 }
 
-// prepare builds t, measures its artifact and runs the gate.
+// prepare builds t, measures its artifact and runs the gate, recording the
+// transcript in the run dir.
 func (c *collector) prepare(ctx context.Context, t Target) (TargetRecord, error) {
 	rec := TargetRecord{Name: t.Name, Runtime: t.Runtime}
 	if old, ok := c.targetRecord(t.Name); ok {
 		rec = old
 	}
-	dir := c.targetDir(t)
-	if len(t.Build) > 0 {
-		c.progress("%s: building", t.Name)
-		if err := os.MkdirAll(filepath.Join(c.bins, t.Name), 0o755); err != nil {
-			return rec, err
-		}
-		argv := c.expandAll(t, t.Build)
-		start := time.Now()
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			rec.Error = fmt.Sprintf("build %q: %v\n%s", argv, err, out)
-			return rec, errors.New(rec.Error)
-		}
-		rec.BuildS = time.Since(start).Seconds()
+	var err error
+	if rec.BuildS, rec.ArtifactBytes, err = c.build(ctx, t); err != nil {
+		rec.Error = err.Error()
+		return rec, err
 	}
-	if t.Artifact != "" {
-		path := c.expand(t, t.Artifact)
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		size, err := sizeOf(path)
-		if err != nil {
-			return rec, fmt.Errorf("artifact: %w", err)
-		}
-		rec.ArtifactBytes = size
-	}
-	c.progress("%s: gate", t.Name)
-	srv, startup, err := c.start(ctx, t)
+	g, err := c.gate(ctx, t)
 	if err != nil {
 		rec.Error = err.Error()
 		return rec, err
 	}
-	defer srv.Stop(2 * time.Second)
-	rec.StartupS = startup.Seconds()
-	rec.RSSBefore = srv.RSS()
-	g := Gate(ctx, srv.Addr(), c.suite.Scenarios)
+	rec.StartupS, rec.RSSBefore = g.Startup.Seconds(), g.RSS
 	rec.Transcript = filepath.ToSlash(filepath.Join("conformance", t.Name+".txt"))
 	if err := c.dir.WriteFile(rec.Transcript, []byte(g.Transcript)); err != nil {
 		return rec, err
@@ -304,6 +278,92 @@ func (c *collector) prepare(ctx context.Context, t Target) (TargetRecord, error)
 		rec.Conformance = "fail"
 	}
 	return rec, nil
+}
+
+// build runs t's build argv in its dir and measures its artifact.
+func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifact int64, err error) {
+	dir := c.targetDir(t)
+	if len(t.Build) > 0 {
+		c.progress("%s: building", t.Name)
+		if err := os.MkdirAll(filepath.Join(c.bins, t.Name), 0o755); err != nil {
+			return 0, 0, err
+		}
+		argv := c.expandAll(t, t.Build)
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, 0, fmt.Errorf("build %q in %s: %v\n%s", argv, dir, err, out)
+		}
+		buildS = time.Since(start).Seconds()
+	}
+	if t.Artifact != "" {
+		path := c.expand(t, t.Artifact)
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if artifact, err = sizeOf(path); err != nil {
+			return buildS, 0, fmt.Errorf("artifact: %w", err)
+		}
+	}
+	return buildS, artifact, nil
+}
+
+// gateRun is the gate's verdict with what was seen of the server meanwhile.
+type gateRun struct {
+	GateResult
+	Startup time.Duration
+	RSS     int64
+}
+
+// gate starts t and checks every scenario and variant.
+func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
+	c.progress("%s: gate", t.Name)
+	srv, startup, err := c.start(ctx, t)
+	if err != nil {
+		return gateRun{}, err
+	}
+	defer srv.Stop(2 * time.Second)
+	g := gateRun{Startup: startup, RSS: srv.RSS()}
+	g.GateResult = Gate(ctx, srv.Addr(), c.suite.Scenarios)
+	return g, nil
+}
+
+// VerifyResult is one target's gate verdict from Verify.
+type VerifyResult struct {
+	Target string
+	GateResult
+	Err error // the target could not be built or started
+}
+
+// Verify builds and starts each target and runs the gate alone.
+func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, error) {
+	c := &collector{suite: suite, opt: opt}
+	if c.opt.ReadyTimeout == 0 {
+		c.opt.ReadyTimeout = 30 * time.Second
+	}
+	targets, err := c.selected()
+	if err != nil {
+		return nil, err
+	}
+	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(c.bins)
+	var out []VerifyResult
+	for _, t := range targets {
+		r := VerifyResult{Target: t.Name}
+		if _, _, r.Err = c.build(ctx, t); r.Err == nil {
+			var g gateRun
+			g, r.Err = c.gate(ctx, t)
+			r.GateResult = g.GateResult
+		}
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // start starts a fresh server process for t and waits until it answers

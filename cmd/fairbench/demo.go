@@ -1,0 +1,93 @@
+package main
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/fairbench/fairbench/collect"
+)
+
+//go:embed demo.toml
+var demoSuite []byte
+
+var demoCommand = command{
+	summary: "the whole pipeline on an embedded default: collect, parse, render",
+	usage: `fairbench demo [-out DIR]
+
+Builds three Go servers from site/apps/go (net/http, chi, gin), gates them,
+loads them with bombardier (fetched with the go command at a pinned version
+if it is not on PATH), parses the dumps and renders a site. Takes about two
+minutes on two cores. Run it from a fairbench checkout.
+
+Examples:
+  go run ./cmd/fairbench demo
+  go run ./cmd/fairbench demo -out /tmp/demo`,
+	run: runDemo,
+}
+
+func runDemo(e *env, args []string) error {
+	fs := newFlags(e, "demo")
+	out := fs.String("out", "fairbench-demo", "folder for the run dir (runs/) and the site (site/)")
+	duration := fs.Duration("duration", 0, "override the measurement window (default from the suite: 2s)")
+	warmup := fs.Duration("warmup", 0, "override the warm-up window (default 1s)")
+	reps := fs.Int("reps", 0, "override the repetitions (default 3)")
+	only := fs.String("only", "", "comma-separated target names (default all)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr("demo: takes no arguments, got %q", fs.Args())
+	}
+	root, err := checkoutRoot()
+	if err != nil {
+		return err
+	}
+	suite, err := collect.ParseSuite(demoSuite, "demo.toml (embedded)")
+	if err != nil {
+		return err
+	}
+	if *duration > 0 {
+		suite.Load.Duration = collect.Duration(*duration)
+	}
+	if *warmup > 0 {
+		suite.Load.Warmup = collect.Duration(*warmup)
+	}
+	if *reps > 0 {
+		suite.Load.Repetitions = *reps
+	}
+	if runtime.NumCPU() < 2 {
+		suite.Isolation = collect.Isolation{} // nothing to pin apart on one CPU
+	}
+	ctx, cancel := e.interruptible()
+	defer cancel()
+	start := time.Now()
+	dir, err := collect.Run(ctx, suite, collect.Options{
+		Out: filepath.Join(*out, "runs"), BaseDir: root, Only: csvList(*only), Progress: e.stderr,
+	})
+	if err != nil {
+		return failure(err)
+	}
+	fmt.Fprintf(e.stderr, "collected %s in %s\n", dir.Path, time.Since(start).Round(time.Second))
+	return renderSite(e, []string{dir.Path}, filepath.Join(*out, "site"), "fairbench demo: Go HTTP frameworks")
+}
+
+// checkoutRoot finds the fairbench checkout that holds site/apps/go, from
+// the current directory up.
+func checkoutRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "site", "apps", "go", "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("demo: run it inside a fairbench checkout: no site/apps/go/go.mod in %s or above", dir)
+		}
+	}
+}

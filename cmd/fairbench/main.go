@@ -1,0 +1,176 @@
+// Command fairbench collects HTTP framework benchmarks with real load
+// generators, parses raw dumps of wrk, bombardier and autocannon, audits how
+// far each number can be trusted, and renders an honest static website.
+//
+// Usage:
+//
+//	fairbench <command> [flags] [args]
+//
+// Run `fairbench help` for the commands and `fairbench <command> -h` for
+// the flags and examples of one.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// command is one subcommand: its flags are parsed by run.
+type command struct {
+	summary string
+	usage   string // argument synopsis and examples, shown by -h
+	run     func(env *env, args []string) error
+}
+
+// env is what a command may touch: its output streams and the process's
+// interrupt signal.
+type env struct {
+	stdout, stderr io.Writer
+	// interrupted is closed on SIGINT or SIGTERM; nil in tests that do not need it.
+	interrupted <-chan struct{}
+}
+
+// commands is filled in init: the commands' own functions read it for -h.
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"demo":    demoCommand,
+		"collect": collectCommand,
+		"verify":  verifyCommand,
+		"parse":   parseCommand,
+		"audit":   auditCommand,
+		"compare": compareCommand,
+		"render":  renderCommand,
+		"init":    initCommand,
+	}
+}
+
+// exitError carries an exit status: 1 the command found a failure, 2 bad
+// usage or unreadable input.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+func failure(err error) error { return &exitError{code: 1, err: err} }
+
+// errSilent is a failure whose story was already told on stdout/stderr.
+var errSilent = errors.New("see above")
+
+func main() {
+	stop := make(chan struct{})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		close(stop)
+		signal.Stop(sig) // a second signal ends the process at once
+	}()
+	err := run(&env{stdout: os.Stdout, stderr: os.Stderr, interrupted: stop}, os.Args[1:])
+	os.Exit(report(os.Stderr, err))
+}
+
+// report prints err and returns the exit status for it.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	if !errors.Is(err, errSilent) && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stderr, "fairbench: %s\n", err)
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 1
+}
+
+// run is the whole program but for the process exit.
+func run(e *env, args []string) error {
+	if len(args) == 0 {
+		printUsage(e.stderr)
+		return usageErr("no command given")
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		printUsage(e.stdout)
+		return nil
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		printUsage(e.stderr)
+		return usageErr("unknown command %q", name)
+	}
+	return cmd.run(e, args[1:])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "fairbench: HTTP framework benchmarks, measured honestly\n\nUsage: fairbench <command> [flags] [args]\n\nCommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintf(w, "\nRun 'fairbench <command> -h' for its flags and examples.\n")
+}
+
+// newFlags returns a FlagSet for a command whose -h prints summary, usage and flags.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		c := commands[name]
+		fmt.Fprintf(e.stderr, "fairbench %s: %s\n\n%s\n", name, c.summary, strings.TrimSpace(c.usage))
+		var any bool
+		fs.VisitAll(func(*flag.Flag) { any = true })
+		if any {
+			fmt.Fprintf(e.stderr, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args and turns flag errors into usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		// flag printed the problem and the usage already.
+		return &exitError{code: 2, err: errSilent}
+	}
+	return nil
+}
+
+// csvList splits "a,b" into names, dropping blanks.
+func csvList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/fairbench/fairbench/collect"
+)
+
+var verifyCommand = command{
+	summary: "run the conformance gate alone",
+	usage: `fairbench verify -suite FILE [-only a,b]
+
+Builds and starts each target and checks every scenario and variant byte for
+byte, printing the transcript. Exit status 1 when any target fails.
+
+Examples:
+  fairbench verify -suite site/suites/go.toml
+  fairbench verify -suite site/suites/go.toml -only gin`,
+	run: runVerify,
+}
+
+func runVerify(e *env, args []string) error {
+	fs := newFlags(e, "verify")
+	suitePath := fs.String("suite", "", "suite file (TOML)")
+	only := fs.String("only", "", "comma-separated target names (default all)")
+	base := fs.String("base", ".", "folder that target dirs are relative to")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *suitePath == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return usageErr("verify: -suite FILE is required and takes no other arguments")
+	}
+	suite, err := collect.LoadSuite(*suitePath)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	ctx, cancel := e.interruptible()
+	defer cancel()
+	results, err := collect.Verify(ctx, suite, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: e.stderr})
+	if err != nil {
+		return failure(err)
+	}
+	failed := 0
+	for _, r := range results {
+		fmt.Fprintf(e.stdout, "### %s\n%s", r.Target, r.Transcript)
+		if r.Err != nil {
+			fmt.Fprintf(e.stdout, "ERROR: %v\n\n", r.Err)
+		}
+		if r.Err != nil || len(r.Failed) > 0 {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return failure(fmt.Errorf("%d of %d targets failed the gate", failed, len(results)))
+	}
+	fmt.Fprintf(e.stdout, "all %d targets passed\n", len(results))
+	return nil
+}

@@ -1,0 +1,123 @@
+package collect
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildHiServer builds testdata/hiserver once per test binary.
+func buildHiServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hiserver")
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/hiserver").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build hiserver: %v\n%s", err, out)
+	}
+	return bin
+}
+
+const gateSuite = `
+name = "gate"
+
+[load]
+tool = "bombardier"
+connections = 4
+duration = "1s"
+warmup = "1s"
+repetitions = 1
+
+[[target]]
+name = "good"
+start = ["BIN"]
+env = { BODY = "Hi" }
+
+[[target]]
+name = "bad"
+start = ["BIN"]
+env = { BODY = "Hi!" }
+
+[[scenario]]
+name = "ping"
+request = { method = "GET", path = "/" }
+expect = { status = 200, headers = { content-type = "text/plain*" }, body = "Hi" }
+`
+
+func TestGateSkipsWrongBytes(t *testing.T) {
+	bin := buildHiServer(t)
+	suite, err := ParseSuite([]byte(strings.ReplaceAll(gateSuite, "BIN", bin)), "gate.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir, err := Run(ctx, suite, Options{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := dir.Manifest()
+	if m.Status != StatusComplete {
+		t.Errorf("status %q, want %q", m.Status, StatusComplete)
+	}
+	verdicts := map[string]string{}
+	for _, tr := range m.Targets {
+		verdicts[tr.Name] = tr.Conformance
+	}
+	if verdicts["good"] != "pass" || verdicts["bad"] != "fail" {
+		t.Errorf("verdicts %v, want good pass, bad fail", verdicts)
+	}
+	transcript, err := os.ReadFile(filepath.Join(dir.Path, "conformance", "bad.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(transcript), `got  3 bytes: "Hi!"`) || !strings.Contains(string(transcript), "FAIL") {
+		t.Errorf("bad transcript does not show the byte diff:\n%s", transcript)
+	}
+	for _, mr := range m.Measurements {
+		if mr.Target == "bad" {
+			t.Errorf("bad target was measured: %+v", mr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir.Path, "dumps", "bad")); !os.IsNotExist(err) {
+		t.Errorf("dumps/bad exists (err %v); a failing target must leave no dump", err)
+	}
+	var measured int
+	for _, mr := range m.Measurements {
+		b, err := os.ReadFile(filepath.Join(dir.Path, mr.Dump))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		if hex.EncodeToString(sum[:]) != mr.SHA256 {
+			t.Errorf("%s: sha256 differs from run.json", mr.Dump)
+		}
+		if !mr.Warmup {
+			measured++
+		}
+	}
+	if measured != 1 {
+		t.Errorf("%d measurements of good, want 1", measured)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	bin := buildHiServer(t)
+	suite, err := ParseSuite([]byte(strings.ReplaceAll(gateSuite, "BIN", bin)), "gate.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(context.Background(), suite, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 || len(res[0].Failed) != 0 || len(res[1].Failed) != 1 {
+		t.Errorf("verify = %+v, want good passing and bad failing ping", res)
+	}
+}
