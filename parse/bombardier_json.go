@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,7 +185,9 @@ func addBombardierError(e *Errors, msg string, n int64) {
 }
 
 // seconds converts a float number of seconds to a Duration.
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
 
 // micros converts a float number of microseconds to a Duration.
-func micros(us float64) time.Duration { return time.Duration(us * float64(time.Microsecond)) }
+func micros(us float64) time.Duration {
+	return time.Duration(math.Round(us * float64(time.Microsecond)))
+}

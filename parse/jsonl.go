@@ -45,6 +45,16 @@ import (
 //	source          {"file", "line_start", "line_end", "sha256"}
 //	warnings        problems met while reading that did not stop it
 //
+// Added with the dialect readers (issue 3):
+//
+//	requests_sent   requests sent, where counted apart from completed (autocannon), else 0
+//	rps_stdev, rps_max, rps_min  the tool's per-interval req/s spread, where printed
+//	rps_percentiles {"2.5": rps, …}: per-interval req/s percentiles, where printed
+//	per_thread_rps  {"mean", "stdev", "max"}: wrk's per-thread Req/Sec row
+//	latency_min_s   where printed (autocannon)
+//	latency_samples latency samples behind the summary, where printed (wrk2, autocannon --json)
+//	mismatches      autocannon -E responses with an unexpected body
+//
 // A target:
 //
 //	kind "target", run, target, runtime, build_s, startup_s, rss_before_bytes,
@@ -87,6 +97,16 @@ type jsonMeasurement struct {
 	ClientCPUS  float64            `json:"client_cpu_s"`
 	Source      jsonSource         `json:"source"`
 	Warnings    []string           `json:"warnings,omitempty"`
+
+	RequestsSent int64              `json:"requests_sent"`
+	RPSStdev     float64            `json:"rps_stdev"`
+	RPSMax       float64            `json:"rps_max"`
+	RPSMin       float64            `json:"rps_min"`
+	RPSPcts      map[string]float64 `json:"rps_percentiles"`
+	PerThreadRPS map[string]float64 `json:"per_thread_rps"`
+	LatMinS      float64            `json:"latency_min_s"`
+	LatSamples   int64              `json:"latency_samples"`
+	Mismatches   int64              `json:"mismatches"`
 }
 
 type jsonErrorMessage struct {
@@ -165,6 +185,13 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 		Source:   sourceJSON(m.Source),
 		Warnings: m.Warnings,
 	}
+	j.RequestsSent, j.RPSStdev, j.RPSMax, j.RPSMin = m.RequestsSent, m.RPSStdev, m.RPSMax, m.RPSMin
+	j.RPSPcts = map[string]float64{}
+	for _, p := range m.RPSPercentiles {
+		j.RPSPcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value
+	}
+	j.PerThreadRPS = map[string]float64{"mean": m.PerThreadRPS.Mean, "stdev": m.PerThreadRPS.Stdev, "max": m.PerThreadRPS.Max}
+	j.LatMinS, j.LatSamples, j.Mismatches = m.Latency.Min.Seconds(), m.Latency.Samples, m.Errors.Mismatches
 	for _, p := range m.Latency.Percentiles {
 		j.LatPcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value.Seconds()
 	}

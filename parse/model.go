@@ -42,6 +42,18 @@ type Measurement struct {
 	RPS      float64 // requests per second exactly as the tool printed it
 	// RPSStdev and RPSMax are the tool's per-interval req/s spread, where printed.
 	RPSStdev, RPSMax float64
+	// RPSMin is the slowest interval's req/s, where printed (autocannon).
+	RPSMin float64
+	// RPSPercentiles are the per-interval req/s percentiles the tool printed
+	// (autocannon's Req/Sec table, bombardier JSON), ascending by P.
+	RPSPercentiles []RatePercentile
+	// PerThreadRPS is wrk's "Req/Sec" row: req/s per thread and sampling
+	// interval, not for the whole run. Zero when not printed or -nan.
+	PerThreadRPS Spread
+	// RequestsSent counts requests sent, where the tool prints it apart from
+	// completed ones (autocannon); 0 if unknown. autocannon's text summary
+	// prints only this figure, rounded to thousands ("37k requests").
+	RequestsSent int64
 
 	BytesRead   int64   // bytes read, where printed
 	BytesPerSec float64 // the tool's transfer rate, where printed
@@ -76,6 +88,17 @@ type Latency struct {
 	Corrected bool
 	// Samples is the number of latency samples behind the summary, where printed.
 	Samples int64
+}
+
+// RatePercentile is one percentile of a rate (req/s), P in percent.
+type RatePercentile struct {
+	P     float64
+	Value float64
+}
+
+// Spread is a mean, standard deviation and maximum of some rate.
+type Spread struct {
+	Mean, Stdev, Max float64
 }
 
 // Percentile is one latency percentile, P in percent.

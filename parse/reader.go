@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Record is one thing a Reader yields: a *Measurement or a *Target.
@@ -55,16 +56,14 @@ type block interface {
 // block for it, or nil.
 type starter func(ctx *context, l line) block
 
-// context is what a harness says around tool runs: the command line, the
-// target facts. Blocks read it when they end.
-type context struct {
-	file    string
-	command string // the last command line seen before a block
-}
-
 // starters lists every dialect, most specific first.
 var starters = []starter{
+	startRunning,
+	startBombardierText,
 	startBombardierJSON,
+	startAutocannonJSON,
+	startBunOldLine,
+	startHarness,
 }
 
 // Reader reads the tool runs in one dump file, in the style of
@@ -96,7 +95,7 @@ func NewReader(r io.Reader, fileName string) *Reader {
 	sum := sha256.New()
 	return &Reader{
 		name: fileName,
-		in:   bufio.NewReaderSize(io.TeeReader(r, sum), 64<<10),
+		in:   newBufReader(io.TeeReader(r, sum)),
 		sum:  sum,
 		ctx:  context{file: fileName},
 	}
@@ -148,6 +147,11 @@ func (r *Reader) readAll() {
 		if err != nil {
 			r.errs = append(r.errs, err)
 		}
+		for _, rec := range recs {
+			if m, ok := rec.(*Measurement); ok {
+				r.ctx.label(m)
+			}
+		}
 		r.pending = append(r.pending, recs...)
 		cur = nil
 	}
@@ -196,6 +200,9 @@ func (r *Reader) readAll() {
 		}
 	}
 	finish()
+	bufReaders.Put(r.in)
+	r.in = nil
+	r.pending = append(r.pending, r.ctx.end()...)
 	sha := hex.EncodeToString(r.sum.Sum(nil))
 	for _, rec := range r.pending {
 		switch rec := rec.(type) {
@@ -214,6 +221,18 @@ func (r *Reader) readAll() {
 	}
 }
 
+// bufReaders keeps the 64 KB line buffers between files: a folder of many
+// small dumps would otherwise allocate one per file.
+var bufReaders sync.Pool
+
+func newBufReader(r io.Reader) *bufio.Reader {
+	if br, ok := bufReaders.Get().(*bufio.Reader); ok {
+		br.Reset(r)
+		return br
+	}
+	return bufio.NewReaderSize(r, 64<<10)
+}
+
 // longLine finishes reading a line longer than the buffer, keeping at most
 // maxLine bytes of it.
 func (r *Reader) longLine(first []byte) ([]byte, error) {
@@ -230,15 +249,41 @@ func (r *Reader) longLine(first []byte) ([]byte, error) {
 }
 
 // logical turns a physical line into the text a person would see on a
-// terminal: the newline and CR of a CRLF ending are dropped, and of
-// CR-separated progress frames only the last non-empty one is kept.
+// terminal: the newline and CR of a CRLF ending are dropped, of
+// CR-separated progress frames only the last one is kept, and ANSI colour
+// and cursor sequences are removed.
 func logical(raw []byte) string {
 	raw = bytes.TrimRight(raw, "\n")
 	raw = bytes.TrimRight(raw, "\r")
 	if i := bytes.LastIndexByte(raw, '\r'); i >= 0 {
 		raw = raw[i+1:]
 	}
+	if bytes.IndexByte(raw, 0x1b) >= 0 {
+		return stripANSI(raw)
+	}
 	return string(raw)
+}
+
+// stripANSI drops CSI sequences (ESC [ params final-byte) and other
+// two-byte escapes.
+func stripANSI(raw []byte) string {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != 0x1b {
+			out = append(out, c)
+			continue
+		}
+		if i+1 < len(raw) && raw[i+1] == '[' {
+			i += 2
+			for i < len(raw) && (raw[i] < 0x40 || raw[i] > 0x7e) {
+				i++
+			}
+			continue
+		}
+		i++ // ESC and the byte after it
+	}
+	return string(out)
 }
 
 type joinedErrors []error

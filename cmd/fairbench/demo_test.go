@@ -129,7 +129,9 @@ func TestUsage(t *testing.T) {
 		{[]string{"parse", "-format", "xml", "x"}, 2, `-format "xml"`},
 		{[]string{"parse", "-bogus"}, 2, "flag provided but not defined"},
 		{[]string{"collect"}, 2, "-suite FILE is required"},
-		{[]string{"audit", "x"}, 2, "not implemented yet"},
+		{[]string{"audit"}, 2, "give at least one PATH"},
+		{[]string{"compare", "a"}, 2, "exactly two runs"},
+		{[]string{"init", "x"}, 2, "not implemented yet"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+var auditCommand = command{
+	summary: "say where the numbers are soft: statistics and rules over dumps and run dirs",
+	usage: `fairbench audit [-format text|json] [-table FILE] [-pair a,b] PATH...
+
+Reads PATHs as parse does and prints findings grouped by level: too few
+repetitions, noisy cells, drift, errors counted as throughput, a saturated
+client, closed-loop tail latency, mixed settings, changed or missing dumps,
+and more. With -table, also checks a published markdown results table
+against the dumps it claims to come from. Exit status 1 on any error-level
+finding, 2 on unreadable input.
+
+Examples:
+  fairbench audit site/results/20261129T185000Z-bench
+  fairbench audit -format json results/ > findings.json
+  fairbench audit -table results/results.md results/
+  fairbench audit -pair gin,gin-again site/results/20261129T185000Z-bench`,
+	run: runAudit,
+}
+
+// pairList collects repeated -pair a,b flags.
+type pairList [][2]string
+
+func (p *pairList) String() string { return fmt.Sprint(*p) }
+
+func (p *pairList) Set(s string) error {
+	names := csvList(s)
+	if len(names) != 2 {
+		return fmt.Errorf("want two target names a,b, got %q", s)
+	}
+	*p = append(*p, [2]string{names[0], names[1]})
+	return nil
+}
+
+func runAudit(e *env, args []string) error {
+	fs := newFlags(e, "audit")
+	format := fs.String("format", "text", "output format: text or json")
+	table := fs.String("table", "", "a published markdown results table to check against the dumps")
+	var pairs pairList
+	fs.Var(&pairs, "pair", "an A/A pair: two names of the same target, which must come out tied (repeatable)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return usageErr("audit: give at least one PATH")
+	}
+	if *format != "text" && *format != "json" {
+		return usageErr("audit: -format %q: want text or json", *format)
+	}
+	set, errs := parse.ReadAll(fs.Args())
+	if len(set.Measurements) == 0 {
+		if err := inputErrors(e.stderr, errs); err != nil {
+			return err
+		}
+		return usageErr("audit: no measurements in %q", fs.Args())
+	}
+	inputErrors(e.stderr, errs) // shown; what could be read is still audited
+	findings := parse.Audit(set, parse.AuditOptions{Pairs: pairs})
+	if *table != "" {
+		f, err := os.Open(*table)
+		if err != nil {
+			return usageErr("audit: %w", err)
+		}
+		tf, err := parse.AuditTable(f, *table, set)
+		f.Close()
+		if err != nil {
+			return usageErr("audit: %w", err)
+		}
+		findings = append(findings, tf...)
+	}
+	parse.SortFindings(findings)
+	write := parse.WriteFindingsText
+	if *format == "json" {
+		write = parse.WriteFindingsJSON
+	}
+	if err := write(e.stdout, findings); err != nil {
+		return err
+	}
+	if parse.HasErrors(findings) {
+		return failure(errSilent)
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package parse
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Level is how much a finding weakens the numbers it is about.
+type Level int
+
+const (
+	// LevelInfo is context a reader should know; the numbers stand.
+	LevelInfo Level = iota
+	// LevelWarning is a weakness: the numbers hold only with the caveat.
+	LevelWarning
+	// LevelError means the numbers, or the claim made with them, are wrong
+	// as published. `fairbench audit` exits 1 on any.
+	LevelError
+)
+
+var levelNames = []string{"info", "warning", "error"}
+
+// String is "info", "warning" or "error".
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// MarshalText writes the level's name, so JSON shows "warning", not 1.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a level's name.
+func (l *Level) UnmarshalText(b []byte) error {
+	i := slices.Index(levelNames, string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown finding level %q: want info, warning or error", b)
+	}
+	*l = Level(i)
+	return nil
+}
+
+// Finding is one audit rule firing: what is soft, why, how to fix it, and
+// the dumps that show it.
+type Finding struct {
+	Rule     string   `json:"rule"` // one of the Rule* constants
+	Level    Level    `json:"level"`
+	Run      string   `json:"run,omitempty"`
+	Target   string   `json:"target,omitempty"` // the cell's Name where the finding is about one target
+	Scenario string   `json:"scenario,omitempty"`
+	Message  string   `json:"message"` // plain language, ending with the fix
+	Dumps    []string `json:"dumps,omitempty"`
+}
+
+// String is the finding on one line: level, rule, where, message.
+func (f Finding) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", f.Level, f.Rule)
+	if w := f.where(); w != "" {
+		fmt.Fprintf(&b, " %s", w)
+	}
+	fmt.Fprintf(&b, ": %s", f.Message)
+	return b.String()
+}
+
+// where is run/target/scenario without the empty parts.
+func (f Finding) where() string {
+	var parts []string
+	for _, p := range []string{f.Run, f.Target, f.Scenario} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// HasErrors reports whether any finding is at LevelError.
+func HasErrors(fs []Finding) bool {
+	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Level == LevelError })
+}
+
+// SortFindings orders findings errors first, then by rule, run, target,
+// scenario and message, so output is the same on every run.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.Level != b.Level:
+			return a.Level > b.Level
+		case a.Rule != b.Rule:
+			return a.Rule < b.Rule
+		case a.Run != b.Run:
+			return a.Run < b.Run
+		case a.Target != b.Target:
+			return a.Target < b.Target
+		case a.Scenario != b.Scenario:
+			return a.Scenario < b.Scenario
+		}
+		return a.Message < b.Message
+	})
+}
+
+// AuditOptions configure Audit.
+type AuditOptions struct {
+	// Thresholds decide when rules fire; the zero value means DefaultThresholds.
+	Thresholds Thresholds
+	// Pairs are A/A pairs: one program listed under two target names (or
+	// cell names). Each pair must compare "~" in every scenario.
+	Pairs [][2]string
+	// NoIntegrity skips re-reading the dumps of run dirs (the integrity rules).
+	NoIntegrity bool
+}
+
+// Audit runs every rule the set's data allow and returns the findings,
+// sorted by SortFindings. Rules that need data a dialect does not carry (CPU
+// seconds, run order, latency percentiles) stay silent on it.
+func Audit(set *Set, opts AuditOptions) []Finding {
+	th := opts.Thresholds
+	if th == (Thresholds{}) {
+		th = DefaultThresholds
+	}
+	cells := Cells(set, th)
+	var fs []Finding
+	for _, c := range cells {
+		fs = append(fs, cellFindings(c, th)...)
+		fs = append(fs, errorFindings(c, th)...)
+		fs = append(fs, latencyFindings(c, th)...)
+	}
+	fs = append(fs, noisyScenarioFindings(cells, th)...)
+	fs = append(fs, interleaveFindings(set)...)
+	fs = append(fs, saturationFindings(set, cells, th)...)
+	fs = append(fs, MixedSettings(set.Measurements)...)
+	fs = append(fs, mixedHostFindings(set.Runs)...)
+	fs = append(fs, runFindings(set)...)
+	fs = append(fs, aaFindings(cells, opts.Pairs, th)...)
+	checked := map[string]bool{}
+	if !opts.NoIntegrity {
+		for _, r := range set.Runs {
+			if r.Path != "" {
+				fs = append(fs, Integrity(r)...)
+				checked[r.ID] = true
+			}
+		}
+	}
+	fs = append(fs, readWarningFindings(set, checked)...)
+	SortFindings(fs)
+	return fs
+}
+
+// cellFinding starts a finding about one cell.
+func cellFinding(c *Cell, rule string, level Level, msg string, dumps []string) Finding {
+	if dumps == nil {
+		dumps = c.Dumps()
+	}
+	return Finding{Rule: rule, Level: level, Run: c.Run, Target: c.Name, Scenario: c.Scenario, Message: msg, Dumps: dumps}
+}

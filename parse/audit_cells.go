@@ -1,0 +1,258 @@
+package parse
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Rules about the repetitions of one cell and how they ran.
+const (
+	RuleTooFewReps     = "too-few-reps"    // fewer than MinReps (warning) or UTestReps (info) repetitions
+	RuleNoisyCell      = "noisy-cell"      // a cell's robust CV above MaxCV
+	RuleNoisyScenario  = "noisy-scenario"  // the median CV of a scenario's cells above MaxCV
+	RuleSlowFirstRep   = "slow-first-rep"  // the first repetition well below the others: warm-up too short
+	RuleDrift          = "drift"           // req/s rising or falling at every repetition
+	RuleNotInterleaved = "not-interleaved" // a target's repetitions ran back to back (needs the run order)
+	RuleResponseSize   = "response-size"   // bytes per response differ across repetitions
+	RuleAAPair         = "aa-pair"         // an A/A pair that is not "~", or was not measured
+)
+
+// cellFindings runs the rules that look at one cell's repetitions.
+func cellFindings(c *Cell, th Thresholds) []Finding {
+	var fs []Finding
+	s := c.RPS
+	switch {
+	case s.N < th.MinReps:
+		fs = append(fs, cellFinding(c, RuleTooFewReps, LevelWarning, fmt.Sprintf(
+			"%s behind this number: no difference with it can be claimed, and its noise is unknown; run at least %d repetitions (%d or more for a significance test)",
+			plural(s.N, "repetition"), th.MinReps, th.UTestReps+1), nil))
+	case s.N < th.UTestReps:
+		fs = append(fs, cellFinding(c, RuleTooFewReps, LevelInfo, fmt.Sprintf(
+			"%s: too few for a significance test, so a difference is claimed only when the ranges do not overlap by more than %.0f%%; run %d or more repetitions for a Mann-Whitney U test",
+			plural(s.N, "repetition"), th.Noise*100, th.UTestReps+1), nil))
+	}
+	if s.N >= 2 && s.CV > th.MaxCV {
+		fs = append(fs, cellFinding(c, RuleNoisyCell, LevelWarning, fmt.Sprintf(
+			"robust CV %.1f%% is above %.0f%% (req/s from %s to %s): differences smaller than this noise are not real; look for other load on the host, pin server and client CPUs, and lengthen the duration",
+			s.CV*100, th.MaxCV*100, formatCount(s.Min), formatCount(s.Max)), nil))
+	}
+	if f, ok := slowFirstRep(c, th); ok {
+		fs = append(fs, f)
+	}
+	if f, ok := drift(c, th); ok {
+		fs = append(fs, f)
+	}
+	if f, ok := responseSize(c, th); ok {
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// slowFirstRep fires when the first repetition is the slowest and well
+// below the median of the others.
+func slowFirstRep(c *Cell, th Thresholds) (Finding, bool) {
+	v := c.RPS.Values
+	if len(v) < 3 {
+		return Finding{}, false
+	}
+	others := slices.Clone(v[1:])
+	sort.Float64s(others)
+	med := medianSorted(others)
+	if !(v[0] < others[0] && v[0] < med*(1-th.SlowFirst)) {
+		return Finding{}, false
+	}
+	return cellFinding(c, RuleSlowFirstRep, LevelWarning, fmt.Sprintf(
+		"the first repetition ran %.1f%% below the median of the others (%s vs %s req/s): the server was not warm yet; lengthen the warm-up",
+		(1-v[0]/med)*100, formatCount(v[0]), formatCount(med)), []string{c.Reps[0].Source.File}), true
+}
+
+// drift fires when every repetition is above (or below) the one before
+// and the whole change exceeds the noise threshold.
+func drift(c *Cell, th Thresholds) (Finding, bool) {
+	v := c.RPS.Values
+	if len(v) < th.DriftReps || v[0] <= 0 {
+		return Finding{}, false
+	}
+	up, down := true, true
+	for i := 1; i < len(v); i++ {
+		up = up && v[i] > v[i-1]
+		down = down && v[i] < v[i-1]
+	}
+	change := v[len(v)-1]/v[0] - 1
+	if !(up || down) || !(math.Abs(change) > th.Noise) {
+		return Finding{}, false
+	}
+	way := "rose"
+	if down {
+		way = "fell"
+	}
+	return cellFinding(c, RuleDrift, LevelWarning, fmt.Sprintf(
+		"req/s %s at every one of %d repetitions (%s to %s, %+.1f%%): the host or the server is drifting (heat, frequency scaling, a leak); fix the CPU governor, give each repetition a fresh server, and interleave targets",
+		way, len(v), formatCount(v[0]), formatCount(v[len(v)-1]), change*100), nil), true
+}
+
+// bytesPerResponse is what one response cost on the wire, 0 if unknown.
+func bytesPerResponse(m *Measurement) float64 {
+	switch {
+	case m.BytesRead > 0 && m.Requests > 0:
+		return float64(m.BytesRead) / float64(m.Requests)
+	case m.BytesPerSec > 0 && toolRPS(m) > 0:
+		return m.BytesPerSec / toolRPS(m)
+	}
+	return 0
+}
+
+// responseSize fires when bytes per response differ across repetitions.
+func responseSize(c *Cell, th Thresholds) (Finding, bool) {
+	var sizes []float64
+	for _, m := range c.Reps {
+		if b := bytesPerResponse(m); b > 0 {
+			sizes = append(sizes, b)
+		}
+	}
+	if len(sizes) < 2 {
+		return Finding{}, false
+	}
+	sorted := slices.Clone(sizes)
+	sort.Float64s(sorted)
+	lo, hi := sorted[0], sorted[len(sorted)-1]
+	if !((hi-lo)/medianSorted(sorted) > th.SizeSpread) {
+		return Finding{}, false
+	}
+	return cellFinding(c, RuleResponseSize, LevelWarning, fmt.Sprintf(
+		"bytes per response went from %.0f to %.0f across repetitions: the target did not send the same response every time (errors, caching, a changed body); check the responses with the gate and fix the target",
+		lo, hi), nil), true
+}
+
+// noisyScenarioFindings fires for a scenario whose cells are noisy as a
+// rule (median robust CV above MaxCV): the host, not one target, is noisy.
+func noisyScenarioFindings(cells []*Cell, th Thresholds) []Finding {
+	type key struct{ run, scenario string }
+	cvs := map[key][]float64{}
+	dumps := map[key][]string{}
+	for _, c := range cells {
+		if c.RPS.N >= 2 {
+			k := key{c.Run, c.Scenario}
+			cvs[k] = append(cvs[k], c.RPS.CV)
+			dumps[k] = append(dumps[k], c.Dumps()...)
+		}
+	}
+	var fs []Finding
+	for k, v := range cvs {
+		sort.Float64s(v)
+		if len(v) < 2 || !(medianSorted(v) > th.MaxCV) {
+			continue
+		}
+		sort.Strings(dumps[k])
+		fs = append(fs, Finding{Rule: RuleNoisyScenario, Level: LevelWarning, Run: k.run, Scenario: k.scenario,
+			Message: fmt.Sprintf("the median robust CV of the %d targets is %.1f%%, above %.0f%%: the whole scenario is noisy, so the host is the likely cause; stop other load, pin CPUs, fix the CPU governor, and run again",
+				len(v), medianSorted(v)*100, th.MaxCV*100),
+			Dumps: dumps[k]})
+	}
+	return fs
+}
+
+// interleaveFindings fires for cells whose repetitions ran back to back
+// while other targets were measured in the same run. It needs the run order.
+func interleaveFindings(set *Set) []Finding {
+	byRun := map[string][]*Measurement{}
+	for _, m := range set.Measurements {
+		if m.Run != "" && !m.Warmup {
+			byRun[m.Run] = append(byRun[m.Run], m)
+		}
+	}
+	var fs []Finding
+	for _, ms := range byRun {
+		fs = append(fs, runInterleave(ms)...)
+	}
+	return fs
+}
+
+func runInterleave(ms []*Measurement) []Finding {
+	targets := map[string]bool{}
+	for _, m := range ms {
+		if m.Order <= 0 {
+			return nil // the order is not known
+		}
+		targets[m.Target] = true
+	}
+	if len(targets) < 2 {
+		return nil
+	}
+	ms = slices.Clone(ms)
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Order < ms[j].Order })
+	cells := Cells(&Set{Measurements: ms}, DefaultThresholds)
+	pos := map[*Measurement]int{}
+	for i, m := range ms {
+		pos[m] = i
+	}
+	var fs []Finding
+	for _, c := range cells {
+		n := len(c.Reps)
+		if n < 2 || pos[c.Reps[n-1]]-pos[c.Reps[0]] != n-1 {
+			continue
+		}
+		fs = append(fs, cellFinding(c, RuleNotInterleaved, LevelWarning,
+			"its repetitions ran back to back with no other target between them, so a slow spell of the host lands on this target alone; interleave targets across repetitions (rep 1 of every target, then rep 2, as fairbench collect does)", nil))
+	}
+	return fs
+}
+
+// aaFindings checks that each A/A pair compares "~" in every scenario.
+func aaFindings(cells []*Cell, pairs [][2]string, th Thresholds) []Finding {
+	var fs []Finding
+	for _, p := range pairs {
+		found := false
+		for _, a := range cells {
+			if !a.is(p[0]) {
+				continue
+			}
+			for _, b := range cells {
+				if b.Run != a.Run || b.Scenario != a.Scenario || !b.is(p[1]) {
+					continue
+				}
+				found = true
+				if f, ok := aaPair(a, b, th); ok {
+					fs = append(fs, f)
+				}
+			}
+		}
+		if !found {
+			fs = append(fs, Finding{Rule: RuleAAPair, Level: LevelWarning, Target: p[0] + " = " + p[1],
+				Message: "the A/A pair was not measured in any common scenario, so the run's noise was not checked; list the same program twice in the suite under these two names"})
+		}
+	}
+	return fs
+}
+
+// is reports whether the cell is the target called name.
+func (c *Cell) is(name string) bool { return c.Name == name || c.Target == name }
+
+func aaPair(a, b *Cell, th Thresholds) (Finding, bool) {
+	c := CompareStats(a.RPS, b.RPS, th)
+	f := Finding{Rule: RuleAAPair, Run: a.Run, Target: a.Name + " = " + b.Name, Scenario: a.Scenario,
+		Dumps: append(a.Dumps(), b.Dumps()...)}
+	sort.Strings(f.Dumps)
+	switch {
+	case c.Method == MethodNone:
+		f.Level = LevelInfo
+		f.Message = "the A/A pair has too few repetitions to check the run's noise; run at least " + fmt.Sprint(th.MinReps)
+	case c.Differs:
+		f.Level = LevelError
+		f.Message = fmt.Sprintf("the same program under two names differs by %s (%s): this run is noisier than its statistics assume; treat differences below %.1f%% as noise, or find the cause (CPU pinning, frequency scaling, other load) and run again",
+			c.Delta(), c.Reason, math.Abs(c.Ratio-1)*100)
+	default:
+		return Finding{}, false
+	}
+	return f, true
+}
+
+// plural is "1 repetition", "3 repetitions".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,108 @@
+package parse
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeRunDir writes a run dir with four listed dumps: ok (right sha256),
+// changed (wrong sha256), missing (no file), and nosum (no sha256
+// recorded), plus an unlisted extra dump and a .stderr beside ok.
+func writeRunDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	dump, err := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(dump)
+	good := hex.EncodeToString(sum[:])
+	files := map[string]string{
+		"dumps/a/ping/1.txt":    string(dump),
+		"dumps/a/ping/1.stderr": "a warning from the tool\n",
+		"dumps/a/ping/2.txt":    string(dump) + "\n",
+		"dumps/a/ping/4.txt":    string(dump),
+		"dumps/a/ping/w1.txt":   string(dump), // not listed
+		"conformance/a.txt":     "pass\n",     // not a dump
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := func(rep int, sha string) map[string]any {
+		return map[string]any{"target": "a", "scenario": "ping", "rep": rep, "order": rep, "tool": "wrk",
+			"dump": "dumps/a/ping/" + string(rune('0'+rep)) + ".txt", "sha256": sha}
+	}
+	run := map[string]any{
+		"schema": 1, "id": "r1", "status": "complete",
+		"targets":      []any{map[string]any{"name": "a", "runtime": "go"}},
+		"measurements": []any{rec(1, good), rec(2, good), rec(3, good), rec(4, "")},
+	}
+	b, _ := json.Marshal(run)
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestIntegrity(t *testing.T) {
+	dir := writeRunDir(t)
+	run, err := ReadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := Integrity(run)
+	SortFindings(fs)
+	want := []struct{ rule, dump string }{
+		{RuleDumpChanged, "dumps/a/ping/2.txt"},
+		{RuleDumpMissing, "dumps/a/ping/3.txt"},
+		{RuleDumpExtra, "dumps/a/ping/w1.txt"},
+	}
+	if len(fs) != len(want) {
+		t.Fatalf("findings %v, want %v", fs, want)
+	}
+	for i, w := range want {
+		got := fs[i]
+		if got.Rule != w.rule || len(got.Dumps) != 1 || got.Dumps[0] != filepath.Join(dir, filepath.FromSlash(w.dump)) {
+			t.Errorf("finding %d = %s %v, want %s %s", i, got.Rule, got.Dumps, w.rule, w.dump)
+		}
+	}
+}
+
+func TestAuditRunDirReportsIntegrityOnce(t *testing.T) {
+	dir := writeRunDir(t)
+	set, _ := ReadAll([]string{dir}) // the missing dump is an error here too
+	fs := Audit(set, AuditOptions{})
+	count := map[string]int{}
+	for _, f := range fs {
+		count[f.Rule]++
+	}
+	if count[RuleDumpChanged] != 1 || count[RuleDumpMissing] != 1 || count[RuleDumpExtra] != 1 {
+		t.Errorf("integrity findings %v, want one of each", count)
+	}
+	if count[RuleReadWarning] != 0 {
+		t.Errorf("the reader's sha256 warning was reported again: %v", fs)
+	}
+	if fs := Audit(set, AuditOptions{NoIntegrity: true}); len(rulesOfKind(fs, RuleDumpExtra)) != 0 {
+		t.Errorf("NoIntegrity still checked the dumps")
+	}
+}
+
+func rulesOfKind(fs []Finding, rule string) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package parse
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// autocannon's tables are drawn with box characters (│ ┌ ┬ ─ …); copies
+// pasted as plain text may use | + - instead. Cells are trimmed.
+
+// isTableRule reports whether t is a border line: only rule characters.
+func isTableRule(t string) bool {
+	rule := false
+	for _, r := range t {
+		switch r {
+		case '─', '-', '═', '=':
+			rule = true
+		case '┌', '┬', '┐', '├', '┼', '┤', '└', '┴', '┘', '+', '|', '│', ':', ' ':
+		default:
+			return false
+		}
+	}
+	return rule
+}
+
+// isTableRow reports whether t is a row of cells.
+func isTableRow(t string) bool {
+	return strings.HasPrefix(t, "│") || strings.HasPrefix(t, "|")
+}
+
+// tableCells splits a row into its trimmed cells.
+func tableCells(t string) []string {
+	sep := "│"
+	if !strings.HasPrefix(t, sep) {
+		sep = "|"
+	}
+	t = strings.TrimSuffix(strings.TrimPrefix(t, sep), sep)
+	cells := strings.Split(t, sep)
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(c)
+	}
+	return cells
+}
+
+// tableRow reads one row of a table: a header names the table and its
+// columns; a data row is read against the last header.
+func (b *autocannonText) tableRow(l line, cells []string) error {
+	switch cells[0] {
+	case "Stat":
+		b.header, b.table = cells, "stat"
+		return nil
+	case "Percentile":
+		b.table = "percentile"
+		return nil
+	case "Code":
+		b.table = "code"
+		return nil
+	}
+	m := b.m
+	switch b.table {
+	case "percentile":
+		p, err := strconv.ParseFloat(cells[0], 64)
+		d, ok := millis(strings.TrimSuffix(cells[len(cells)-1], " ms"))
+		if err != nil || !ok || len(cells) != 2 {
+			return b.syntax(l, "latency table row %q: want a percentile and milliseconds", strings.Join(cells, " │ "))
+		}
+		b.pcts[p] = Percentile{P: p, Value: d}
+	case "code":
+		code, ok1 := atoi(cells[0])
+		n, ok2 := atoi(cells[len(cells)-1])
+		if !ok1 || !ok2 || len(cells) != 2 {
+			return b.syntax(l, "status code row %q: want a code and a count", strings.Join(cells, " │ "))
+		}
+		m.Status.Known = true
+		addStatus(&m.Status, code, n)
+	case "stat":
+		if len(cells) != len(b.header) {
+			return b.syntax(l, "row %q has %d cells, its header %d", cells[0], len(cells), len(b.header))
+		}
+		return b.statRow(l, cells)
+	default:
+		return b.syntax(l, "table row %q before any header", strings.Join(cells, " │ "))
+	}
+	return nil
+}
+
+// statRow reads a Latency, Req/Sec or Bytes/Sec row.
+func (b *autocannonText) statRow(l line, cells []string) error {
+	m := b.m
+	label := cells[0]
+	group, dec := localeSeparators(b.header, cells)
+	for i := 1; i < len(cells); i++ {
+		col, cell := b.header[i], cells[i]
+		p, isPct := strings.CutSuffix(col, "%")
+		pv, _ := strconv.ParseFloat(p, 64)
+		var v float64
+		var ok bool
+		switch {
+		case strings.HasPrefix(label, "Latency"):
+			var d time.Duration
+			d, ok = millis(strings.TrimSuffix(cell, " ms"))
+			switch {
+			case isPct:
+				b.pcts[pv] = Percentile{P: pv, Value: d}
+			case col == "Avg":
+				m.Latency.Mean = d
+			case col == "Stdev":
+				m.Latency.Stdev = d
+			case col == "Max":
+				m.Latency.Max = d
+			case col == "Min":
+				m.Latency.Min = d
+			}
+		case label == "Req/Sec":
+			v, ok = localeNumber(cell, group, dec)
+			switch {
+			case isPct:
+				m.RPSPercentiles = append(m.RPSPercentiles, RatePercentile{P: pv, Value: v})
+			case col == "Avg":
+				m.RPS = v
+			case col == "Stdev":
+				m.RPSStdev = v
+			case col == "Max":
+				m.RPSMax = v
+			case col == "Min":
+				m.RPSMin = v
+			}
+		case label == "Bytes/Sec":
+			v, ok = siBytes(cell)
+			if col == "Avg" {
+				m.BytesPerSec = v
+			}
+		default:
+			return b.syntax(l, "unknown table row %q", label)
+		}
+		if !ok {
+			return b.syntax(l, "%s %s cell %q is not a number", label, col, cell)
+		}
+	}
+	return nil
+}
+
+// localeSeparators finds the grouping and decimal separators of a Req/Sec
+// row. Percentile, Min and Max cells are whole numbers, so a "." in one of
+// them is a grouping separator (de_DE: "15.903"), and "," is then decimal.
+func localeSeparators(header, cells []string) (group, dec string) {
+	for i := 1; i < len(cells) && i < len(header); i++ {
+		col := header[i]
+		if (strings.HasSuffix(col, "%") || col == "Min" || col == "Max") && strings.Contains(cells[i], ".") {
+			return ".", ","
+		}
+	}
+	return ",", "."
+}
+
+// localeNumber parses a number written with the given separators.
+func localeNumber(s, group, dec string) (float64, bool) {
+	s = strings.NewReplacer(group, "", "\u00a0", "", "\u202f", "", " ", "", "'", "").Replace(s)
+	if dec != "." {
+		s = strings.ReplaceAll(s, dec, ".")
+	}
+	return scaled(s, 0)
+}
+
+// addStatus counts n responses of one status code into its class.
+func addStatus(s *StatusCounts, code, n int64) {
+	switch code / 100 {
+	case 1:
+		s.C1xx += n
+	case 2:
+		s.C2xx += n
+	case 3:
+		s.C3xx += n
+	case 4:
+		s.C4xx += n
+	case 5:
+		s.C5xx += n
+	default:
+		s.Other += n
+	}
+}
+
+// sortedPercentiles returns the percentiles in ascending order of P.
+func sortedPercentiles(ps map[float64]Percentile) []Percentile {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]Percentile, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].P < out[j].P })
+	return out
+}

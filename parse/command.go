@@ -1,0 +1,173 @@
+package parse
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// command is a load generator's command line found in a dump: harnesses and
+// people pasting their terminal print it before the tool's output.
+type command struct {
+	line int
+	argv []string // from the tool's name on
+}
+
+// toolNames are the executables whose command lines are recognised.
+var toolNames = map[string]string{
+	"wrk": ToolWrk, "wrk2": ToolWrk2, "bombardier": ToolBombardier, "autocannon": ToolAutocannon,
+}
+
+// parseCommand finds a load generator command in a line, after any prompt
+// ("$ ", "> ", "➜  repo git:(main) ✗ ", "PS C:\x> "). It needs a flag or a
+// URL after the tool's name, so that prose mentioning "wrk" is not a command.
+func parseCommand(text string) ([]string, bool) {
+	if !strings.Contains(text, "wrk") && !strings.Contains(text, "bombardier") && !strings.Contains(text, "autocannon") {
+		return nil, false
+	}
+	words := shellWords(text)
+	for i, w := range words {
+		if _, ok := toolNames[path.Base(w)]; !ok {
+			continue
+		}
+		for _, a := range words[i+1:] {
+			if strings.HasPrefix(a, "-") || strings.Contains(a, "://") {
+				return words[i:], true
+			}
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// shellWords splits a command line on blanks, honouring single and double
+// quotes the way a POSIX shell would for plain words.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	in := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// tool is the dialect the command runs.
+func (c *command) tool() string { return toolNames[path.Base(c.argv[0])] }
+
+// flag returns the value of the first of names present ("-c 10", "-c10",
+// "--connections=10"), and whether one was.
+func (c *command) flag(names ...string) (string, bool) {
+	for i := 1; i < len(c.argv); i++ {
+		a := c.argv[i]
+		for _, n := range names {
+			switch {
+			case a == n && i+1 < len(c.argv):
+				return c.argv[i+1], true
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"="):
+				return a[len(n)+1:], true
+			case len(n) == 2 && len(a) > 2 && strings.HasPrefix(a, n) && a[2] != '-' && !strings.HasPrefix(a, "--"):
+				return a[2:], true
+			}
+		}
+	}
+	return "", false
+}
+
+// url is the first argument that looks like a URL.
+func (c *command) url() string {
+	for _, a := range c.argv[1:] {
+		if strings.Contains(a, "://") {
+			return a
+		}
+	}
+	return ""
+}
+
+// method is the HTTP method the command asks for; "GET" when it sets none,
+// except for wrk, whose method a Lua script may change.
+func (c *command) method() string {
+	if m, ok := c.flag("-m", "--method"); ok {
+		return strings.ToUpper(m)
+	}
+	if c.tool() == ToolWrk || c.tool() == ToolWrk2 {
+		return ""
+	}
+	return "GET"
+}
+
+// window is the requested duration (-d): a Go or wrk duration ("10s", "1m"),
+// or plain seconds (autocannon).
+func (c *command) window() time.Duration {
+	d, ok := c.flag("-d", "--duration")
+	if !ok {
+		return 0
+	}
+	if n, err := strconv.ParseFloat(d, 64); err == nil {
+		return seconds(n)
+	}
+	if w, err := time.ParseDuration(d); err == nil {
+		return w
+	}
+	if w, ok := duration(d); ok {
+		return w
+	}
+	return 0
+}
+
+// apply fills what the dump itself did not say from the command line.
+func (c *command) apply(m *Measurement) {
+	if m.Argv == nil {
+		m.Argv = c.argv
+	}
+	if m.URL == "" {
+		m.URL = c.url()
+	}
+	if m.Method == "" {
+		m.Method = c.method()
+	}
+	if w := c.window(); w > 0 {
+		m.Window = w // exact, where the tool's header rounds ("Running 2m test" for 90s)
+	}
+	if m.Connections == 0 {
+		if v, ok := c.flag("-c", "--connections"); ok {
+			n, _ := strconv.Atoi(v)
+			m.Connections = n
+		}
+	}
+	if m.Rate == 0 {
+		var v string
+		var ok bool
+		switch c.tool() {
+		case ToolWrk, ToolWrk2:
+			v, ok = c.flag("-R", "--rate")
+		case ToolBombardier:
+			v, ok = c.flag("-r", "--rate")
+		}
+		if ok {
+			m.Rate, _ = strconv.ParseFloat(v, 64)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package parse
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestWriteCompare(t *testing.T) {
+	a := setOf(
+		series("ra", "gin", "ping", 0, 0, 100000, 101000, 102000, 103000, 104000),
+		series("ra", "echo", "ping", 0, 0, 50000, 50500, 51000, 49500, 50200),
+		series("ra", "koa", "ping", 0, 0, 20000, 20100, 20200),
+		series("ra", "old", "ping", 0, 0, 1000),
+	)
+	a.Runs = []*Run{{ID: "ra"}}
+	b := setOf(
+		series("rb", "gin", "ping", 0, 0, 110000, 111000, 112000, 113000, 114000),
+		series("rb", "echo", "ping", 0, 0, 50100, 50400, 50900, 49600, 50300),
+		series("rb", "koa", "ping", 0, 0, 19000, 19100, 19200),
+	)
+	b.Runs = []*Run{{ID: "rb"}}
+	for _, m := range cellOf(b, "echo") {
+		m.Connections = 128
+	}
+	var out bytes.Buffer
+	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
+		t.Fatal(err)
+	}
+	want := `req/s      ra               rb               vs base  p       n
+           median ± 95% CI  median ± 95% CI
+echo/ping  50.20k ± ∞       50.30k ± ∞       ~        1.000   5+5
+gin/ping   102.0k ± ∞       112.0k ± ∞       +9.80%   0.008   5+5
+koa/ping   20.10k ± ∞       19.10k ± ∞       -4.98%   ranges  3+3
+old/ping   1.000k ± ∞       —
+geomean    46.86k           47.56k           +1.49%
+
+note: p: Mann-Whitney U with n ≥ 4 on both sides; "ranges": n < 4, a change is claimed only when the ranges are apart by more than 2%; "?": n < 3; "~": no change claimed (p ≥ 0.05 or within 2% noise)
+note: ERROR in ping: connections differ within one comparison: 128 (echo); 64 (echo, gin, koa, old); compare like with like: measure every target with the same settings
+`
+	if out.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+func TestWriteCompareGoodRPS(t *testing.T) {
+	a := setOf(series("ra", "gin", "ping", 0, 0, 1000, 1001, 1002, 1003, 1004))
+	b := setOf(series("rb", "gin", "ping", 0, 0, 1000, 1001, 1002, 1003, 1004))
+	for _, m := range b.Measurements {
+		m.Status.C2xx, m.Status.C5xx = m.Status.C2xx/2, m.Status.C2xx-m.Status.C2xx/2
+	}
+	var out bytes.Buffer
+	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Bytes(), []byte("\ngood req/s  A")) || !bytes.Contains(out.Bytes(), []byte("-50.00%")) {
+		t.Errorf("no good req/s table halving gin:\n%s", out.String())
+	}
+	if !bytes.Contains(out.Bytes(), []byte("gin/ping  1.002k ± ∞       1.002k ± ∞       ~")) {
+		t.Errorf("the req/s table should show no change:\n%s", out.String())
+	}
+}

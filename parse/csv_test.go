@@ -1,0 +1,45 @@
+package parse
+
+import (
+	"encoding/csv"
+	"strings"
+	"testing"
+)
+
+func TestCSVWriter(t *testing.T) {
+	ms, ts, errs := readRecords(t, "testdata/bun/ba1520c/results/bun/elysia.txt")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var b strings.Builder
+	w := NewCSVWriter(&b)
+	for _, r := range []Record{ms[0], ts[0]} {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, c := range []struct {
+		row       int
+		name, val string
+	}{
+		{1, "kind", "measurement"}, {1, "tool", "bombardier"}, {1, "target", "elysia"}, {1, "runtime", "bun"},
+		{1, "scenario", "ping"}, {1, "rps", "402997.65"}, {1, "requests", "4025543"}, {1, "status_2xx", "4025543"},
+		{1, "latency_mean_s", "0.00124"}, {1, "source_line_start", "5"}, {1, "errors_timeout", "0"},
+		{2, "kind", "target"}, {2, "startup_s", "0.0511"}, {2, "artifact_bytes", "164659"}, {2, "rps", ""},
+	} {
+		if got := rows[c.row][col[c.name]]; got != c.val {
+			t.Errorf("row %d %s = %q, want %q", c.row, c.name, got, c.val)
+		}
+	}
+}
