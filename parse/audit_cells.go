@@ -98,8 +98,8 @@ func bytesPerResponse(m *Measurement) float64 {
 	switch {
 	case m.BytesRead > 0 && m.Requests > 0:
 		return float64(m.BytesRead) / float64(m.Requests)
-	case m.BytesPerSec > 0 && toolRPS(m) > 0:
-		return m.BytesPerSec / toolRPS(m)
+	case m.BytesPerSec > 0 && m.toolRPS() > 0:
+		return m.BytesPerSec / m.toolRPS()
 	}
 	return 0
 }

@@ -169,12 +169,26 @@ func (m *Measurement) RPSComputed() float64 {
 	return float64(m.Requests) / m.Duration.Seconds()
 }
 
-// GoodRPS is good responses per second over the measured duration.
+// GoodRPS is good responses (2xx, 3xx) per second over the measured
+// duration. Without a measured duration (bombardier text prints none) it
+// scales the tool's req/s by the good share of requests; without a request
+// count nothing tells good from bad and it is the tool's req/s.
 func (m *Measurement) GoodRPS() float64 {
-	if m.Duration <= 0 {
-		return 0
+	switch {
+	case m.Requests <= 0:
+		return m.toolRPS()
+	case m.Duration > 0:
+		return float64(m.GoodRequests()) / m.Duration.Seconds()
 	}
-	return float64(m.GoodRequests()) / m.Duration.Seconds()
+	return m.toolRPS() * float64(m.GoodRequests()) / float64(m.Requests)
+}
+
+// toolRPS is the tool's req/s, or requests/duration when it printed none.
+func (m *Measurement) toolRPS() float64 {
+	if m.RPS > 0 {
+		return m.RPS
+	}
+	return m.RPSComputed()
 }
 
 // Target holds the facts about one target that are not a measurement:

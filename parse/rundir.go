@@ -179,7 +179,7 @@ func walkRun(path string, fn func(Record) error) []error {
 			continue
 		}
 		name := filepath.Join(path, filepath.FromSlash(mr.Dump))
-		ms, ferrs := readFile(name)
+		ms, ferrs := readMeasurements(name)
 		errs = append(errs, ferrs...)
 		for _, m := range ms {
 			m.Run, m.Target, m.Runtime, m.Scenario = run.ID, mr.Target, runtimes[mr.Target], mr.Scenario

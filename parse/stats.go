@@ -198,7 +198,7 @@ func newCell(k cellKey, name string, ms []*Measurement, th Thresholds) *Cell {
 	rps := make([]float64, len(ms))
 	good := make([]float64, len(ms))
 	for i, m := range ms {
-		rps[i], good[i] = toolRPS(m), goodRPS(m)
+		rps[i], good[i] = m.toolRPS(), m.GoodRPS()
 		if !slices.Contains(tools, m.Tool) {
 			tools = append(tools, m.Tool)
 		}
@@ -212,27 +212,6 @@ func newCell(k cellKey, name string, ms []*Measurement, th Thresholds) *Cell {
 	}
 	c.RPS, c.GoodRPS = NewStat(rps, th), NewStat(good, th)
 	return c
-}
-
-// toolRPS is the tool's req/s, or requests/duration when it printed none.
-func toolRPS(m *Measurement) float64 {
-	if m.RPS > 0 {
-		return m.RPS
-	}
-	return m.RPSComputed()
-}
-
-// goodRPS is good responses per second. Without a measured duration it
-// scales the tool's req/s by the good share of requests; without a request
-// count nothing tells good from bad and it is the tool's req/s.
-func goodRPS(m *Measurement) float64 {
-	switch {
-	case m.Requests <= 0:
-		return toolRPS(m)
-	case m.Duration > 0:
-		return m.GoodRPS()
-	}
-	return toolRPS(m) * float64(m.GoodRequests()) / float64(m.Requests)
 }
 
 // dumpsOf lists the distinct source files of ms, sorted.

@@ -165,16 +165,16 @@ func TestCells(t *testing.T) {
 func TestGoodRPS(t *testing.T) {
 	m := meas("r", "a", "s", 1, 1000) // 10,000 requests in 10 s
 	m.Status = StatusCounts{Known: true, C2xx: 9000, C5xx: 1000}
-	if got := goodRPS(m); got != 900 {
+	if got := m.GoodRPS(); got != 900 {
 		t.Errorf("with duration: good req/s %v, want 900", got)
 	}
 	m.Duration = 0
 	m.RPS = 1010 // the tool's own figure: scaled by the good share
-	if got := goodRPS(m); !closeTo(got, 909) {
+	if got := m.GoodRPS(); !closeTo(got, 909) {
 		t.Errorf("without duration: good req/s %v, want 909", got)
 	}
 	m.Requests = 0
-	if got := goodRPS(m); got != 1010 {
+	if got := m.GoodRPS(); got != 1010 {
 		t.Errorf("without a request count: good req/s %v, want the tool's 1010", got)
 	}
 }

@@ -102,34 +102,44 @@ func looksLikeDump(name string) bool {
 }
 
 func walkFile(name string, fn func(Record) error) []error {
-	ms, errs := readFile(name)
+	recs, errs := readFile(name)
 	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	for _, m := range ms {
-		if m.Target == "" {
+	for _, r := range recs {
+		if m, ok := r.(*Measurement); ok && m.Target == "" {
 			m.Target = base
 		}
-		if err := fn(m); err != nil {
+		if err := fn(r); err != nil {
 			return append(errs, stopError{err})
 		}
 	}
 	return errs
 }
 
-// readFile parses one dump file.
-func readFile(name string) ([]*Measurement, []error) {
+// readFile parses one dump file into its records, in file order.
+func readFile(name string) ([]Record, []error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, []error{err}
 	}
 	defer f.Close()
 	r := NewReader(f, name)
-	var ms []*Measurement
+	var recs []Record
 	for r.Scan() {
-		if m, ok := r.Result().(*Measurement); ok {
+		recs = append(recs, r.Result())
+	}
+	return recs, r.Errs()
+}
+
+// readMeasurements parses one dump file and keeps its measurements.
+func readMeasurements(name string) ([]*Measurement, []error) {
+	recs, errs := readFile(name)
+	var ms []*Measurement
+	for _, r := range recs {
+		if m, ok := r.(*Measurement); ok {
 			ms = append(ms, m)
 		}
 	}
-	return ms, r.Errs()
+	return ms, errs
 }
 
 // ReadAll is Walk that keeps everything, for callers that need the whole
