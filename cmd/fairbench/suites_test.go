@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/collect"
+)
+
+// repoRoot is where suite paths (site/apps/...) are relative to.
+const repoRoot = "../.."
+
+// gatedSuites are the suites of fairbench's own benchmark that run with no
+// service; db.toml needs PostgreSQL and is left to the collector's service tests.
+func gatedSuites(t *testing.T) []string {
+	t.Helper()
+	all, err := filepath.Glob(filepath.Join(repoRoot, "site", "suites", "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range all {
+		if filepath.Base(p) != "db.toml" {
+			out = append(out, p)
+		}
+	}
+	for _, want := range []string{"go.toml", "js.toml"} {
+		if !containsBase(out, want) {
+			t.Fatalf("site/suites/%s is missing (found %v)", want, out)
+		}
+	}
+	return out
+}
+
+func containsBase(paths []string, base string) bool {
+	for _, p := range paths {
+		if filepath.Base(p) == base {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSiteSuitesPassTheGate builds and starts every target of the published
+// suites and checks every scenario and variant byte for byte, as
+// `fairbench verify` does.
+func TestSiteSuitesPassTheGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts every Go and JavaScript target")
+	}
+	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
+		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
+	}
+	for _, path := range gatedSuites(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".toml"), func(t *testing.T) {
+			suite, err := collect.LoadSuite(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			results, err := collect.Verify(ctx, suite, collect.Options{BaseDir: repoRoot})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := len(results), len(suite.Targets); got != want {
+				t.Fatalf("%d gate results, want one per target (%d)", got, want)
+			}
+			for _, r := range results {
+				switch {
+				case r.Err != nil:
+					t.Errorf("%s: %v", r.Target, r.Err)
+				case len(r.Failed) > 0:
+					t.Errorf("%s failed the gate for %s:\n%s", r.Target, strings.Join(r.Failed, ", "), failures(r.Transcript))
+				}
+			}
+		})
+	}
+}
+
+// failures keeps the failing exchanges of a gate transcript.
+func failures(transcript string) string {
+	var b strings.Builder
+	for _, exchange := range strings.Split(transcript, "\n\n") {
+		if strings.Contains(exchange, "\nFAIL") {
+			b.WriteString(exchange + "\n\n")
+		}
+	}
+	return b.String()
+}
+
+// TestSiteSuitesShareTheirScenarios holds go.toml and js.toml to one
+// contract: the same scenarios and variants, byte for byte.
+func TestSiteSuitesShareTheirScenarios(t *testing.T) {
+	var first *collect.Suite
+	for _, path := range gatedSuites(t) {
+		suite, err := collect.LoadSuite(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = suite
+			continue
+		}
+		if !reflect.DeepEqual(suite.Scenarios, first.Scenarios) {
+			t.Errorf("%s and %s differ in their scenarios: keep them the same (site/apps/README.md)", suite.File, first.File)
+		}
+	}
+}
