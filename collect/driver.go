@@ -1,13 +1,11 @@
 package collect
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -20,7 +18,8 @@ type Driver interface {
 	// Resolve finds (or fetches) the binary and asks it its version.
 	Resolve(ctx context.Context) (Version, error)
 	// Argv is the command line for one run against url. dir is a scratch
-	// folder for files the tool needs (a Lua script for wrk).
+	// folder for files the tool needs (a Lua script for wrk). The tool must
+	// write its whole result to stdout.
 	Argv(bin, url string, req Request, load Load, window time.Duration, dir string) ([]string, error)
 }
 
@@ -31,66 +30,10 @@ func DriverFor(tool string) (Driver, error) {
 		return bombardier{}, nil
 	case "wrk":
 		return wrk{}, nil
+	case "autocannon":
+		return autocannon{}, nil
 	}
-	return nil, fmt.Errorf("load tool %q is not supported yet (supported: bombardier, wrk)", tool)
-}
-
-// BombardierModule and BombardierVersion pin the bombardier fairbench runs.
-const (
-	BombardierModule  = "github.com/codesenberg/bombardier"
-	BombardierVersion = "v1.2.6"
-)
-
-type bombardier struct{}
-
-func (bombardier) Name() string { return "bombardier" }
-
-// Resolve takes bombardier from PATH when it is the pinned version, and
-// otherwise builds the pinned version with the go command into the user's
-// cache folder (once).
-func (bombardier) Resolve(ctx context.Context) (Version, error) {
-	if path, err := exec.LookPath("bombardier"); err == nil {
-		if v, err := goModuleVersion(ctx, path, BombardierModule); err == nil && v.Version == BombardierVersion {
-			return v, nil
-		}
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	bin := filepath.Join(cache, "fairbench", "bombardier-"+BombardierVersion)
-	path := filepath.Join(bin, "bombardier")
-	if _, err := os.Stat(path); err != nil {
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			return Version{}, fmt.Errorf("bombardier not found on PATH and no go command to build it: go install %s@%s", BombardierModule, BombardierVersion)
-		}
-		cmd := exec.CommandContext(ctx, goBin, "install", BombardierModule+"@"+BombardierVersion)
-		cmd.Env = append(os.Environ(), "GOBIN="+bin)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return Version{}, fmt.Errorf("go install %s@%s: %v\n%s", BombardierModule, BombardierVersion, err, out)
-		}
-	}
-	return goModuleVersion(ctx, path, BombardierModule)
-}
-
-func (bombardier) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
-	argv := []string{bin,
-		"-c", strconv.Itoa(l.Connections),
-		"-d", window.String(),
-		"-t", l.Timeout.Std().String(),
-		"-l", "-p", "r", "-o", "json",
-	}
-	if req.Method != "" && req.Method != "GET" {
-		argv = append(argv, "-m", req.Method)
-	}
-	for _, k := range sortedKeys(req.Headers) {
-		argv = append(argv, "-H", k+": "+req.Headers[k])
-	}
-	if req.Body != "" {
-		argv = append(argv, "-b", req.Body)
-	}
-	return append(argv, url), nil
+	return nil, fmt.Errorf("load tool %q is not supported (supported: autocannon, bombardier, wrk)", tool)
 }
 
 // goModuleVersion asks the go command which module version a binary was built from.
@@ -109,75 +52,18 @@ func goModuleVersion(ctx context.Context, path, module string) (Version, error) 
 	return Version{}, fmt.Errorf("%s was not built from %s", path, module)
 }
 
-type wrk struct{}
-
-func (wrk) Name() string { return "wrk" }
-
-func (wrk) Resolve(ctx context.Context) (Version, error) {
-	path, err := exec.LookPath("wrk")
+// cacheDir is fairbench's folder in the user's cache, where pinned tools
+// are installed on first use.
+func cacheDir() string {
+	cache, err := os.UserCacheDir()
 	if err != nil {
-		return Version{}, fmt.Errorf("wrk not found on PATH: apt-get install wrk")
+		cache = os.TempDir()
 	}
-	asked := []string{path, "-v"}
-	// wrk -v prints its version and usage and exits 1.
-	out, _ := exec.CommandContext(ctx, path, "-v").CombinedOutput()
-	first, _, _ := bytes.Cut(out, []byte("\n"))
-	v := strings.TrimSpace(string(first))
-	if !strings.HasPrefix(v, "wrk ") {
-		return Version{}, fmt.Errorf("%s -v did not print a wrk version: %q", path, v)
-	}
-	return Version{Path: path, Version: v, Asked: asked}, nil
+	return filepath.Join(cache, "fairbench")
 }
 
-func (wrk) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
-	secs := int(window.Round(time.Second) / time.Second)
-	if secs < 1 {
-		secs = 1
-	}
-	argv := []string{bin,
-		"-t", strconv.Itoa(l.Threads),
-		"-c", strconv.Itoa(l.Connections),
-		"-d", strconv.Itoa(secs) + "s",
-		"--timeout", strconv.Itoa(max(1, int(l.Timeout.Std()/time.Second))) + "s",
-		"--latency",
-	}
-	if (req.Method != "" && req.Method != "GET") || req.Body != "" || len(req.Headers) > 0 {
-		script := filepath.Join(dir, "request.lua")
-		if err := os.WriteFile(script, []byte(wrkScript(req)), 0o644); err != nil {
-			return nil, err
-		}
-		argv = append(argv, "-s", script)
-	}
-	return append(argv, url), nil
-}
-
-// wrkScript is a Lua script that sets wrk's method, headers and body.
-func wrkScript(req Request) string {
-	var b strings.Builder
-	if req.Method != "" {
-		fmt.Fprintf(&b, "wrk.method = %s\n", luaString(req.Method))
-	}
-	for _, k := range sortedKeys(req.Headers) {
-		fmt.Fprintf(&b, "wrk.headers[%s] = %s\n", luaString(k), luaString(req.Headers[k]))
-	}
-	if req.Body != "" {
-		fmt.Fprintf(&b, "wrk.body = %s\n", luaString(req.Body))
-	}
-	return b.String()
-}
-
-// luaString quotes s as a Lua string literal with decimal escapes.
-func luaString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			fmt.Fprintf(&b, "\\%d", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	b.WriteByte('"')
-	return b.String()
+// wholeSeconds rounds a window to whole seconds, at least one, for tools
+// that take seconds.
+func wholeSeconds(d time.Duration) int {
+	return max(1, int(d.Round(time.Second)/time.Second))
 }

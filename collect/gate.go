@@ -5,9 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -135,6 +138,32 @@ func compare(status int, header http.Header, body []byte, want Expect) []string 
 	if want.Status != 0 && status != want.Status {
 		problems = append(problems, fmt.Sprintf("status %d, want %d", status, want.Status))
 	}
+	problems = append(problems, compareHeaders(header, want)...)
+	if want.Body != nil && !bytes.Equal(body, []byte(*want.Body)) {
+		problems = append(problems, "body differs:\n"+bodyDiff(body, []byte(*want.Body)))
+	}
+	if want.BodyJSON != nil {
+		if p := compareJSON(body, []byte(*want.BodyJSON)); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if want.BodyLength != nil && int64(len(body)) != *want.BodyLength {
+		problems = append(problems, fmt.Sprintf("body is %d bytes, want %d", len(body), *want.BodyLength))
+	}
+	if want.BodySHA256 != "" {
+		sum := sha256.Sum256(body)
+		if got := hex.EncodeToString(sum[:]); got != strings.ToLower(want.BodySHA256) {
+			problems = append(problems, fmt.Sprintf("body sha256 %s, want %s (%d bytes)", got, want.BodySHA256, len(body)))
+		}
+	}
+	return problems
+}
+
+// compareHeaders checks the headers that must be there (headers), must
+// match (headers_match) and the whole set that must be equal
+// (headers_equal, Date aside).
+func compareHeaders(header http.Header, want Expect) []string {
+	var problems []string
 	for _, k := range sortedKeys(want.Headers) {
 		w := want.Headers[k]
 		got, present := header[http.CanonicalHeaderKey(k)]
@@ -147,16 +176,68 @@ func compare(status int, header http.Header, body []byte, want Expect) []string 
 			problems = append(problems, fmt.Sprintf("header %s: %q, want %q", k, got[0], w))
 		}
 	}
-	if want.Body != nil && !bytes.Equal(body, []byte(*want.Body)) {
-		problems = append(problems, "body differs:\n"+bodyDiff(body, []byte(*want.Body)))
+	for _, k := range sortedKeys(want.HeadersMatch) {
+		got, present := header[http.CanonicalHeaderKey(k)]
+		re, err := regexp.Compile(want.HeadersMatch[k])
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("header %s: %v", k, err))
+		case !present:
+			problems = append(problems, fmt.Sprintf("header %s missing, want one matching %s", k, want.HeadersMatch[k]))
+		case !re.MatchString(got[0]):
+			problems = append(problems, fmt.Sprintf("header %s: %q does not match %s", k, got[0], want.HeadersMatch[k]))
+		}
 	}
-	if want.BodySHA256 != "" {
-		sum := sha256.Sum256(body)
-		if got := hex.EncodeToString(sum[:]); got != strings.ToLower(want.BodySHA256) {
-			problems = append(problems, fmt.Sprintf("body sha256 %s, want %s (%d bytes)", got, want.BodySHA256, len(body)))
+	if want.HeadersEqual != nil {
+		wantSet := map[string]string{}
+		for k, v := range want.HeadersEqual {
+			wantSet[http.CanonicalHeaderKey(k)] = v
+		}
+		got := flatten(header)
+		for _, k := range sortedKeys(wantSet) {
+			if g, ok := got[k]; !ok {
+				problems = append(problems, fmt.Sprintf("header %s missing, want %q", k, wantSet[k]))
+			} else if g != wantSet[k] {
+				problems = append(problems, fmt.Sprintf("header %s: %q, want %q", k, g, wantSet[k]))
+			}
+		}
+		for _, k := range sortedKeys(got) {
+			if _, ok := wantSet[k]; !ok {
+				problems = append(problems, fmt.Sprintf("header %s: %q is not in headers_equal", k, got[k]))
+			}
 		}
 	}
 	return problems
+}
+
+// compareJSON reports how body differs from want as a JSON value, "" when
+// they are equal. Numbers compare by their text, so 1.0 and 1 differ.
+func compareJSON(body, want []byte) string {
+	var g, w any
+	if err := decodeJSON(body, &g); err != nil {
+		return fmt.Sprintf("body is not JSON (%v): %s", err, quoteBody(body))
+	}
+	if err := decodeJSON(want, &w); err != nil {
+		return fmt.Sprintf("body_json is not JSON: %v", err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		gn, _ := json.Marshal(g)
+		wn, _ := json.Marshal(w)
+		return "body differs as JSON:\n" + bodyDiff(gn, wn)
+	}
+	return ""
+}
+
+func decodeJSON(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("more than one value")
+	}
+	return nil
 }
 
 // bodyDiff shows where two bodies part, byte for byte.

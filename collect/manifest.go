@@ -20,16 +20,29 @@ type Manifest struct {
 	Schema       int                 `json:"schema"`
 	ID           string              `json:"id"`
 	Suite        string              `json:"suite"`
+	SuiteFile    string              `json:"suite_file,omitempty"` // where the suite was read from
 	SuiteSHA256  string              `json:"suite_sha256"`
 	Status       string              `json:"status"`
 	Start        time.Time           `json:"start"`
 	End          *time.Time          `json:"end,omitempty"`
+	Resumed      []time.Time         `json:"resumed,omitempty"` // when each -resume began
 	Host         Host                `json:"host"`
-	Tools        map[string]Version  `json:"tools"`
+	Tools        map[string]Version  `json:"tools"` // load tools, runtimes and services, by name
 	Isolation    Isolation           `json:"isolation"`
+	Services     []ServiceRecord     `json:"services,omitempty"`
 	Targets      []TargetRecord      `json:"targets"`
 	Measurements []MeasurementRecord `json:"measurements"`
-	Errors       []string            `json:"errors,omitempty"`
+	// Orphans are dumps found on disk on resume that run.json did not list
+	// (a crash between storing and recording): kept, never measurements.
+	Orphans []OrphanRecord `json:"orphans,omitempty"`
+	Errors  []string       `json:"errors,omitempty"`
+}
+
+// OrphanRecord is a dump found in the run dir that no measurement lists.
+type OrphanRecord struct {
+	Dump   string `json:"dump"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
 }
 
 // Version is what a binary said of itself.
@@ -76,6 +89,7 @@ type MeasurementRecord struct {
 	StartupS    float64   `json:"startup_s,omitempty"`
 	RSSBefore   int64     `json:"rss_before_bytes,omitempty"`
 	RSSAfter    int64     `json:"rss_after_bytes,omitempty"`
+	RSSPeak     int64     `json:"rss_peak_bytes,omitempty"` // sampled every 20 ms during the window
 	Dump        string    `json:"dump"`
 	SHA256      string    `json:"sha256"`
 	Stderr      string    `json:"stderr,omitempty"`

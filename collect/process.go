@@ -40,29 +40,44 @@ func pinned(cpus string, argv []string) []string {
 // StartServer starts t in dir with PORT set, in its own process group.
 // The port must be free; a port of 0 picks a free one.
 func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
-	if port == 0 {
-		p, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		port = p
-	} else if err := portFree(port); err != nil {
+	port, err := claimPort(port)
+	if err != nil {
 		return nil, err
 	}
-	argv := pinned(cpus, t.Start)
+	env := []string{"PORT=" + strconv.Itoa(port)}
+	for _, k := range sortedKeys(t.Env) {
+		env = append(env, k+"="+t.Env[k])
+	}
+	s, err := startProcess(t.Name, pinned(cpus, t.Start), dir, env, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.Target, s.Port = t, port
+	return s, nil
+}
+
+// claimPort returns port when it is free, or a free port when it is 0.
+func claimPort(port int) (int, error) {
+	if port == 0 {
+		return freePort()
+	}
+	return port, portFree(port)
+}
+
+// startProcess starts argv in dir with env added to fairbench's own, in a
+// process group of its own that dies with fairbench, as cred's user when
+// cred is not nil.
+func startProcess(name string, argv []string, dir string, env []string, cred *syscall.Credential) (*Server, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	for k, v := range t.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = append(os.Environ(), env...)
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	s := &Server{Target: t, Port: port, Cmd: cmd, output: out, exited: make(chan struct{})}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}
+	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
 	s.Spawned = time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", t.Name, err)
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	go func() {
 		s.waitErr = cmd.Wait()
@@ -87,7 +102,11 @@ func (s *Server) Exited() bool {
 // Output is the last bytes the server wrote to stdout and stderr.
 func (s *Server) Output() string { return s.output.String() }
 
-// WaitReady polls ready every 2 ms until it reports true, the server exits,
+// readyPoll is how often readiness is polled: startup time is known to
+// within it.
+const readyPoll = 2 * time.Millisecond
+
+// WaitReady polls ready every readyPoll until it reports true, the server exits,
 // or timeout passes. It returns the time from spawn to the first success.
 func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready func(context.Context) bool) (time.Duration, error) {
 	deadline := time.Now().Add(timeout)
@@ -107,7 +126,7 @@ func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready fun
 		if time.Now().After(deadline) {
 			return 0, fmt.Errorf("%s not ready after %v; its last output:\n%s", s.Target.Name, timeout, s.Output())
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(readyPoll)
 	}
 }
 

@@ -66,6 +66,8 @@ func (d *RunDir) Manifest() Manifest {
 	m := d.manifest
 	m.Targets = append([]TargetRecord(nil), m.Targets...)
 	m.Measurements = append([]MeasurementRecord(nil), m.Measurements...)
+	m.Services = append([]ServiceRecord(nil), m.Services...)
+	m.Orphans = append([]OrphanRecord(nil), m.Orphans...)
 	return m
 }
 
@@ -130,6 +132,16 @@ func (d *RunDir) writeOnce(rel string, data []byte) error {
 	}
 	os.Remove(tmp)
 	return syncDir(filepath.Dir(path))
+}
+
+// exists reports whether a file is at rel in the run dir.
+func (d *RunDir) exists(rel string) bool {
+	path, err := d.inside(filepath.FromSlash(rel))
+	if err != nil {
+		return false
+	}
+	_, err = os.Lstat(path)
+	return err == nil
 }
 
 // inside resolves rel within the run dir and refuses anything that leaves it.

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,11 +15,13 @@ import (
 )
 
 // Suite is a benchmark suite as read from its TOML file: what to start, what
-// to ask it, what bytes to expect, and how to load it.
+// to ask it, what bytes to expect, and how to load it. The README has a full
+// commented example; every key below is one of it.
 type Suite struct {
 	Name      string     `toml:"name"`
 	Load      Load       `toml:"load"`
 	Isolation Isolation  `toml:"isolation"`
+	Services  []Service  `toml:"service"`
 	Targets   []Target   `toml:"target"`
 	Scenarios []Scenario `toml:"scenario"`
 
@@ -28,16 +30,28 @@ type Suite struct {
 	Source []byte `toml:"-"`
 }
 
-// Load is how the load generator is driven. Zero fields take DefaultLoad's value.
+// Load is how the load generator is driven. Zero fields take DefaultLoad's
+// value; Warmup is a pointer so that "0s" can turn warm-ups off.
 type Load struct {
-	Tool        string   `toml:"tool"` // wrk | bombardier | autocannon
-	Threads     int      `toml:"threads"`
-	Connections int      `toml:"connections"`
-	Duration    Duration `toml:"duration"`
-	Warmup      Duration `toml:"warmup"`
-	Repetitions int      `toml:"repetitions"`
-	Pipelining  int      `toml:"pipelining"`
-	Timeout     Duration `toml:"timeout"`
+	Tool        string    `toml:"tool"` // wrk | bombardier | autocannon
+	Threads     int       `toml:"threads"`
+	Connections int       `toml:"connections"`
+	Duration    Duration  `toml:"duration"`
+	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up
+	Repetitions int       `toml:"repetitions"`
+	Pipelining  int       `toml:"pipelining"`
+	// Rate caps the requests per second of all connections together; 0 is
+	// no cap (closed loop, as fast as the server answers).
+	Rate    int      `toml:"rate"`
+	Timeout Duration `toml:"timeout"`
+}
+
+// WarmupWindow is the warm-up window of an effective load (0: none).
+func (l Load) WarmupWindow() time.Duration {
+	if l.Warmup == nil {
+		return 0
+	}
+	return l.Warmup.Std()
 }
 
 // DefaultLoad is the load used where a suite says nothing.
@@ -46,29 +60,37 @@ var DefaultLoad = Load{
 	Threads:     1,
 	Connections: 64,
 	Duration:    Duration(10 * time.Second),
-	Warmup:      Duration(5 * time.Second),
+	Warmup:      durationPtr(5 * time.Second),
 	Repetitions: 5,
 	Pipelining:  1,
 	Timeout:     Duration(2 * time.Second),
 }
 
+func durationPtr(d time.Duration) *Duration {
+	v := Duration(d)
+	return &v
+}
+
 // Isolation pins server and client to CPU sets (taskset -c syntax), "" for none.
 type Isolation struct {
-	ServerCPUs string `toml:"server_cpus"`
-	ClientCPUs string `toml:"client_cpus"`
+	ServerCPUs string `toml:"server_cpus" json:"server_cpus"`
+	ClientCPUs string `toml:"client_cpus" json:"client_cpus"`
 }
 
 // Target is one server to measure.
 type Target struct {
-	Name     string            `toml:"name"`
-	Runtime  string            `toml:"runtime"`
-	Dir      string            `toml:"dir"`      // working directory, relative to the suite's base
-	Build    []string          `toml:"build"`    // argv, run in Dir; may be empty
-	Start    []string          `toml:"start"`    // argv, run in Dir
-	Port     int               `toml:"port"`     // 0: a free port is chosen and passed as $PORT
-	Env      map[string]string `toml:"env"`      // extra environment
-	Ready    string            `toml:"ready"`    // readiness path; default: the first scenario's request
-	Artifact string            `toml:"artifact"` // file or folder whose size is the bundle size
+	Name    string   `toml:"name"`
+	Runtime string   `toml:"runtime"`
+	Dir     string   `toml:"dir"`   // working directory, relative to the suite's base
+	Build   []string `toml:"build"` // argv, run in Dir; may be empty
+	Start   []string `toml:"start"` // argv, run in Dir
+	Port    int      `toml:"port"`  // 0: a free port is chosen and passed as $PORT
+	// Env is extra environment; values may name {bin} and {<service>.port}.
+	Env map[string]string `toml:"env"`
+	// Ready is the readiness path: any answer below 500 means ready. By
+	// default the first scenario's request must get its expected status.
+	Ready    string `toml:"ready"`
+	Artifact string `toml:"artifact"` // file or folder whose size is the bundle size
 }
 
 // Scenario is one request to measure and the response it must get.
@@ -92,15 +114,30 @@ type Request struct {
 	Path    string            `toml:"path"`
 	Headers map[string]string `toml:"headers"`
 	Body    string            `toml:"body"`
+	// BodyFile is a file whose bytes are the body, relative to the suite
+	// file's folder. Loading the suite reads it into Body and sets BodyPath.
+	BodyFile string `toml:"body_file"`
+	BodyPath string `toml:"-"` // BodyFile made absolute
 }
 
 // Expect is what a response must be, byte for byte where given.
 type Expect struct {
 	Status int `toml:"status"`
-	// Headers must be present; a value ending in "*" matches by prefix.
-	Headers    map[string]string `toml:"headers"`
-	Body       *string           `toml:"body"`        // exact bytes
-	BodySHA256 string            `toml:"body_sha256"` // hex sha256 of the body
+	// Headers must be present with these values; a value ending in "*"
+	// matches by prefix.
+	Headers map[string]string `toml:"headers"`
+	// HeadersMatch are regular expressions (RE2) the values must match.
+	HeadersMatch map[string]string `toml:"headers_match"`
+	// HeadersEqual is the whole header set (Date aside): none missing,
+	// none extra, every value equal.
+	HeadersEqual map[string]string `toml:"headers_equal"`
+	Body         *string           `toml:"body"`      // exact bytes
+	BodyFile     string            `toml:"body_file"` // exact bytes of a file, read at load time into Body
+	// BodyJSON is JSON the body must equal as a value (key order and
+	// spacing aside).
+	BodyJSON   *string `toml:"body_json"`
+	BodyLength *int64  `toml:"body_length"` // exact length in bytes
+	BodySHA256 string  `toml:"body_sha256"` // hex sha256 of the body
 }
 
 // Duration is a time.Duration written as "10s" in TOML.
@@ -143,6 +180,9 @@ func ParseSuite(src []byte, name string) (*Suite, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if err := s.readBodyFiles(filepath.Dir(name)); err != nil {
+		return nil, err
+	}
 	return &s, nil
 }
 
@@ -166,102 +206,6 @@ func suiteDecodeError(name string, err error) error {
 		return fmt.Errorf("%s:%d: %v", name, row, de.Error())
 	}
 	return fmt.Errorf("%s: %w", name, err)
-}
-
-// namePattern is what target and scenario names may be: they become paths.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-
-func (s *Suite) check() error {
-	var errs []error
-	bad := func(table string, i int, key, format string, args ...any) {
-		line := s.lineOf(table, i, key)
-		errs = append(errs, fmt.Errorf("%s:%d: %s: %s", s.File, line, key, fmt.Sprintf(format, args...)))
-	}
-	if s.Name == "" {
-		bad("", 0, "name", "missing: name the suite")
-	}
-	switch s.Load.Tool {
-	case "", "wrk", "bombardier", "autocannon":
-	default:
-		bad("load", 0, "tool", "%q is not wrk, bombardier or autocannon", s.Load.Tool)
-	}
-	if len(s.Targets) == 0 {
-		bad("", 0, "target", "no [[target]]: a suite needs at least one")
-	}
-	seen := map[string]bool{}
-	for i, t := range s.Targets {
-		switch {
-		case t.Name == "":
-			bad("target", i, "name", "missing")
-		case !namePattern.MatchString(t.Name):
-			bad("target", i, "name", "%q: use letters, digits, '.', '_' and '-' only", t.Name)
-		case seen[t.Name]:
-			bad("target", i, "name", "%q is listed twice", t.Name)
-		}
-		seen[t.Name] = true
-		if len(t.Start) == 0 {
-			bad("target", i, "start", "missing: the argv that starts the server")
-		}
-		if t.Port < 0 || t.Port > 65535 {
-			bad("target", i, "port", "%d is not a port", t.Port)
-		}
-	}
-	if len(s.Scenarios) == 0 {
-		bad("", 0, "scenario", "no [[scenario]]: a suite needs at least one")
-	}
-	seen = map[string]bool{}
-	for i, sc := range s.Scenarios {
-		switch {
-		case sc.Name == "":
-			bad("scenario", i, "name", "missing")
-		case !namePattern.MatchString(sc.Name):
-			bad("scenario", i, "name", "%q: use letters, digits, '.', '_' and '-' only", sc.Name)
-		case seen[sc.Name]:
-			bad("scenario", i, "name", "%q is listed twice", sc.Name)
-		}
-		seen[sc.Name] = true
-		if !strings.HasPrefix(sc.Request.Path, "/") {
-			bad("scenario", i, "request", "path %q must start with /", sc.Request.Path)
-		}
-		if sc.Expect.Status == 0 {
-			bad("scenario", i, "expect", "missing status")
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// lineOf finds the line of key in the i-th [[table]] (or [table], or the top
-// level when table is ""), for error messages. It returns the table's header
-// line when the key is absent, and 1 when nothing is found.
-func (s *Suite) lineOf(table string, i int, key string) int {
-	lines := strings.Split(string(s.Source), "\n")
-	start, n := 0, -1
-	if table != "" {
-		start = -1
-		for k, l := range lines {
-			t := strings.TrimSpace(l)
-			if t == "[["+table+"]]" || t == "["+table+"]" {
-				n++
-				if n == i {
-					start = k
-					break
-				}
-			}
-		}
-		if start < 0 {
-			return 1
-		}
-	}
-	for k := start; k < len(lines); k++ {
-		t := strings.TrimSpace(lines[k])
-		if k > start && strings.HasPrefix(t, "[") && table != "" {
-			break
-		}
-		if strings.HasPrefix(t, key+" ") || strings.HasPrefix(t, key+"=") {
-			return k + 1
-		}
-	}
-	return start + 1
 }
 
 // SHA256 is the hex sha256 of the suite's bytes.
@@ -290,8 +234,11 @@ func (l Load) merge(o Load) Load {
 	if o.Duration != 0 {
 		l.Duration = o.Duration
 	}
-	if o.Warmup != 0 {
+	if o.Warmup != nil {
 		l.Warmup = o.Warmup
+	}
+	if o.Rate != 0 {
+		l.Rate = o.Rate
 	}
 	if o.Repetitions != 0 {
 		l.Repetitions = o.Repetitions

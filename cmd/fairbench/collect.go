@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
 )
@@ -10,16 +13,21 @@ var collectCommand = command{
 	summary: "run a suite: build, gate, load, and keep every raw dump",
 	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-resume RUNDIR]
 
-Builds and starts each target of the suite, checks its answers byte for byte
-(a target that fails a scenario is not measured in it), then runs the load
-generator with warm-ups and repetitions, a fresh server process for each
-repetition. Writes a run dir: run.json, suite.toml, conformance/, dumps/.
-Ctrl-C stops cleanly; -resume finishes the run without redoing what is done.
+Starts the suite's services, builds and starts each target, checks its
+answers byte for byte (a target that fails a scenario is not measured in
+it), then runs the load generator with warm-ups and repetitions, a fresh
+server process for each repetition. Writes a run dir: run.json, suite.toml,
+conformance/, dumps/. Every tool is found before anything starts.
+
+Ctrl-C (or SIGTERM) stops the targets and marks the run interrupted;
+-resume finishes it without redoing the measurements already taken. With
+-resume, -suite defaults to the suite the run was started from (its copy in
+the run dir, read as the original file).
 
 Examples:
   fairbench collect -suite site/suites/go.toml
   fairbench collect -suite site/suites/go.toml -only gin,chi -out /tmp/runs
-  fairbench collect -suite site/suites/go.toml -resume site/results/20261129T185000Z-bench`,
+  fairbench collect -resume site/results/20261129T185000Z-bench`,
 	run: runCollect,
 }
 
@@ -29,22 +37,28 @@ func runCollect(e *env, args []string) error {
 	out := fs.String("out", "site/results", "folder to write the run dir into")
 	only := fs.String("only", "", "comma-separated target names to run (default all)")
 	resume := fs.String("resume", "", "an interrupted run dir to finish")
-	base := fs.String("base", ".", "folder that target dirs are relative to")
+	base := fs.String("base", ".", "folder that target and service dirs are relative to")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *suitePath == "" || fs.NArg() > 0 {
+	if (*suitePath == "" && *resume == "") || fs.NArg() > 0 {
 		fs.Usage()
-		return usageErr("collect: -suite FILE is required and takes no other arguments")
+		return usageErr("collect: -suite FILE (or -resume RUNDIR) is required and takes no other arguments")
 	}
-	suite, err := collect.LoadSuite(*suitePath)
+	var suite *collect.Suite
+	var err error
+	if *suitePath != "" {
+		suite, err = collect.LoadSuite(*suitePath)
+	} else {
+		suite, err = resumedSuite(*resume)
+	}
 	if err != nil {
 		return usageErr("%w", err)
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
 	dir, err := collect.Run(ctx, suite, collect.Options{
-		Out: *out, Resume: *resume, Only: csvList(*only), BaseDir: *base, Progress: e.stderr,
+		Out: *out, Resume: *resume, Only: csvList(*only), BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
@@ -53,4 +67,22 @@ func runCollect(e *env, args []string) error {
 		return failure(err)
 	}
 	return nil
+}
+
+// resumedSuite reads the suite kept in a run dir. It is parsed under the
+// name of the file it was first read from, so that body files resolve as
+// they did then.
+func resumedSuite(runDir string) (*collect.Suite, error) {
+	src, err := os.ReadFile(filepath.Join(runDir, "suite.toml"))
+	if err != nil {
+		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
+	}
+	var m struct {
+		SuiteFile string `json:"suite_file"`
+	}
+	name := filepath.Join(runDir, "suite.toml")
+	if b, err := os.ReadFile(filepath.Join(runDir, "run.json")); err == nil && json.Unmarshal(b, &m) == nil && m.SuiteFile != "" {
+		name = m.SuiteFile
+	}
+	return collect.ParseSuite(src, name)
 }

@@ -54,7 +54,8 @@ func runDemo(e *env, args []string) error {
 		suite.Load.Duration = collect.Duration(*duration)
 	}
 	if *warmup > 0 {
-		suite.Load.Warmup = collect.Duration(*warmup)
+		w := collect.Duration(*warmup)
+		suite.Load.Warmup = &w
 	}
 	if *reps > 0 {
 		suite.Load.Repetitions = *reps
@@ -66,7 +67,7 @@ func runDemo(e *env, args []string) error {
 	defer cancel()
 	start := time.Now()
 	dir, err := collect.Run(ctx, suite, collect.Options{
-		Out: filepath.Join(*out, "runs"), BaseDir: root, Only: csvList(*only), Progress: e.stderr,
+		Out: filepath.Join(*out, "runs"), BaseDir: root, Only: csvList(*only), Progress: collect.ProgressFor(e.stderr),
 	})
 	if err != nil {
 		return failure(err)

@@ -128,7 +128,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"parse"}, 2, "give at least one PATH"},
 		{[]string{"parse", "-format", "xml", "x"}, 2, `-format "xml"`},
 		{[]string{"parse", "-bogus"}, 2, "flag provided but not defined"},
-		{[]string{"collect"}, 2, "-suite FILE is required"},
+		{[]string{"collect"}, 2, "-suite FILE (or -resume RUNDIR) is required"},
 		{[]string{"audit"}, 2, "give at least one PATH"},
 		{[]string{"compare", "a"}, 2, "exactly two runs"},
 		{[]string{"init", "x"}, 2, "not implemented yet"},

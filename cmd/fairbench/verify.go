@@ -37,7 +37,7 @@ func runVerify(e *env, args []string) error {
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
-	results, err := collect.Verify(ctx, suite, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: e.stderr})
+	results, err := collect.Verify(ctx, suite, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr)})
 	if err != nil {
 		return failure(err)
 	}

@@ -1,0 +1,102 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AutocannonPackage and AutocannonVersion pin the autocannon fairbench runs.
+const (
+	AutocannonPackage = "autocannon"
+	AutocannonVersion = "9.0.0"
+)
+
+type autocannon struct{}
+
+func (autocannon) Name() string { return "autocannon" }
+
+// autocannonInstall is the command that installs the pinned autocannon
+// where Resolve looks for it.
+func autocannonInstall(prefix string) []string {
+	return []string{"npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", AutocannonPackage + "@" + AutocannonVersion}
+}
+
+// Resolve takes autocannon from PATH when it is the pinned version, and
+// otherwise installs the pinned version with npm into the user's cache
+// folder (once).
+func (autocannon) Resolve(ctx context.Context) (Version, error) {
+	if path, err := exec.LookPath("autocannon"); err == nil {
+		if v, err := autocannonVersion(ctx, path); err == nil && v.Version == "v"+AutocannonVersion {
+			return v, nil
+		}
+	}
+	prefix := filepath.Join(cacheDir(), "autocannon-"+AutocannonVersion)
+	path := filepath.Join(prefix, "node_modules", ".bin", "autocannon")
+	if _, err := os.Stat(path); err != nil {
+		install := autocannonInstall(prefix)
+		if _, err := exec.LookPath("node"); err != nil {
+			return Version{}, fmt.Errorf("autocannon needs node, not found on PATH: apt-get install nodejs npm, then %s", strings.Join(install, " "))
+		}
+		if _, err := exec.LookPath("npm"); err != nil {
+			return Version{}, fmt.Errorf("autocannon not found and no npm to install it: apt-get install npm, then %s", strings.Join(install, " "))
+		}
+		if out, err := exec.CommandContext(ctx, install[0], install[1:]...).CombinedOutput(); err != nil {
+			return Version{}, fmt.Errorf("%s: %v\n%s", strings.Join(install, " "), err, out)
+		}
+	}
+	return autocannonVersion(ctx, path)
+}
+
+// autocannonVersion asks autocannon --version, which prints
+// "autocannon v9.0.0" and then node's version.
+func autocannonVersion(ctx context.Context, path string) (Version, error) {
+	asked := []string{path, "--version"}
+	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
+	if err != nil {
+		return Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "autocannon "); ok {
+			return Version{Path: path, Version: v, Asked: asked}, nil
+		}
+	}
+	return Version{}, fmt.Errorf("%s --version did not print an autocannon version: %q", path, out)
+}
+
+// Argv asks for the JSON result on stdout (--json); autocannon then draws
+// no progress bar and no table. Threads above one become worker threads.
+// A body file is passed with -i, which autocannon reads as UTF-8 text.
+func (autocannon) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
+	argv := []string{bin,
+		"-c", strconv.Itoa(l.Connections),
+		"-d", strconv.Itoa(wholeSeconds(window)),
+		"-t", strconv.Itoa(wholeSeconds(l.Timeout.Std())),
+		"-p", strconv.Itoa(max(1, l.Pipelining)),
+		"--json",
+	}
+	if l.Threads > 1 {
+		argv = append(argv, "-w", strconv.Itoa(l.Threads))
+	}
+	if l.Rate > 0 {
+		argv = append(argv, "-R", strconv.Itoa(l.Rate))
+	}
+	if req.Method != "" && req.Method != "GET" {
+		argv = append(argv, "-m", req.Method)
+	}
+	for _, k := range sortedKeys(req.Headers) {
+		argv = append(argv, "-H", k+"="+req.Headers[k])
+	}
+	switch {
+	case req.BodyPath != "":
+		argv = append(argv, "-i", req.BodyPath)
+	case req.Body != "":
+		argv = append(argv, "-b", req.Body)
+	}
+	return append(argv, url), nil
+}

@@ -1,0 +1,76 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// BombardierModule and BombardierVersion pin the bombardier fairbench runs.
+const (
+	BombardierModule  = "github.com/codesenberg/bombardier"
+	BombardierVersion = "v1.2.6"
+)
+
+type bombardier struct{}
+
+func (bombardier) Name() string { return "bombardier" }
+
+// Resolve takes bombardier from PATH when it is the pinned version, and
+// otherwise builds the pinned version with the go command into the user's
+// cache folder (once).
+func (bombardier) Resolve(ctx context.Context) (Version, error) {
+	if path, err := exec.LookPath("bombardier"); err == nil {
+		if v, err := goModuleVersion(ctx, path, BombardierModule); err == nil && v.Version == BombardierVersion {
+			return v, nil
+		}
+	}
+	bin := filepath.Join(cacheDir(), "bombardier-"+BombardierVersion)
+	path := filepath.Join(bin, "bombardier")
+	if _, err := os.Stat(path); err != nil {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			return Version{}, fmt.Errorf("bombardier not found on PATH and no go command to build it: go install %s@%s", BombardierModule, BombardierVersion)
+		}
+		cmd := exec.CommandContext(ctx, goBin, "install", BombardierModule+"@"+BombardierVersion)
+		cmd.Env = append(os.Environ(), "GOBIN="+bin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return Version{}, fmt.Errorf("go install %s@%s: %v\n%s", BombardierModule, BombardierVersion, err, out)
+		}
+	}
+	return goModuleVersion(ctx, path, BombardierModule)
+}
+
+// Argv asks for JSON on stdout (-o json -p r), with the latency
+// distribution (-l). bombardier has no threads setting and cannot pipeline.
+func (bombardier) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
+	if l.Pipelining > 1 {
+		return nil, fmt.Errorf("bombardier cannot pipeline: use wrk or autocannon")
+	}
+	argv := []string{bin,
+		"-c", strconv.Itoa(l.Connections),
+		"-d", window.String(),
+		"-t", l.Timeout.Std().String(),
+		"-l", "-p", "r", "-o", "json",
+	}
+	if req.Method != "" && req.Method != "GET" {
+		argv = append(argv, "-m", req.Method)
+	}
+	for _, k := range sortedKeys(req.Headers) {
+		argv = append(argv, "-H", k+": "+req.Headers[k])
+	}
+	if l.Rate > 0 {
+		argv = append(argv, "-r", strconv.Itoa(l.Rate))
+	}
+	switch {
+	case req.BodyPath != "":
+		argv = append(argv, "-f", req.BodyPath)
+	case req.Body != "":
+		argv = append(argv, "-b", req.Body)
+	}
+	return append(argv, url), nil
+}

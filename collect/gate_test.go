@@ -1,0 +1,44 @@
+package collect
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestCompare(t *testing.T) {
+	str := func(s string) *string { return &s }
+	n := func(v int64) *int64 { return &v }
+	header := http.Header{"Content-Type": {"application/json; charset=utf-8"}, "Etag": {`W/"abc"`}, "Date": {"now"}}
+	body := []byte(`{"b": [1, 2], "a": "x"}`)
+	for _, c := range []struct {
+		name string
+		want Expect
+		// problem is a part of the only problem expected, "" for none.
+		problem string
+	}{
+		{"status", Expect{Status: 201}, "status 200, want 201"},
+		{"header prefix", Expect{Headers: map[string]string{"content-type": "application/json*"}}, ""},
+		{"header exact", Expect{Headers: map[string]string{"content-type": "application/json"}}, `header content-type: "application/json; charset=utf-8", want "application/json"`},
+		{"header missing", Expect{Headers: map[string]string{"x-powered-by": "b"}}, "header x-powered-by missing"},
+		{"match", Expect{HeadersMatch: map[string]string{"etag": `^W/"[a-z]+"$`}}, ""},
+		{"no match", Expect{HeadersMatch: map[string]string{"etag": `^"`}}, `header etag: "W/\"abc\"" does not match ^"`},
+		{"equal", Expect{HeadersEqual: map[string]string{"content-type": "application/json; charset=utf-8", "etag": `W/"abc"`}}, ""},
+		{"equal extra", Expect{HeadersEqual: map[string]string{"content-type": "application/json; charset=utf-8"}}, "header Etag: \"W/\\\"abc\\\"\" is not in headers_equal"},
+		{"json", Expect{BodyJSON: str(`{"a":"x","b":[1,2]}`)}, ""},
+		{"json differs", Expect{BodyJSON: str(`{"a":"x","b":[2,1]}`)}, "body differs as JSON"},
+		{"json number text", Expect{BodyJSON: str(`{"a":"x","b":[1.0,2]}`)}, "body differs as JSON"},
+		{"length", Expect{BodyLength: n(int64(len(body)))}, ""},
+		{"length differs", Expect{BodyLength: n(3)}, "body is 23 bytes, want 3"},
+		{"exact", Expect{Body: str(`{"b": [1, 2], "a": "y"}`)}, "first difference at byte 20"},
+		{"sha256", Expect{BodySHA256: strings.Repeat("0", 64)}, "body sha256"},
+	} {
+		got := compare(200, header, body, c.want)
+		switch {
+		case c.problem == "" && len(got) > 0:
+			t.Errorf("%s: problems %q, want none", c.name, got)
+		case c.problem != "" && (len(got) != 1 || !strings.Contains(got[0], c.problem)):
+			t.Errorf("%s: problems %q, want one containing %q", c.name, got, c.problem)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// rssSampleEvery is how often the server's RSS is sampled during a window
+// for its peak.
+const rssSampleEvery = 20 * time.Millisecond
+
+// repetition starts a fresh server for t and takes every measurement of rep
+// still missing, each after a warm-up on the same server process.
+func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
+	var todo []Scenario
+	for _, p := range c.pending(t) {
+		if p.Rep == rep {
+			todo = append(todo, p.Scenario)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	srv, startup, err := c.start(ctx, t)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop(2 * time.Second)
+	before := srv.RSS()
+	var peak int64
+	reps := fmt.Sprintf("%d/%d", rep, c.reps())
+	for _, sc := range todo {
+		load := c.suite.LoadFor(sc)
+		if w := load.WarmupWindow(); w > 0 {
+			c.opt.Progress.Step(fmt.Sprintf("%s %s warm-up %s", t.Name, sc.Name, reps), w)
+			mr, err := c.measure(ctx, srv, t, sc, rep, true, load)
+			if err != nil {
+				return err
+			}
+			if err := c.addMeasurement(mr); err != nil {
+				return err
+			}
+		}
+		c.opt.Progress.Step(fmt.Sprintf("%s %s rep %s", t.Name, sc.Name, reps), load.Duration.Std())
+		mr, err := c.measure(ctx, srv, t, sc, rep, false, load)
+		if err != nil {
+			return err
+		}
+		mr.StartupS, mr.RSSBefore, mr.RSSAfter = startup.Seconds(), before, srv.RSS()
+		peak = max(peak, mr.RSSPeak)
+		if err := c.addMeasurement(mr); err != nil {
+			return err
+		}
+		if srv.Exited() {
+			return fmt.Errorf("%s exited during %s; its last output:\n%s", t.Name, sc.Name, srv.Output())
+		}
+	}
+	after := srv.RSS()
+	return c.updateTarget(t.Name, func(r *TargetRecord) {
+		r.RSSPeak = max(r.RSSPeak, peak)
+		if rep == 1 {
+			r.RSSAfter = after
+		}
+	})
+}
+
+// reps is the most repetitions any scenario asks for.
+func (c *collector) reps() int {
+	n := 0
+	for _, sc := range c.suite.Scenarios {
+		n = max(n, c.suite.LoadFor(sc).Repetitions)
+	}
+	return n
+}
+
+// measure runs the load generator once against srv and stores its stdout
+// (and stderr, when not empty) as write-once dumps. The record is returned
+// for the caller to complete and add to run.json; an interrupted run
+// stores nothing.
+func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, rep int, warmup bool, load Load) (MeasurementRecord, error) {
+	d := c.drivers[load.Tool]
+	window := load.Duration.Std()
+	if warmup {
+		window = load.WarmupWindow()
+	}
+	scratch := filepath.Join(c.bins, t.Name, "scratch")
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return MeasurementRecord{}, err
+	}
+	argv, err := d.Argv(c.tools[load.Tool].Path, "http://"+srv.Addr()+sc.Request.Path, sc.Request, load, window, scratch)
+	if err != nil {
+		return MeasurementRecord{}, err
+	}
+	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
+	c.order++
+	mr := MeasurementRecord{
+		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
+		Tool: load.Tool, ToolVersion: c.tools[load.Tool].Version, Argv: argv,
+		ServerCPUs: c.suite.Isolation.ServerCPUs, ClientCPUs: c.suite.Isolation.ClientCPUs,
+	}
+	// The tool stops by itself after its window; the context bounds a hang.
+	rctx, cancel := context.WithTimeout(ctx, window+load.Timeout.Std()+30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	serverCPU := srv.CPUSeconds()
+	peak := srv.samplePeakRSS(rssSampleEvery)
+	mr.Start = c.opt.Now().UTC()
+	runErr := cmd.Run()
+	mr.End = c.opt.Now().UTC()
+	mr.RSSPeak = peak()
+	mr.ServerCPUS = srv.CPUSeconds() - serverCPU
+	if ctx.Err() != nil {
+		return mr, ctx.Err()
+	}
+	if cmd.ProcessState != nil {
+		mr.ExitStatus = cmd.ProcessState.ExitCode()
+		mr.ClientCPUS = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	}
+	if runErr != nil {
+		mr.Error = runErr.Error()
+	}
+	base := c.dumpBase(t.Name, sc.Name, rep, warmup)
+	mr.Dump = base + ".txt"
+	if mr.SHA256, err = c.dir.WriteDump(mr.Dump, stdout.Bytes()); err != nil {
+		return mr, err
+	}
+	if stderr.Len() > 0 {
+		mr.Stderr = base + ".stderr"
+		if _, err := c.dir.WriteDump(mr.Stderr, stderr.Bytes()); err != nil {
+			return mr, err
+		}
+	}
+	return mr, nil
+}
+
+func (c *collector) addMeasurement(mr MeasurementRecord) error {
+	return c.dir.Update(func(m *Manifest) { m.Measurements = append(m.Measurements, mr) })
+}
+
+// samplePeakRSS samples the RSS of the server's process tree every
+// interval until the returned function is called, which returns the peak.
+// The tree is listed anew every second.
+func (s *Server) samplePeakRSS(interval time.Duration) func() int64 {
+	stop, done := make(chan struct{}), make(chan int64)
+	go func() {
+		tree := processTree(s.Cmd.Process.Pid)
+		listed := time.Now()
+		peak := treeRSS(tree)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				done <- max(peak, treeRSS(tree))
+				return
+			case <-t.C:
+				if time.Since(listed) > time.Second {
+					tree, listed = processTree(s.Cmd.Process.Pid), time.Now()
+				}
+				peak = max(peak, treeRSS(tree))
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		return <-done
+	}
+}
+
+// treeRSS sums the resident pages of pids, from /proc/<pid>/statm (cheaper
+// to read than status).
+func treeRSS(pids []int) int64 {
+	var total int64
+	page := int64(os.Getpagesize())
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+		if err != nil {
+			continue
+		}
+		f := bytes.Fields(b)
+		if len(f) < 2 {
+			continue
+		}
+		pages, _ := strconv.ParseInt(string(f[1]), 10, 64)
+		total += pages * page
+	}
+	return total
+}

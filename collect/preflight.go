@@ -1,0 +1,102 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// installHints says how to install the commands a suite commonly names, on
+// Debian.
+var installHints = map[string]string{
+	"taskset":    "apt-get install util-linux",
+	"ss":         "apt-get install iproute2",
+	"wrk":        "apt-get install wrk",
+	"node":       "apt-get install nodejs",
+	"npm":        "apt-get install npm",
+	"go":         "see https://go.dev/doc/install",
+	"postgres":   "apt-get install postgresql, and put /usr/lib/postgresql/<version>/bin on PATH",
+	"initdb":     "apt-get install postgresql, and put /usr/lib/postgresql/<version>/bin on PATH",
+	"pg_ctl":     "apt-get install postgresql, and put /usr/lib/postgresql/<version>/bin on PATH",
+	"pg_isready": "apt-get install postgresql-client",
+	"psql":       "apt-get install postgresql-client",
+}
+
+// preflight finds everything the run needs before anything starts: the load
+// tools (load: with their versions), taskset when CPUs are pinned, the first
+// word of every argv, and the versions of runtimes and services. It reports
+// every problem at once, each with its install command where known.
+func (c *collector) preflight(ctx context.Context, targets []Target, load bool) error {
+	var errs []error
+	if load {
+		for _, sc := range c.suite.Scenarios {
+			name := c.suite.LoadFor(sc).Tool
+			if _, ok := c.drivers[name]; ok {
+				continue
+			}
+			d, err := DriverFor(name)
+			if err == nil {
+				c.opt.Progress.Step("finding "+name, 0)
+				var v Version
+				if v, err = d.Resolve(ctx); err == nil {
+					c.drivers[name], c.tools[name] = d, v
+				}
+			}
+			if err != nil {
+				errs = append(errs, err)
+				c.drivers[name] = nil // reported once
+			}
+		}
+		if c.suite.Isolation.ServerCPUs != "" || c.suite.Isolation.ClientCPUs != "" {
+			errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
+		}
+	} else if c.suite.Isolation.ServerCPUs != "" {
+		errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
+	}
+	for _, sv := range c.suite.Services {
+		who := "service " + sv.Name
+		for _, a := range []struct {
+			key  string
+			argv []string
+		}{{"init", sv.Init}, {"start", sv.Start}, {"ready", sv.Ready}, {"seed", sv.Seed}} {
+			errs = append(errs, lookCommand(who, a.key, a.argv))
+		}
+		if err := lookCommand(who, "version", sv.Version); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		v, err := sv.askVersion(ctx)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.tools[sv.Name] = v
+	}
+	for _, t := range targets {
+		who := "target " + t.Name
+		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
+		if v, ok := runtimeVersion(ctx, t.Runtime); ok {
+			c.tools[t.Runtime] = v
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// lookCommand checks that the first word of argv is on PATH. Paths and
+// placeholders ({bin}/server) are left to the run: they are built or made
+// on the way.
+func lookCommand(who, key string, argv []string) error {
+	if len(argv) == 0 || strings.ContainsAny(argv[0], "/{") {
+		return nil
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		hint := installHints[argv[0]]
+		if hint == "" {
+			hint = "install it or fix the argv"
+		}
+		return fmt.Errorf("%s: %s: %s not found on PATH: %s", who, key, argv[0], hint)
+	}
+	return nil
+}

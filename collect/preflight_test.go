@@ -1,0 +1,77 @@
+package collect
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestMissingToolFailsFirst checks that a missing load generator, taskset
+// and service binary are all reported, with how to install them, before
+// anything starts or any run dir is made.
+func TestMissingToolFailsFirst(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	suite, err := ParseSuite([]byte(`
+name = "missing"
+[load]
+tool = "wrk"
+[isolation]
+server_cpus = "0"
+client_cpus = "1"
+[[service]]
+name = "db"
+version = ["postgres", "--version"]
+start = ["postgres"]
+[[target]]
+name = "a"
+start = ["/bin/true"]
+[[scenario]]
+name = "p"
+request = { path = "/" }
+expect = { status = 200 }
+`), "missing.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	_, err = Run(context.Background(), suite, Options{Out: out})
+	if err == nil {
+		t.Fatal("Run succeeded without wrk, taskset and postgres on PATH")
+	}
+	for _, want := range []string{"wrk not found on PATH: apt-get install wrk", "taskset not found on PATH: apt-get install util-linux", "service db: version: postgres not found on PATH: apt-get install postgresql"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not say %q:\n%v", want, err)
+		}
+	}
+	if entries, _ := os.ReadDir(out); len(entries) > 0 {
+		t.Errorf("a run dir was made before the tools were found: %v", entries)
+	}
+}
+
+// TestPortTakenNamesHolder holds a port and checks that starting a server
+// on it fails with an error naming this process.
+func TestPortTakenNamesHolder(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	_, err = StartServer(Target{Name: "a", Start: []string{"/bin/true"}}, "", port, "")
+	if err == nil {
+		t.Fatal("a server started on a taken port")
+	}
+	if want := "port " + strconv.Itoa(port) + " is taken"; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if _, lerr := exec.LookPath("ss"); lerr != nil {
+		t.Skip("ss not installed (apt-get install iproute2): the holder cannot be named")
+	}
+	if want := "pid=" + strconv.Itoa(os.Getpid()); !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to name the holder (%s)", err, want)
+	}
+}

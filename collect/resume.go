@@ -1,0 +1,160 @@
+package collect
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// pendingMeasurement is a measurement a run still has to take.
+type pendingMeasurement struct {
+	Scenario Scenario
+	Rep      int
+}
+
+// resumeRunDir opens an interrupted run dir, checks it was collected from
+// the same suite, and records every dump on disk that run.json does not
+// list (a crash between storing a dump and recording it) as an orphan, so
+// that it is kept and its name never taken again.
+func (c *collector) resumeRunDir() error {
+	d, err := OpenRunDir(c.opt.Resume)
+	if err != nil {
+		return err
+	}
+	m := d.Manifest()
+	if m.SuiteSHA256 != c.suite.SHA256() {
+		return fmt.Errorf("%s was collected from another suite (sha256 %.12s…, this one %.12s…): resume it with the suite in %s", c.opt.Resume, m.SuiteSHA256, c.suite.SHA256(), filepath.Join(c.opt.Resume, "suite.toml"))
+	}
+	if m.Status == StatusComplete {
+		return fmt.Errorf("%s is complete: nothing to resume", c.opt.Resume)
+	}
+	c.dir = d
+	for _, mr := range m.Measurements {
+		c.order = max(c.order, mr.Order)
+	}
+	orphans, err := findOrphans(d.Path, m)
+	if err != nil {
+		return err
+	}
+	for _, o := range orphans {
+		c.opt.Progress.Note(fmt.Sprintf("%s: on disk but not in run.json (a crash between storing and recording it): kept as an orphan, measured again", o.Dump))
+	}
+	now := c.opt.Now().UTC()
+	return d.Update(func(m *Manifest) {
+		m.Status, m.End = StatusRunning, nil
+		m.Resumed = append(m.Resumed, now)
+		m.Orphans = append(m.Orphans, orphans...)
+		for k, v := range c.tools {
+			if old, ok := m.Tools[k]; ok && old.Version != v.Version {
+				m.Errors = append(m.Errors, fmt.Sprintf("resumed with %s %s; earlier measurements used %s", k, v.Version, old.Version))
+				continue
+			}
+			if m.Tools == nil {
+				m.Tools = map[string]Version{}
+			}
+			m.Tools[k] = v
+		}
+	})
+}
+
+// findOrphans lists the files under dumps/ that run.json neither lists as a
+// dump or stderr nor already knows as an orphan. Hidden files (a write cut
+// short before its rename) are not dumps.
+func findOrphans(dir string, m Manifest) ([]OrphanRecord, error) {
+	known := map[string]bool{}
+	for _, mr := range m.Measurements {
+		known[mr.Dump], known[mr.Stderr] = true, true
+	}
+	for _, o := range m.Orphans {
+		known[o.Dump] = true
+	}
+	var out []OrphanRecord
+	root := filepath.Join(dir, "dumps")
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == root {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if known[rel] {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		out = append(out, OrphanRecord{Dump: rel, SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(b))})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Dump < out[j].Dump })
+	return out, err
+}
+
+// pending lists t's measurements still to take, in repetition order:
+// every scenario that has not failed the gate, for each of its
+// repetitions, unless run.json already holds it.
+func (c *collector) pending(t Target) []pendingMeasurement {
+	rec, _ := c.targetRecord(t.Name)
+	taken := map[string]bool{}
+	for _, mr := range c.dir.Manifest().Measurements {
+		if mr.Target == t.Name && !mr.Warmup && mr.SHA256 != "" {
+			taken[mr.Scenario+"/"+strconv.Itoa(mr.Rep)] = true
+		}
+	}
+	var out []pendingMeasurement
+	for rep := 1; rep <= c.reps(); rep++ {
+		for _, sc := range c.suite.Scenarios {
+			if slices.Contains(rec.Failed, sc.Name) || rep > c.suite.LoadFor(sc).Repetitions || taken[sc.Name+"/"+strconv.Itoa(rep)] {
+				continue
+			}
+			out = append(out, pendingMeasurement{Scenario: sc, Rep: rep})
+		}
+	}
+	return out
+}
+
+// finished reports whether an earlier session gated t and took all its
+// measurements.
+func (c *collector) finished(t Target) bool {
+	rec, ok := c.targetRecord(t.Name)
+	return ok && rec.Conformance != "" && len(c.pending(t)) == 0
+}
+
+// dumpBase is the run-dir path, without extension, of a new dump:
+// dumps/<target>/<scenario>/<rep> (w<rep> for a warm-up), or <rep>-2,
+// <rep>-3, … when a file of that name exists already (an orphan, or a
+// warm-up taken again on resume). No file is ever replaced.
+func (c *collector) dumpBase(target, scenario string, rep int, warmup bool) string {
+	name := strconv.Itoa(rep)
+	if warmup {
+		name = "w" + name
+	}
+	folder := path.Join("dumps", target, scenario)
+	for n := 1; ; n++ {
+		base := path.Join(folder, name)
+		if n > 1 {
+			base += "-" + strconv.Itoa(n)
+		}
+		if !c.dir.exists(base+".txt") && !c.dir.exists(base+".stderr") {
+			return base
+		}
+	}
+}

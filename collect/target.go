@@ -1,0 +1,159 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+)
+
+// prepare builds t, measures its artifact and runs the gate, recording the
+// transcript in the run dir. A resumed run keeps what an earlier session
+// measured of the target and adds to its failed scenarios.
+func (c *collector) prepare(ctx context.Context, t Target) (TargetRecord, error) {
+	rec := TargetRecord{Name: t.Name, Runtime: t.Runtime}
+	old, resumed := c.targetRecord(t.Name)
+	if resumed {
+		rec = old
+		rec.Error = ""
+	}
+	buildS, artifact, err := c.build(ctx, t)
+	if err != nil {
+		rec.Error = err.Error()
+		return rec, err
+	}
+	g, err := c.gate(ctx, t)
+	if err != nil {
+		rec.Error = err.Error()
+		return rec, err
+	}
+	if !resumed || old.Conformance == "" {
+		rec.BuildS, rec.ArtifactBytes = buildS, artifact
+		rec.StartupS, rec.RSSBefore = g.Startup.Seconds(), g.RSS
+	}
+	rec.Transcript = filepath.ToSlash(filepath.Join("conformance", t.Name+".txt"))
+	if err := c.dir.WriteFile(rec.Transcript, []byte(g.Transcript)); err != nil {
+		return rec, err
+	}
+	for _, f := range g.Failed {
+		if !slices.Contains(rec.Failed, f) {
+			rec.Failed = append(rec.Failed, f)
+		}
+	}
+	rec.Conformance = "pass"
+	if len(rec.Failed) > 0 {
+		rec.Conformance = "fail"
+	}
+	return rec, nil
+}
+
+// build runs t's build argv in its dir, timed, and measures its artifact.
+func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifact int64, err error) {
+	dir := c.targetDir(t)
+	t = c.expanded(t)
+	if len(t.Build) > 0 {
+		c.opt.Progress.Step(t.Name+": building", 0)
+		if err := os.MkdirAll(filepath.Join(c.bins, t.Name), 0o755); err != nil {
+			return 0, 0, err
+		}
+		start := time.Now()
+		cmd := exec.CommandContext(ctx, t.Build[0], t.Build[1:]...)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, 0, fmt.Errorf("build %q in %s: %v\n%s", t.Build, dir, err, out)
+		}
+		buildS = time.Since(start).Seconds()
+	}
+	if t.Artifact != "" {
+		path := t.Artifact
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if artifact, err = sizeOf(path); err != nil {
+			return buildS, 0, fmt.Errorf("artifact: %w", err)
+		}
+	}
+	return buildS, artifact, nil
+}
+
+// gateRun is the gate's verdict with what was seen of the server meanwhile.
+type gateRun struct {
+	GateResult
+	Startup time.Duration
+	RSS     int64
+}
+
+// gate starts t and checks every scenario and variant.
+func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
+	c.opt.Progress.Step(t.Name+": gate", 0)
+	srv, startup, err := c.start(ctx, t)
+	if err != nil {
+		return gateRun{}, err
+	}
+	defer srv.Stop(2 * time.Second)
+	g := gateRun{Startup: startup, RSS: srv.RSS()}
+	g.GateResult = Gate(ctx, srv.Addr(), c.suite.Scenarios)
+	return g, nil
+}
+
+// start starts a fresh server process for t and waits until it answers
+// its readiness request correctly; the wait is polled every readyPoll.
+func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration, error) {
+	srv, err := StartServer(c.expanded(t), c.targetDir(t), t.Port, c.suite.Isolation.ServerCPUs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	probe := c.suite.Scenarios[0].Request
+	wantStatus := c.suite.Scenarios[0].Expect.Status
+	if t.Ready != "" {
+		probe, wantStatus = Request{Method: "GET", Path: t.Ready}, 0
+	}
+	startup, err := srv.WaitReady(ctx, c.opt.ReadyTimeout, func(ctx context.Context) bool {
+		status, _, _, err := roundTrip(ctx, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
+		if err != nil {
+			return false
+		}
+		if wantStatus == 0 {
+			return status < 500
+		}
+		return status == wantStatus
+	})
+	if err != nil {
+		srv.Stop(time.Second)
+		return nil, 0, err
+	}
+	return srv, startup, nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// sizeOf is the size of a file, or of every regular file below a folder.
+func sizeOf(path string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			total += info.Size()
+		}
+		return nil
+	})
+	return total, err
+}

@@ -1,0 +1,49 @@
+package collect
+
+import (
+	"context"
+	"os"
+)
+
+// VerifyResult is one target's gate verdict from Verify.
+type VerifyResult struct {
+	Target string
+	GateResult
+	Err error // the target could not be built or started
+}
+
+// Verify starts the suite's services, builds and starts each target and
+// runs the gate alone. It writes nothing but returns every transcript.
+func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, error) {
+	c := newCollector(suite, opt)
+	defer c.opt.Progress.Done()
+	targets, err := c.selected()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.preflight(ctx, targets, false); err != nil {
+		return nil, err
+	}
+	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(c.bins)
+	defer c.stopServices()
+	if err := c.startServices(ctx); err != nil {
+		return nil, err
+	}
+	var out []VerifyResult
+	for _, t := range targets {
+		r := VerifyResult{Target: t.Name}
+		if _, _, r.Err = c.build(ctx, t); r.Err == nil {
+			var g gateRun
+			g, r.Err = c.gate(ctx, t)
+			r.GateResult = g.GateResult
+		}
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
