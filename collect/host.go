@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -104,25 +105,33 @@ func firstLine(path string) string {
 	return strings.TrimSpace(l)
 }
 
-// runtimeVersion asks a target's runtime for its version ("go", "node", "bun").
-func runtimeVersion(ctx context.Context, name string) (Version, bool) {
-	var asked []string
-	switch name {
+// runtimeVersion asks a target's runtime for its version ("go", "node",
+// "bun", "deno"). When the target starts the runtime by a path of its own
+// (node_modules/.bin/bun), that binary is asked; otherwise the one on PATH.
+func runtimeVersion(ctx context.Context, t Target, dir string) (Version, bool) {
+	var flag string
+	switch t.Runtime {
 	case "go":
-		asked = []string{"go", "version"}
+		flag = "version"
 	case "node", "bun", "deno":
-		asked = []string{name, "--version"}
+		flag = "--version"
 	default:
 		return Version{}, false
 	}
-	path, err := exec.LookPath(asked[0])
+	path, err := exec.LookPath(t.Runtime)
+	if len(t.Start) > 0 && strings.Contains(t.Start[0], "/") && filepath.Base(t.Start[0]) == t.Runtime {
+		path, err = t.Start[0], nil
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+	}
 	if err != nil {
 		return Version{}, false
 	}
-	out, err := exec.CommandContext(ctx, path, asked[1:]...).Output()
+	out, err := exec.CommandContext(ctx, path, flag).Output()
 	if err != nil {
 		return Version{}, false
 	}
 	first, _, _ := strings.Cut(string(out), "\n")
-	return Version{Path: path, Version: strings.TrimSpace(first), Asked: asked}, true
+	return Version{Path: path, Version: strings.TrimSpace(first), Asked: []string{path, flag}}, true
 }

@@ -77,7 +77,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 	for _, t := range targets {
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
-		if v, ok := runtimeVersion(ctx, t.Runtime); ok {
+		if v, ok := runtimeVersion(ctx, t, c.targetDir(t)); ok {
 			c.tools[t.Runtime] = v
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,5 +74,22 @@ func TestPortTakenNamesHolder(t *testing.T) {
 	}
 	if want := "pid=" + strconv.Itoa(os.Getpid()); !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want it to name the holder (%s)", err, want)
+	}
+}
+
+func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "node_modules", ".bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in runtime that only answers --version.
+	script := "#!/bin/sh\n[ \"$1\" = --version ] && echo 9.9.9-own\n"
+	if err := os.WriteFile(filepath.Join(bin, "bun"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v, ok := runtimeVersion(context.Background(), Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
+	if !ok || v.Version != "9.9.9-own" || v.Path != filepath.Join(bin, "bun") {
+		t.Errorf("runtimeVersion = %+v, %v; want the target's own bun asked", v, ok)
 	}
 }
