@@ -8,10 +8,12 @@ import (
 	"time"
 )
 
-// Count formats a rate or count for display, with a thin grouping: 12,345 or
+// Count formats a rate or count for display, with comma grouping: 12,345 or
 // 1.23M. Values are scaled here only; the model stays in base units.
 func Count(v float64) string {
 	switch a := math.Abs(v); {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "–"
 	case a >= 1e9:
 		return strconv.FormatFloat(v/1e9, 'f', 2, 64) + "G"
 	case a >= 1e6:
@@ -23,6 +25,53 @@ func Count(v float64) string {
 	default:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
+}
+
+// Grouped writes v in en-US style with at most decimals fraction digits and
+// no trailing zeros: 262146.7634 with 3 is "262,146.763", 418 is "418".
+// This is how JavaScript's toLocaleString("en-US") prints, which tables made
+// by JavaScript harnesses use.
+func Grouped(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	whole, frac := roundDecimal(strconv.FormatFloat(math.Abs(v), 'f', -1, 64), decimals)
+	frac = strings.TrimRight(frac, "0")
+	n, _ := strconv.ParseInt(whole, 10, 64)
+	out := group(n)
+	if frac != "" {
+		out += "." + frac
+	}
+	if v < 0 && out != "0" {
+		out = "-" + out
+	}
+	return out
+}
+
+// roundDecimal rounds the decimal digits of s (no sign, no exponent) to
+// decimals places, half away from zero, as decimal arithmetic does: the
+// shortest decimal of 165699.1725 rounds up to .173 where the binary float
+// (a hair below) would round down.
+func roundDecimal(s string, decimals int) (whole, frac string) {
+	whole, frac, _ = strings.Cut(s, ".")
+	if len(frac) <= decimals {
+		return whole, frac
+	}
+	up := frac[decimals] >= '5'
+	digits := []byte(whole + frac[:decimals])
+	for i := len(digits) - 1; up && i >= 0; i-- {
+		if digits[i] == '9' {
+			digits[i] = '0'
+			continue
+		}
+		digits[i]++
+		up = false
+	}
+	if up {
+		digits = append([]byte{'1'}, digits...)
+	}
+	cut := len(digits) - decimals
+	return string(digits[:cut]), string(digits[cut:])
 }
 
 // group writes n with comma thousands separators.
@@ -54,4 +103,76 @@ func Latency(d time.Duration) string {
 		return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
 	}
 	return fmt.Sprintf("%.3g s", d.Seconds())
+}
+
+// Millis formats a duration in milliseconds with one decimal ("51.2 ms"),
+// "n/a" for an unknown (zero) one.
+func Millis(d time.Duration) string {
+	if d <= 0 {
+		return "n/a"
+	}
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
+}
+
+// Bytes formats a size with 1024-based units and one decimal ("160.8 KB"),
+// "n/a" for an unknown (zero) one.
+func Bytes(n int64) string {
+	if n <= 0 {
+		return "n/a"
+	}
+	v, unit := float64(n), "B"
+	for _, u := range []string{"KB", "MB", "GB", "TB"} {
+		if v < 1024 {
+			break
+		}
+		v, unit = v/1024, u
+	}
+	if unit == "B" {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+}
+
+// MemoryPair formats memory before and after in one unit, as "35.1 / 43.7 MB".
+func MemoryPair(before, after int64) string {
+	if before <= 0 && after <= 0 {
+		return "n/a"
+	}
+	mb := func(n int64) string {
+		if n <= 0 {
+			return "n/a"
+		}
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64)
+	}
+	return mb(before) + " / " + mb(after) + " MB"
+}
+
+// Ratio formats a ratio as "2.49×".
+func Ratio(r float64) string {
+	if math.IsNaN(r) || math.IsInf(r, 0) || r <= 0 {
+		return "–"
+	}
+	digits := 2
+	if r >= 100 {
+		digits = 0
+	} else if r >= 10 {
+		digits = 1
+	}
+	return strconv.FormatFloat(r, 'f', digits, 64) + "×"
+}
+
+// Percent formats a relative change as "+12.3%".
+func Percent(change float64) string {
+	if math.IsNaN(change) || math.IsInf(change, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f%%", change*100)
+}
+
+// Seconds formats a duration for facts tables: "452 ms", "1.2 s".
+func Seconds(d time.Duration) string {
+	if d <= 0 {
+		return "n/a"
+	}
+	return Latency(d)
 }

@@ -1,9 +1,16 @@
-// Package render builds the static website from parsed measurements: pages
-// through html/template from a theme (an fs.FS), SVG charts whose geometry is
-// computed here, and nothing that needs a server or a request to elsewhere.
-// It scales numbers for display only; the model stays in base units.
+// Package render builds the static website from parsed measurements: an
+// index with headline cards, a page per scenario (bar chart, sortable table,
+// latency percentiles), a page per target, full results and comparisons,
+// methodology, "where these numbers are soft", conformance, history across
+// runs, and downloads (results.json, results.csv, results.md, the raw runs).
 //
-// render does not collect or parse: it takes a *parse.Set.
+// Pages are html/template from a theme (an fs.FS: the site's override, the
+// chosen theme, then the default); SVG chart geometry is computed here.
+// Every number links to the dump it came from. The site makes no request
+// off itself, needs no JavaScript, and the same input renders the same bytes.
+//
+// render does not collect or parse: it takes a *parse.Set, and uses
+// package parse's statistics and audit. It scales numbers for display only.
 package render
 
 import (
@@ -11,157 +18,260 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
+	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/themes"
 )
 
 // Options say where and how to build a site.
 type Options struct {
 	Out   string // folder to write; created if needed
-	Title string // "" uses DefaultTitle
-	Theme fs.FS  // nil uses themes.Default
+	Title string // "" uses the site's title
+	Site  *Site  // nil uses DefaultSite
+	// Theme replaces the theme the site names; nil looks it up by name.
+	Theme fs.FS
+	// Thresholds decide differences, tiers and findings; zero means
+	// parse.DefaultThresholds.
+	Thresholds parse.Thresholds
+	// Progress receives a line per stage with its time; nil for none.
+	Progress io.Writer
 }
 
 // DefaultTitle is the site title when none is given.
 const DefaultTitle = "HTTP framework benchmark"
 
+// marker marks a folder as a fairbench site, which Build may empty before
+// writing: a folder without it is never emptied.
+const marker = ".fairbench-site"
+
 // Build writes the site for set into opt.Out and returns the path of its
-// index.html. The same set renders byte-identical files.
+// index.html. The same set and options render byte-identical files.
 func Build(set *parse.Set, opt Options) (string, error) {
-	if opt.Theme == nil {
-		opt.Theme = themes.Default
+	start := time.Now()
+	site := opt.Site
+	if site == nil {
+		s := DefaultSite
+		site = &s
 	}
-	if opt.Title == "" {
-		opt.Title = DefaultTitle
+	if opt.Title != "" {
+		s := *site
+		s.Title = opt.Title
+		site = &s
 	}
-	tmpl, err := template.New("site").ParseFS(opt.Theme, "*.html", "*.svg")
+	if site.Title == "" {
+		site.Title = DefaultTitle
+	}
+	th := opt.Thresholds
+	if th == (parse.Thresholds{}) {
+		th = parse.DefaultThresholds
+	}
+	theme, err := themeFS(site, opt.Theme)
 	if err != nil {
-		return "", fmt.Errorf("theme: %w", err)
-	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return "", err
 	}
-	var page bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&page, "index", indexPage(set, opt.Title)); err != nil {
-		return "", fmt.Errorf("render index: %w", err)
-	}
-	index := filepath.Join(opt.Out, "index.html")
-	if err := os.WriteFile(index, page.Bytes(), 0o644); err != nil {
+	tmpl, err := parseTheme(theme)
+	if err != nil {
 		return "", err
 	}
-	css, err := fs.ReadFile(opt.Theme, "style.css")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	progress := func(format string, args ...any) {
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "render: %s (%s)\n", fmt.Sprintf(format, args...), time.Since(start).Round(time.Millisecond))
+		}
+	}
+	m := newModel(set, site, th)
+	progress("statistics, tiers and %d findings for %d cells", len(m.findings), len(m.all))
+	if err := resetOut(opt.Out); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(opt.Out, "style.css"), css, 0o644); err != nil {
+	w := &writer{out: opt.Out, tmpl: tmpl}
+	if err := m.writePages(w, progress); err != nil {
 		return "", err
 	}
-	return index, nil
+	if err := m.writeFiles(w, theme, progress); err != nil {
+		return "", err
+	}
+	progress("wrote %d files, %s", w.files, Bytes(w.bytes))
+	return filepath.Join(opt.Out, "index.html"), nil
 }
 
-// IndexPage is what the index template receives.
-type IndexPage struct {
-	Title       string
-	Runs        []string
-	Targets     []string
-	Dumps       int
-	Scenarios   []ScenarioSection
-	Conformance []ConformanceRow
+// resetOut empties a folder that an earlier Build wrote, so no page of a
+// target that left survives, and marks it.
+func resetOut(out string) error {
+	if _, err := os.Stat(filepath.Join(out, marker)); err == nil {
+		if err := os.RemoveAll(out); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, marker), []byte("written by fairbench render; the next render empties this folder\n"), 0o644)
 }
 
-// ScenarioSection is one scenario's chart and table.
-type ScenarioSection struct {
-	Name  string
-	Chart BarChart
-	Rows  []Row
+// writer writes files under out and counts them.
+type writer struct {
+	out   string
+	tmpl  *template.Template
+	files int
+	bytes int64
+	buf   bytes.Buffer
 }
 
-// Row is one target in a scenario table, formatted for display.
-type Row struct {
-	Target, Median, Good, Min, Max, Latency, Errors string
-	N                                               int
+func (w *writer) write(rel string, b []byte) error {
+	path := filepath.Join(w.out, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	w.files++
+	w.bytes += int64(len(b))
+	return os.WriteFile(path, b, 0o644)
 }
 
-// ConformanceRow is one target's gate verdict.
-type ConformanceRow struct {
-	Target, Verdict, Failed string
+// page executes the template a page names and writes it at its path.
+func (w *writer) page(p interface{ page() Page }, data any) error {
+	pg := p.page()
+	w.buf.Reset()
+	if err := w.tmpl.ExecuteTemplate(&w.buf, pg.Template, data); err != nil {
+		return fmt.Errorf("render %s: %w", pg.Path, err)
+	}
+	return w.write(pg.Path, w.buf.Bytes())
 }
 
-// cell gathers the repetitions of one target in one scenario.
-type cell struct {
-	target  string
-	rps     []float64
-	good    []float64
-	latency []float64 // mean latency, seconds
-	errors  int64
+func (p Page) page() Page { return p }
+
+// writePages renders every page.
+func (m *model) writePages(w *writer, progress func(string, ...any)) error {
+	pages := []interface{ page() Page }{m.indexPage(), m.resultsPage(), m.conformancePage()}
+	method, err := m.methodologyPage()
+	if err != nil {
+		return err
+	}
+	soft, err := m.softPage()
+	if err != nil {
+		return err
+	}
+	h := m.history()
+	pages = append(pages, method, soft, m.historyPage(h))
+	if len(h.runs) > 1 {
+		for _, s := range m.scenarios {
+			pages = append(pages, m.historyScenarioPage(h, s))
+		}
+	}
+	for _, s := range m.scenarios {
+		pages = append(pages, m.scenarioPage(s))
+	}
+	for _, name := range m.names {
+		pages = append(pages, m.targetPage(name))
+	}
+	for _, p := range pages {
+		if err := w.page(p, p); err != nil {
+			return err
+		}
+	}
+	progress("%d pages", len(pages))
+	files := m.dumpFiles()
+	for i, f := range sortedKeys(files) {
+		p, err := m.dumpPage(f, files[f])
+		if err != nil {
+			return fmt.Errorf("dump page: %w", err)
+		}
+		if err := w.page(p, p); err != nil {
+			return err
+		}
+		if (i+1)%2000 == 0 {
+			progress("%d of %d dump pages", i+1, len(files))
+		}
+	}
+	progress("%d dump pages", len(files))
+	return nil
 }
 
-func indexPage(set *parse.Set, title string) IndexPage {
-	p := IndexPage{Title: title}
-	cells := map[string]map[string]*cell{} // scenario → target → cell
-	targets := map[string]bool{}
-	for _, m := range set.Measurements {
-		if m.Warmup {
+// writeFiles copies the theme's assets and the raw runs, and writes the
+// downloads.
+func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)) error {
+	css, err := stylesheet(theme)
+	if err != nil {
+		return err
+	}
+	if err := w.write("style.css", css); err != nil {
+		return err
+	}
+	for _, name := range themeAssets {
+		b, err := fs.ReadFile(theme, name)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		p.Dumps++
-		sc := m.Scenario
-		if sc == "" {
-			sc = "(unnamed)"
+		if err != nil {
+			return fmt.Errorf("theme: %w", err)
 		}
-		if cells[sc] == nil {
-			cells[sc] = map[string]*cell{}
+		if err := w.write(name, b); err != nil {
+			return err
 		}
-		c := cells[sc][m.Target]
-		if c == nil {
-			c = &cell{target: m.Target}
-			cells[sc][m.Target] = c
+	}
+	raws, err := m.rawFiles()
+	if err != nil {
+		return fmt.Errorf("raw files: %w", err)
+	}
+	for _, f := range raws {
+		b, err := os.ReadFile(f.src)
+		if err != nil {
+			return err
 		}
-		c.rps = append(c.rps, m.RPS)
-		c.good = append(c.good, m.GoodRPS())
-		c.latency = append(c.latency, m.Latency.Mean.Seconds())
-		c.errors += m.Errors.Total()
-		targets[m.Target] = true
+		if err := w.write("raw/"+f.rel, b); err != nil {
+			return err
+		}
 	}
-	for _, r := range set.Runs {
-		p.Runs = append(p.Runs, r.ID)
-	}
-	p.Targets = sortedSet(targets)
-	for _, name := range sortedKeys(cells) {
-		p.Scenarios = append(p.Scenarios, scenarioSection(name, cells[name]))
-	}
-	for _, t := range set.Targets {
-		if t.Conformance == "" {
+	archives := map[string]string{}
+	for _, r := range m.set.Runs {
+		if r.Path == "" {
 			continue
 		}
-		p.Conformance = append(p.Conformance, ConformanceRow{Target: t.Name, Verdict: t.Conformance, Failed: strings.Join(t.Failed, ", ")})
+		b, err := archive(raws, r.ID, r.Start)
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", r.ID, err)
+		}
+		name := "raw/" + safePath(r.ID) + ".tar.gz"
+		if err := w.write(name, b); err != nil {
+			return err
+		}
+		archives[r.ID] = name
 	}
-	return p
+	progress("copied %d raw files, %d archives", len(raws), len(archives))
+	downloads := m.downloadsPage(raws, archives)
+	if err := w.page(downloads, downloads); err != nil {
+		return err
+	}
+	js, err := m.resultsJSON()
+	if err != nil {
+		return err
+	}
+	csv, err := m.resultsCSV()
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{"results.json", js}, {"results.csv", csv}, {"results.md", m.resultsMarkdown()}} {
+		if err := w.write(f.name, f.b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func scenarioSection(name string, byTarget map[string]*cell) ScenarioSection {
-	var cs []*cell
-	for _, k := range sortedKeys(byTarget) {
-		cs = append(cs, byTarget[k])
+// ResultsMarkdown renders only results.md for set, as Build would write it.
+func ResultsMarkdown(set *parse.Set, site *Site, th parse.Thresholds) []byte {
+	if site == nil {
+		s := DefaultSite
+		site = &s
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return median(cs[i].rps) > median(cs[j].rps) })
-	s := ScenarioSection{Name: name}
-	var bars []BarInput
-	for _, c := range cs {
-		lo, hi := minMax(c.rps)
-		s.Rows = append(s.Rows, Row{
-			Target: c.target, Median: Count(median(c.rps)), Good: Count(median(c.good)),
-			Min: Count(lo), Max: Count(hi), Latency: Latency(seconds(median(c.latency))),
-			Errors: group(c.errors), N: len(c.rps),
-		})
-		bars = append(bars, BarInput{Label: c.target, Median: median(c.rps), Reps: c.rps, Unit: "req/s"})
+	if th == (parse.Thresholds{}) {
+		th = parse.DefaultThresholds
 	}
-	s.Chart = NewBarChart("chart-"+name, name+": requests per second (median of repetitions)", bars)
-	return s
+	return newModel(set, site, th).resultsMarkdown()
 }

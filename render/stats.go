@@ -5,7 +5,9 @@ import (
 	"time"
 )
 
-// median of xs; 0 for none. The input is not changed.
+// median of xs; 0 for none. The input is not changed. Cell statistics come
+// from package parse (parse.Stat); this is for per-repetition side numbers
+// such as latency percentiles, which parse does not summarise.
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
@@ -19,18 +21,6 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-func minMax(xs []float64) (lo, hi float64) {
-	for i, x := range xs {
-		if i == 0 || x < lo {
-			lo = x
-		}
-		if i == 0 || x > hi {
-			hi = x
-		}
-	}
-	return lo, hi
-}
-
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -41,5 +31,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-func sortedSet(m map[string]bool) []string { return sortedKeys(m) }

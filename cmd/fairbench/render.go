@@ -3,54 +3,115 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/render"
+	"github.com/fairbench/fairbench/themes"
 )
 
 var renderCommand = command{
 	summary: "build the static website from run dirs and dumps",
-	usage: `fairbench render [-out DIR] [-title TEXT] PATH...
+	usage: `fairbench render [-site DIR] [-out DIR] [-theme NAME] [-readme FILE] [PATH...]
 
-PATH is anything parse takes: run dirs, dumps, folders of dumps. The site is
-written to -out; its index.html path is printed.
+PATH is anything parse takes: run dirs, dumps in any supported dialect,
+folders of them (e.g. bun-http-framework-benchmark's results/). Without a
+PATH, the runs named in DIR/site.toml are read.
+
+-site DIR reads DIR/site.toml (title, headline cards, comparisons, the
+results.md columns; see 'go doc github.com/fairbench/fairbench/render.Site'),
+DIR/content/methodology.md and DIR/content/caveats.md, and theme files in
+DIR/theme/ that override the theme's. Without it, sensible defaults.
+
+The site goes to -out (default DIR/public with -site, else ./public); a folder
+an earlier render wrote is emptied first. Its index.html path is printed.
+-readme FILE also writes results.md between the lines
+<!-- fairbench:start --> and <!-- fairbench:end --> of FILE.
 
 Examples:
-  fairbench render site/results
-  fairbench render -out /tmp/site -title "My frameworks" results/`,
+  fairbench render -site site
+  fairbench render -out /tmp/site -title "My frameworks" results/
+  fairbench render -out /tmp/bun bun-http-framework-benchmark/results
+  fairbench render -site site -readme README.md`,
 	run: runRender,
 }
 
 func runRender(e *env, args []string) error {
 	fs := newFlags(e, "render")
-	out := fs.String("out", "site/public", "folder to write the site into")
-	title := fs.String("title", "", "site title")
-	site := fs.String("site", "", "site folder with site.toml (not read yet: pass PATHs)")
+	out := fs.String("out", "", "folder to write the site into (default DIR/public with -site, else ./public)")
+	title := fs.String("title", "", "site title (overrides site.toml)")
+	siteDir := fs.String("site", "", "site folder with site.toml, content/ and theme/")
+	theme := fs.String("theme", "", fmt.Sprintf("theme (overrides site.toml): %v", themes.Names()))
+	readme := fs.String("readme", "", "also write results.md between the fairbench markers of this file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	site := render.DefaultSite
+	if *siteDir != "" {
+		s, err := render.LoadSite(*siteDir)
+		if err != nil {
+			return usageErr("render: %w", err)
+		}
+		site = *s
+	}
+	if *theme != "" {
+		site.Theme = *theme
+	}
 	paths := fs.Args()
-	if len(paths) == 0 && *site != "" {
-		paths = []string{filepath.Join(*site, "results")}
+	if len(paths) == 0 && *siteDir != "" {
+		var err error
+		if paths, err = site.RunPaths(); err != nil {
+			return usageErr("render: %w", err)
+		}
+		if len(paths) == 0 {
+			paths = []string{filepath.Join(*siteDir, "results")}
+		}
 	}
 	if len(paths) == 0 {
 		fs.Usage()
-		return usageErr("render: give at least one PATH")
+		return usageErr("render: give at least one PATH, or -site DIR")
 	}
-	return renderSite(e, paths, *out, *title)
+	if *out == "" {
+		*out = "public"
+		if *siteDir != "" {
+			*out = filepath.Join(*siteDir, "public")
+		}
+	}
+	return buildSite(e, paths, *out, *title, &site, *readme)
 }
 
-// renderSite parses paths and builds the site, printing the index path.
+// renderSite parses paths and builds a site with the default settings,
+// printing the index path.
 func renderSite(e *env, paths []string, out, title string) error {
+	site := render.DefaultSite
+	return buildSite(e, paths, out, title, &site, "")
+}
+
+// buildSite parses paths, builds the site and, with readme set, rewrites
+// the README's table. Progress goes to stderr, the index path to stdout.
+func buildSite(e *env, paths []string, out, title string, site *render.Site, readme string) error {
+	start := time.Now()
 	set, errs := parse.ReadAll(paths)
 	if err := inputErrors(e.stderr, errs); err != nil && len(set.Measurements) == 0 {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "rendering %s\n", set)
-	index, err := render.Build(set, render.Options{Out: out, Title: title})
+	fmt.Fprintf(e.stderr, "render: read %s (%s)\n", set, time.Since(start).Round(time.Millisecond))
+	index, err := render.Build(set, render.Options{Out: out, Title: title, Site: site, Progress: e.stderr})
 	if err != nil {
 		return err
 	}
+	if readme != "" {
+		changed, err := render.RewriteReadme(readme, render.ResultsMarkdown(set, site, parse.Thresholds{}))
+		if err != nil {
+			return err
+		}
+		if changed {
+			fmt.Fprintf(e.stderr, "render: wrote the results table into %s\n", readme)
+		} else {
+			fmt.Fprintf(e.stderr, "render: %s already holds these results\n", readme)
+		}
+	}
+	fmt.Fprintf(e.stderr, "render: done in %s\n", time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(e.stdout, index)
 	return nil
 }

@@ -1,0 +1,337 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// hostile is a target name that must show as text, never as markup.
+const hostile = `<img src=x onerror=alert(1)>`
+
+// chromium finds the browser the test drives: $FAIRBENCH_CHROMIUM, or
+// Debian's chromium.
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("FAIRBENCH_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium not found: apt-get install chromium (.ci/run does)")
+	}
+	t.Skip("chromium not found: apt-get install chromium")
+	return ""
+}
+
+// netlifyHeaders reads the headers netlify.toml sets for every path, so
+// the test server holds the site to the same CSP as production.
+func netlifyHeaders(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "netlify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conf struct {
+		Headers []struct {
+			For    string            `toml:"for"`
+			Values map[string]string `toml:"values"`
+		} `toml:"headers"`
+	}
+	if err := toml.Unmarshal(b, &conf); err != nil {
+		t.Fatalf("netlify.toml: %v", err)
+	}
+	for _, h := range conf.Headers {
+		if h.For == "/*" {
+			if !strings.Contains(h.Values["Content-Security-Policy"], "default-src 'none'") {
+				t.Fatalf("netlify.toml: the CSP for /* is not strict: %q", h.Values["Content-Security-Policy"])
+			}
+			return h.Values
+		}
+	}
+	t.Fatal(`netlify.toml: no [[headers]] for "/*"`)
+	return nil
+}
+
+// hostileFixture is the fixed run with one target renamed to markup (the
+// test site's caveats.md already links javascript:alert(1)), and an earlier
+// run of the same suite on another kernel, so history has two runs.
+func hostileFixture(t *testing.T) (*parse.Set, *Site) {
+	set, site := fixture(t)
+	earlier := earlierRun(t, set.Runs[0].Path)
+	more, errs := parse.ReadAll([]string{earlier})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	set.Runs = append(more.Runs, set.Runs...)
+	set.Targets = append(more.Targets, set.Targets...)
+	set.Measurements = append(more.Measurements, set.Measurements...)
+	for _, m := range set.Measurements {
+		if m.Target == "gin" {
+			m.Target = hostile
+		}
+	}
+	for _, tg := range set.Targets {
+		if tg.Name == "gin" {
+			tg.Name = hostile
+		}
+	}
+	s := *site
+	s.Cards = append([]Card{{Subject: hostile, Baseline: "stdlib", Escapes: []string{"chi"}}}, s.Cards...)
+	return set, &s
+}
+
+// earlierRun copies a run dir as a run a day before, on another kernel.
+func earlierRun(t *testing.T, dir string) string {
+	t.Helper()
+	to := filepath.Join(t.TempDir(), "20261128T192304Z-vm")
+	if err := os.CopyFS(to, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(to, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer(`"id": "20261129T192304Z-vm"`, `"id": "20261128T192304Z-vm"`,
+		`"start": "2026-11-29T`, `"start": "2026-11-28T`, `"kernel": "6.18.44-fc-v669"`, `"kernel": "6.12.0"`).Replace(string(b))
+	if s == string(b) {
+		t.Fatal("run.json of the fixture changed shape: earlierRun replaced nothing")
+	}
+	if err := os.WriteFile(filepath.Join(to, "run.json"), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+// browserEvents collects what must not happen on a page.
+type browserEvents struct {
+	mu       sync.Mutex
+	problems []string
+}
+
+func (b *browserEvents) add(format string, args ...any) {
+	b.mu.Lock()
+	b.problems = append(b.problems, fmt.Sprintf(format, args...))
+	b.mu.Unlock()
+}
+
+func (b *browserEvents) take() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.problems
+	b.problems = nil
+	return p
+}
+
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives headless Chromium over every page")
+	}
+	exe := chromium(t)
+	headers := netlifyHeaders(t)
+	set, site := hostileFixture(t)
+	root := t.TempDir()
+	out := filepath.Join(root, "default")
+	if _, err := Build(set, Options{Out: out, Site: site}); err != nil {
+		t.Fatal(err)
+	}
+	mono := *site
+	mono.Theme = "mono"
+	if _, err := Build(set, Options{Out: filepath.Join(root, "mono"), Site: &mono}); err != nil {
+		t.Fatal(err)
+	}
+	files := http.FileServer(http.Dir(root))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range headers {
+			w.Header().Set(k, v)
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	artifacts := os.Getenv("FAIRBENCH_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = t.ArtifactDir()
+	}
+	shots := filepath.Join(artifacts, "screenshots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+
+	events := &browserEvents{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				events.add("console.%s: %s", ev.Type, strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			events.add("exception: %s", (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError || ev.Entry.Level == log.EntryLevelWarning {
+				events.add("log %s %s: %s %s", ev.Entry.Level, ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
+			}
+		case *network.EventRequestWillBeSent:
+			if u := ev.Request.URL; !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "data:") {
+				events.add("request off the site: %s", u)
+			}
+		case *network.EventLoadingFailed:
+			events.add("loading failed: %s %s", ev.ErrorText, ev.BlockedReason)
+		case *page.EventJavascriptDialogOpening:
+			events.add("a script opened a %s dialog: %q", ev.Type, ev.Message)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var pages []string
+	for _, p := range sitePages(t, out) {
+		pages = append(pages, "default/"+p)
+	}
+	pages = append(pages, "mono/index.html", "mono/scenario/ping.html", "mono/target/chi.html")
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, width := range []int64{375, 1440} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900)); err != nil {
+				t.Fatal(err)
+			}
+			for _, rel := range pages {
+				if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+rel)); err != nil {
+					t.Fatalf("%s: %v", rel, err)
+				}
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatalf("%s: screenshot: %v", rel, err)
+				}
+				name := fmt.Sprintf("%s-%d-%s.png", strings.NewReplacer("/", "_", ".html", "").Replace(rel), width, scheme)
+				if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range events.take() {
+					t.Errorf("%s (%d px, %s): %s", rel, width, scheme, p)
+				}
+			}
+		}
+	}
+	t.Logf("%d screenshots in %s", len(pages)*4, shots)
+	checkHarmless(t, ctx, srv.URL+"/default")
+	for _, p := range events.take() {
+		t.Errorf("%s", p)
+	}
+}
+
+// sitePages lists the HTML pages to visit: all but the dump pages, of which
+// one is kept.
+func sitePages(t *testing.T, out string) []string {
+	var pages []string
+	dumps := 0
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, out+string(filepath.Separator)))
+		if strings.HasPrefix(rel, "dump/") {
+			if dumps++; dumps > 1 {
+				return nil
+			}
+		}
+		pages = append(pages, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
+}
+
+// checkHarmless checks that the hostile name is text and the javascript:
+// link of the caveats is dead.
+func checkHarmless(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	for _, rel := range []string{"index.html", "scenario/ping.html", "results.html", "target/img-src-x-onerror-alert-1.html", "soft.html"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+rel)); err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		imgs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("img, [onerror]").length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if imgs != 0 {
+			t.Errorf("%s: %d img or onerror elements: the hostile name became markup", rel, imgs)
+		}
+		scriptLinks, err := chromedp.Run(ctx, chromedp.Evaluate[int](`Array.from(document.querySelectorAll("[href]")).filter(a => a.getAttribute("href").trim().toLowerCase().startsWith("javascript:")).length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scriptLinks != 0 {
+			t.Errorf("%s: %d javascript: links", rel, scriptLinks)
+		}
+		if rel == "soft.html" {
+			continue
+		}
+		shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.innerText.includes("<img src=x onerror=alert(1)>")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !shown {
+			t.Errorf("%s: the hostile target name is not shown as text", rel)
+		}
+	}
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("caveats").innerText`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "the raw dumps") {
+		t.Errorf("soft.html caveats: the linked text is gone: %q", text)
+	}
+}

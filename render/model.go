@@ -1,0 +1,255 @@
+package render
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// model is everything the pages are made from, computed once: the cells of
+// the run on show (the primary run) with their statistics, tiers and
+// findings, the other runs for history, and the links between pages.
+type model struct {
+	site   *Site
+	set    *parse.Set
+	th     parse.Thresholds
+	metric parse.Metric
+
+	run     string     // the primary run's ID, "" for dumps outside run dirs
+	runInfo *parse.Run // nil for dumps outside run dirs
+	all     []*parse.Cell
+	cells   []*parse.Cell // the primary run's
+
+	scenarios []string // in the order they ran
+	names     []string // cell names, sorted
+	byKey     map[[2]string]*parse.Cell
+	tiers     map[string]parse.ScenarioTiers
+	rank      map[*parse.Cell]int // tier rank, 0 for unranked
+	vsLeader  map[*parse.Cell]parse.Comparison
+	leader    map[string]*parse.Cell // scenario → highest median
+	findings  []parse.Finding
+	facts     map[string]*parse.Target // cell name → the target's facts
+	geo       parse.GeoMean
+
+	links *linker
+}
+
+func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
+	m := &model{site: site, set: set, th: th, metric: parse.MetricRPS}
+	if site.Metric == "good_rps" {
+		m.metric = parse.MetricGoodRPS
+	}
+	m.all = parse.Cells(set, th)
+	m.run, m.runInfo = primaryRun(set, m.all)
+	for _, c := range m.all {
+		if c.Run == m.run {
+			m.cells = append(m.cells, c)
+		}
+	}
+	m.byKey = map[[2]string]*parse.Cell{}
+	names := map[string]bool{}
+	for _, c := range m.cells {
+		m.byKey[[2]string{c.Scenario, c.Name}] = c
+		names[c.Name] = true
+	}
+	m.names = sortedKeys(names)
+	m.scenarios = scenarioOrder(m.cells)
+	m.rankCells()
+	m.findings = parse.Audit(set, parse.AuditOptions{Thresholds: th})
+	m.facts = targetFacts(set, m.cells)
+	for _, g := range parse.GeoMeans(m.cells, m.metric) {
+		if g.Run == m.run {
+			m.geo = g
+		}
+	}
+	m.links = newLinker(set, m.scenarios, m.names)
+	for f := range m.dumpFiles() {
+		m.links.viewed[f] = true
+	}
+	return m
+}
+
+// primaryRun picks the run the pages show: the run with the latest start
+// among the cells' runs; dumps outside run dirs when there is no run.
+func primaryRun(set *parse.Set, cells []*parse.Cell) (string, *parse.Run) {
+	has := map[string]bool{}
+	for _, c := range cells {
+		has[c.Run] = true
+	}
+	var best *parse.Run
+	for _, r := range set.Runs {
+		if !has[r.ID] {
+			continue
+		}
+		if best == nil || r.Start.After(best.Start) || (r.Start.Equal(best.Start) && r.ID > best.ID) {
+			best = r
+		}
+	}
+	if best != nil {
+		return best.ID, best
+	}
+	runs := sortedKeys(has)
+	if len(runs) == 0 {
+		return "", nil
+	}
+	return runs[len(runs)-1], nil
+}
+
+// scenarioOrder lists scenarios in the order they first ran, by name
+// where the order is unknown.
+func scenarioOrder(cells []*parse.Cell) []string {
+	first := map[string]int{}
+	for _, c := range cells {
+		o := math.MaxInt
+		for _, r := range c.Reps {
+			if r.Order > 0 {
+				o = min(o, r.Order)
+			}
+		}
+		if f, ok := first[c.Scenario]; !ok || o < f {
+			first[c.Scenario] = o
+		}
+	}
+	out := sortedKeys(first)
+	sort.SliceStable(out, func(i, j int) bool { return first[out[i]] < first[out[j]] })
+	return out
+}
+
+// rankCells computes tiers, the leader and every cell against the leader.
+func (m *model) rankCells() {
+	m.tiers = map[string]parse.ScenarioTiers{}
+	m.rank = map[*parse.Cell]int{}
+	m.vsLeader = map[*parse.Cell]parse.Comparison{}
+	m.leader = map[string]*parse.Cell{}
+	for _, st := range parse.Tiers(m.cells, m.metric, m.th) {
+		m.tiers[st.Scenario] = st
+		for _, t := range st.Tiers {
+			for _, c := range t.Cells {
+				m.rank[c] = t.Rank
+			}
+		}
+	}
+	for _, s := range m.scenarios {
+		cs := m.scenarioCells(s)
+		if len(cs) == 0 {
+			continue
+		}
+		lead := cs[0]
+		m.leader[s] = lead
+		cmps := parse.CompareBaseline(lead, cs[1:], m.metric, m.th)
+		for i, c := range cs[1:] {
+			m.vsLeader[c] = cmps[i]
+		}
+	}
+}
+
+// scenarioCells are the primary run's cells of scenario s, highest median
+// first, then by name; cells without a valid median last.
+func (m *model) scenarioCells(s string) []*parse.Cell {
+	var cs []*parse.Cell
+	for _, c := range m.cells {
+		if c.Scenario == s {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b *parse.Cell) int {
+		sa, sb := a.Stat(m.metric), b.Stat(m.metric)
+		if sa.Valid() != sb.Valid() {
+			if sa.Valid() {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(sb.Median, sa.Median); c != 0 && sa.Valid() {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return cs
+}
+
+// cell is the primary run's cell of a name in a scenario, nil if none.
+func (m *model) cell(scenario, name string) *parse.Cell {
+	return m.byKey[[2]string{scenario, name}]
+}
+
+// resolve finds the cell name a site.toml name means: a cell name, or a
+// target name that only one cell name carries.
+func (m *model) resolve(name string) (string, bool) {
+	if slices.Contains(m.names, name) {
+		return name, true
+	}
+	var found []string
+	for _, c := range m.cells {
+		if c.Target == name && !slices.Contains(found, c.Name) {
+			found = append(found, c.Name)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return "", false
+}
+
+// targetFacts maps each cell name to the facts recorded for its target in
+// the same run: build, startup, memory, artifact, conformance.
+func targetFacts(set *parse.Set, cells []*parse.Cell) map[string]*parse.Target {
+	out := map[string]*parse.Target{}
+	for _, c := range cells {
+		if _, done := out[c.Name]; done {
+			continue
+		}
+		for _, t := range set.Targets {
+			if t.Run == c.Run && t.Name == c.Target && (t.Runtime == c.Runtime || t.Runtime == "" || c.Runtime == "") {
+				out[c.Name] = t
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cellFindings are the findings about one cell.
+func (m *model) cellFindings(c *parse.Cell) []parse.Finding {
+	var out []parse.Finding
+	for _, f := range m.findings {
+		if f.Run == c.Run && f.Target == c.Name && f.Scenario == c.Scenario {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// scenarioFindings are the findings about a scenario as a whole.
+func (m *model) scenarioFindings(s string) []parse.Finding {
+	var out []parse.Finding
+	for _, f := range m.findings {
+		if f.Run == m.run && f.Target == "" && f.Scenario == s {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// targetNames are the distinct target names of the primary run with their
+// runtime, for tables that show them apart.
+func (m *model) runtimeOf(name string) string {
+	for _, c := range m.cells {
+		if c.Name == name {
+			return c.Runtime
+		}
+	}
+	return ""
+}
+
+func (m *model) targetOf(name string) string {
+	for _, c := range m.cells {
+		if c.Name == name {
+			return c.Target
+		}
+	}
+	return name
+}

@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// Page is what every page template receives besides its own fields: where
+// the page sits, the site's name and navigation. Every href a page carries
+// is relative to the page itself, so the site works from any folder and
+// from file://.
+type Page struct {
+	Template string // the theme template that draws the page
+	Path     string // the page's path under the site root, e.g. "scenario/ping.html"
+	Root     string // "" or "../": from the page to the site root
+	Title    string // the page's own title
+	Site     string // the site's title
+	Nav      []Link
+	Sections []Link // the scenarios, for the second navigation row
+	Footer   string
+	Script   bool // the page has something the site script improves
+}
+
+// Link is an href (relative to the page) with its text and a tooltip.
+type Link struct {
+	Href, Text, Title string
+	Current           bool
+}
+
+// Num is a number as a table shows it: its text, a sort key and a link to
+// where it came from.
+type Num struct {
+	Text  string
+	Sort  string // the unrounded value for the sort script, "" for none
+	Href  string // to the dump or page it came from, "" for none
+	Title string
+}
+
+// Badge marks findings on a cell or a page.
+type Badge struct {
+	Class, Text, Title, Href string
+}
+
+// newPage starts a page at path.
+func (m *model) newPage(tmpl, path, title string) Page {
+	p := Page{Template: tmpl, Path: path, Title: title, Site: m.site.Title}
+	p.Root = strings.Repeat("../", strings.Count(path, "/"))
+	for _, n := range []struct{ href, text string }{
+		{"index.html", "Overview"},
+		{"results.html", "All results"},
+		{"soft.html", "Where these numbers are soft"},
+		{"methodology.html", "Methodology"},
+		{"conformance.html", "Conformance"},
+		{"history.html", "History"},
+		{"downloads.html", "Downloads"},
+	} {
+		p.Nav = append(p.Nav, Link{Href: p.Root + n.href, Text: n.text, Current: n.href == path})
+	}
+	for _, s := range m.scenarios {
+		href := m.links.Scenario(s)
+		p.Sections = append(p.Sections, Link{Href: p.Root + href, Text: s, Current: href == path})
+	}
+	p.Footer = m.footer()
+	return p
+}
+
+// footer says what the site was built from; only times from the run itself.
+func (m *model) footer() string {
+	dumps := 0
+	for _, c := range m.cells {
+		dumps += len(c.Reps)
+	}
+	s := fmt.Sprintf("Built by fairbench from %d measurements", dumps)
+	if m.runInfo != nil {
+		s += fmt.Sprintf(" of run %s (started %s)", m.runInfo.ID, m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
+	} else {
+		s += " in dumps outside a fairbench run dir"
+	}
+	return s + ". Every number links to the dump it came from."
+}
+
+// href makes a root-relative href relative to page p.
+func (p Page) href(rootRelative string) string {
+	if rootRelative == "" {
+		return ""
+	}
+	return p.Root + rootRelative
+}
+
+// statNum is a median with a link and an interval tooltip.
+func statNum(s parse.Stat, href string) Num {
+	if s.N == 0 || math.IsNaN(s.Median) {
+		return Num{Text: "–"}
+	}
+	return Num{Text: Count(s.Median), Href: href, Title: intervalText(s)}
+}
+
+// interval is the median's confidence interval when n allows one, else
+// min–max, and which of them it is.
+func interval(s parse.Stat) (lo, hi float64, label string) {
+	if s.N == 0 {
+		return 0, 0, ""
+	}
+	if !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Lo) {
+		return s.Lo, s.Hi, fmt.Sprintf("%.0f%% interval", s.Confidence*100)
+	}
+	return s.Min, s.Max, "min–max"
+}
+
+func intervalText(s parse.Stat) string {
+	lo, hi, label := interval(s)
+	if label == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s %s–%s", label, Count(lo), Count(hi))
+}
+
+// badges turns findings into badges linking to the soft page.
+func badges(p Page, fs []parse.Finding) []Badge {
+	var out []Badge
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if seen[f.Rule] {
+			continue
+		}
+		seen[f.Rule] = true
+		out = append(out, Badge{
+			Class: "badge " + f.Level.String(), Text: f.Rule, Title: f.Level.String(),
+			Href: p.href("soft.html#" + ruleAnchor(f.Rule)),
+		})
+	}
+	return out
+}
+
+// notable are the findings at warning level and above: the ones a row
+// carries as a badge. Notes (info) are gathered per scenario instead.
+func notable(fs []parse.Finding) []parse.Finding {
+	var out []parse.Finding
+	for _, f := range fs {
+		if f.Level >= parse.LevelWarning {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// worst is the highest level in fs, -1 for none.
+func worst(fs []parse.Finding) parse.Level {
+	l := parse.Level(-1)
+	for _, f := range fs {
+		l = max(l, f.Level)
+	}
+	return l
+}
+
+func ruleAnchor(rule string) string { return "rule-" + slug(rule) }
+
+// argv quotes a command line for display, as a shell would need it.
+func argv(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+// noescape marks HTML made by goldmark in safe mode, or by this package,
+// as safe for templates.
+func noescape(s string) template.HTML { return template.HTML(s) } //nolint:gosec // see callers

@@ -1,0 +1,215 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// IndexPage is the front page: headline cards, the scenarios at a glance,
+// the geometric mean, and how soft the numbers are.
+type IndexPage struct {
+	Page
+	Description string
+	Summary     string
+	Cards       []CardView
+	Scenarios   []ScenarioSummary
+	Geo         *BarChart
+	GeoNote     string
+	Errors      int
+	Warnings    int
+	Infos       int
+}
+
+// CardView is a headline card: subject ÷ baseline in each scenario.
+type CardView struct {
+	Title             string
+	Subject, Baseline Link
+	Rows              []CardRow
+	Escapes           []Link // the alternative baselines, in order
+	Missing           string // names the card asked for that the run lacks
+}
+
+// CardRow is one scenario of a card.
+type CardRow struct {
+	Scenario          Link
+	Ratio             string // "2.49×", or "~" when no difference is claimed
+	Class             string // "ratio", "ratio same", "ratio unknown"
+	Title             string // the comparison's reason and interval
+	Subject, Baseline string // raw medians, req/s
+	Escapes           []CardFigure
+}
+
+// CardFigure is the subject against one alternative baseline.
+type CardFigure struct {
+	Name, Ratio, Title, Value string
+}
+
+// ScenarioSummary is one scenario on the index.
+type ScenarioSummary struct {
+	Link    Link
+	Request string
+	Targets int
+	Top     string // the top tier's names
+	Leader  string // the highest median
+	Badges  []Badge
+	// Chart shows the highest indexChartBars medians; the scenario page has all.
+	Chart BarChart
+	More  int // targets left out of Chart
+}
+
+// indexChartBars bounds the bars of an index chart, so that the front page
+// stays light with many targets.
+const indexChartBars = 12
+
+func (m *model) indexPage() *IndexPage {
+	p := &IndexPage{Description: m.site.Description}
+	p.Page = m.newPage("index", "index.html", m.site.Title)
+	meas := 0
+	for _, c := range m.cells {
+		meas += len(c.Reps)
+	}
+	p.Summary = fmt.Sprintf("%d targets, %d scenarios, %d measurements.", len(m.names), len(m.scenarios), meas)
+	for _, spec := range m.site.Cards {
+		p.Cards = append(p.Cards, m.card(p.Page, spec))
+	}
+	for _, s := range m.scenarios {
+		cs := m.scenarioCells(s)
+		sum := ScenarioSummary{Link: Link{Href: m.links.Scenario(s), Text: s}, Targets: len(cs)}
+		sum.Request, _ = describeLoad(cs)
+		if st := m.tiers[s]; len(st.Tiers) > 0 {
+			var names []string
+			for _, c := range st.Tiers[0].Cells {
+				names = append(names, c.Name)
+			}
+			sum.Top = strings.Join(names, ", ")
+		}
+		if l := m.leader[s]; l != nil {
+			sum.Leader = fmt.Sprintf("%s, %s %s", l.Name, Count(l.Stat(m.metric).Median), m.metric)
+		}
+		sum.Badges = badges(p.Page, m.scenarioFindings(s))
+		var bars []BarInput
+		for i, c := range cs {
+			if i == indexChartBars {
+				sum.More = len(cs) - i
+				break
+			}
+			bars = append(bars, m.barInput(p.Page, c))
+		}
+		sum.Chart = NewBarChart("index-chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
+		p.Scenarios = append(p.Scenarios, sum)
+	}
+	p.Geo, p.GeoNote = m.geoChart(p.Page)
+	for _, f := range m.findings {
+		switch f.Level {
+		case parse.LevelError:
+			p.Errors++
+		case parse.LevelWarning:
+			p.Warnings++
+		default:
+			p.Infos++
+		}
+	}
+	return p
+}
+
+// card computes a headline card from unrounded medians.
+func (m *model) card(p Page, spec Card) CardView {
+	v := CardView{Title: spec.Title}
+	subject, ok1 := m.resolve(spec.Subject)
+	baseline, ok2 := m.resolve(spec.Baseline)
+	var missing []string
+	if !ok1 {
+		missing = append(missing, spec.Subject)
+	}
+	if !ok2 {
+		missing = append(missing, spec.Baseline)
+	}
+	var escapes []string
+	for _, e := range spec.Escapes {
+		if n, ok := m.resolve(e); ok {
+			escapes = append(escapes, n)
+			v.Escapes = append(v.Escapes, Link{Href: m.links.Target(n), Text: n})
+		} else {
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) > 0 {
+		v.Missing = "Not in this run: " + strings.Join(missing, ", ")
+	}
+	if v.Title == "" {
+		v.Title = fmt.Sprintf("%s ÷ %s", spec.Subject, spec.Baseline)
+	}
+	if !ok1 || !ok2 {
+		return v
+	}
+	v.Subject = Link{Href: m.links.Target(subject), Text: subject}
+	v.Baseline = Link{Href: m.links.Target(baseline), Text: baseline}
+	for _, s := range m.scenarios {
+		if len(spec.Scenarios) > 0 && !contains(spec.Scenarios, s) {
+			continue
+		}
+		sc, bc := m.cell(s, subject), m.cell(s, baseline)
+		if sc == nil || bc == nil {
+			continue
+		}
+		row := CardRow{Scenario: Link{Href: m.links.Scenario(s), Text: s}}
+		row.Ratio, row.Class, row.Title = m.ratio(bc, sc)
+		row.Subject = Count(sc.Stat(m.metric).Median)
+		row.Baseline = Count(bc.Stat(m.metric).Median)
+		for _, e := range escapes {
+			ec := m.cell(s, e)
+			if ec == nil {
+				continue
+			}
+			ratio, _, title := m.ratio(ec, sc)
+			row.Escapes = append(row.Escapes, CardFigure{Name: e, Ratio: ratio, Title: title, Value: Count(ec.Stat(m.metric).Median)})
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// ratio is other ÷ base as a card shows it: "2.49×", "~ 1.01×" when no
+// difference is claimed, "? 1.30×" when there are too few repetitions.
+func (m *model) ratio(base, other *parse.Cell) (text, class, title string) {
+	c := parse.CompareStats(base.Stat(m.metric), other.Stat(m.metric), m.th)
+	title = fmt.Sprintf("%s ÷ %s = %s; interval %s–%s at %.0f%%; %s", other.Name, base.Name, Ratio(c.Ratio), Ratio(c.Lo), Ratio(c.Hi), c.Confidence*100, c.Reason)
+	switch {
+	case c.Method == parse.MethodNone:
+		return "? " + Ratio(c.Ratio), "ratio unknown", title
+	case !c.Differs:
+		return "~ " + Ratio(c.Ratio), "ratio same", title
+	}
+	return Ratio(c.Ratio), "ratio", title
+}
+
+// geoChart is the geometric mean of medians across the scenarios every
+// target has.
+func (m *model) geoChart(p Page) (*BarChart, string) {
+	g := m.geo
+	if len(g.Entries) < 2 || len(g.Scenarios) < 2 {
+		return nil, ""
+	}
+	var bars []BarInput
+	for _, e := range g.Entries {
+		bars = append(bars, BarInput{Label: e.Name, Href: p.href(m.links.Target(e.Name)), Median: e.Value, Unit: m.metric.String(), Tier: 1})
+	}
+	c := NewBarChart("chart-geomean", fmt.Sprintf("Geometric mean of median %s across %s", m.metric, strings.Join(g.Scenarios, ", ")), bars)
+	c.Bands = nil
+	note := fmt.Sprintf("Geometric mean of each target's medians over %s. It ranks nothing: see each scenario's tiers.", strings.Join(g.Scenarios, ", "))
+	if len(g.Dropped) > 0 {
+		note += fmt.Sprintf(" Left out, as some target has no number there: %s.", strings.Join(g.Dropped, ", "))
+	}
+	return &c, note
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,165 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// MethodologyPage says how the numbers were made: the host, the tools and
+// their versions, the load each scenario got, the statistics, the suite,
+// and the publisher's own words (content/methodology.md).
+type MethodologyPage struct {
+	Page
+	Run        string
+	Host       []Fact
+	Tools      []Fact
+	Isolation  []Fact
+	Loads      []LoadRow
+	Statistics []Fact
+	Suite      string
+	SuiteHref  string
+	Prose      template.HTML
+	NoRun      bool
+}
+
+// LoadRow is how one scenario was loaded.
+type LoadRow struct {
+	Scenario                           Link
+	Tool, Connections, Threads, Window string
+	Reps, Warmups, Request             string
+	Command                            string
+}
+
+func (m *model) methodologyPage() (*MethodologyPage, error) {
+	p := &MethodologyPage{}
+	p.Page = m.newPage("methodology", "methodology.html", "Methodology")
+	prose, file, err := m.site.content("methodology.md")
+	if err != nil {
+		return nil, err
+	}
+	if p.Prose, err = Markdown([]byte(prose)); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if r := m.runInfo; r != nil {
+		p.Run = r.ID
+		p.Host = hostFacts(r)
+		for _, name := range sortedKeys(r.Tools) {
+			v := r.Tools[name]
+			p.Tools = append(p.Tools, Fact{Label: name, Value: v.Version, Title: "asked with: " + argv(v.Asked)})
+		}
+		if r.Isolation.ServerCPUs != "" || r.Isolation.ClientCPUs != "" {
+			p.Isolation = []Fact{{Label: "server CPUs", Value: r.Isolation.ServerCPUs}, {Label: "client CPUs", Value: r.Isolation.ClientCPUs}}
+		}
+		if r.Path != "" {
+			if b, err := os.ReadFile(filepath.Join(r.Path, "suite.toml")); err == nil {
+				p.Suite = string(b)
+				p.SuiteHref = "raw/" + safePath(r.ID) + "/suite.toml"
+			}
+		}
+	} else {
+		p.NoRun = true
+	}
+	p.Loads = m.loads()
+	th := m.th
+	p.Statistics = []Fact{
+		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
+		{Label: "interval", Value: fmt.Sprintf("%.0f%% confidence interval of the median (order statistics, golang.org/x/perf/benchmath); min–max where n is too small", th.Confidence*100)},
+		{Label: "difference", Value: fmt.Sprintf("Mann-Whitney U at α=%.2f with n ≥ %d on both sides (Holm–Bonferroni across targets); non-overlapping ranges with %d ≤ n < %d; nothing with n < %d", th.Alpha, th.UTestReps, th.MinReps, th.UTestReps, th.MinReps)},
+		{Label: "noise threshold", Value: fmt.Sprintf("differences within %.0f%% are shown as ~", th.Noise*100)},
+		{Label: "tiers", Value: "the fastest remaining target opens a tier; it takes every next target tied with it"},
+		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},
+	}
+	return p, nil
+}
+
+func hostFacts(r *parse.Run) []Fact {
+	h := r.Host
+	facts := []Fact{
+		{Label: "run", Value: r.ID},
+		{Label: "started", Value: r.Start.UTC().Format(time.RFC3339)},
+	}
+	if r.End != nil {
+		facts = append(facts, Fact{Label: "took", Value: r.End.Sub(r.Start).Round(time.Second).String()})
+	}
+	add := func(label, value string) {
+		if value != "" && value != "0" {
+			facts = append(facts, Fact{Label: label, Value: value})
+		}
+	}
+	add("suite", r.Suite)
+	add("suite sha256", r.SuiteSHA256)
+	add("CPU", h.CPUModel)
+	add("cores / threads", fmt.Sprintf("%d / %d", h.Cores, h.Threads))
+	if h.MemoryBytes > 0 {
+		add("memory", Bytes(h.MemoryBytes))
+	}
+	add("OS", h.OS)
+	add("kernel", h.Kernel)
+	add("architecture", h.Arch)
+	add("CPU governor", h.Governor)
+	if len(h.LoadAvg) > 0 {
+		var ls []string
+		for _, l := range h.LoadAvg {
+			ls = append(ls, fmt.Sprintf("%.2f", l))
+		}
+		add("load average at start", strings.Join(ls, " "))
+	}
+	add("status", r.Status)
+	return facts
+}
+
+// loads describes each scenario's load from its measurements.
+func (m *model) loads() []LoadRow {
+	var rows []LoadRow
+	for _, s := range m.scenarios {
+		row := LoadRow{Scenario: Link{Href: m.links.Scenario(s), Text: s}}
+		tools, conns, threads, windows := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+		reps, warm := 0, 0
+		for _, c := range m.scenarioCells(s) {
+			for _, r := range c.Reps {
+				reps++
+				tools[strings.TrimSpace(r.Tool+" "+r.ToolVersion)] = true
+				conns[fmt.Sprint(r.Connections)] = true
+				if r.Threads > 0 {
+					threads[fmt.Sprint(r.Threads)] = true
+				}
+				if r.Window > 0 {
+					windows[r.Window.String()] = true
+				}
+				if row.Command == "" {
+					row.Command = argv(r.Argv)
+				}
+			}
+		}
+		for _, meas := range m.set.Measurements {
+			if meas.Warmup && meas.Run == m.run && meas.Scenario == s {
+				warm++
+			}
+		}
+		row.Request, _ = describeLoad(m.scenarioCells(s))
+		row.Tool = joinSorted(tools)
+		row.Connections = joinSorted(conns)
+		row.Threads = joinSorted(threads)
+		row.Window = joinSorted(windows)
+		row.Reps = fmt.Sprint(reps)
+		row.Warmups = fmt.Sprint(warm)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func joinSorted(set map[string]bool) string {
+	keys := sortedKeys(set)
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return "–"
+	}
+	return strings.Join(keys, ", ")
+}

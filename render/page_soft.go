@@ -1,0 +1,124 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// SoftPage is "where these numbers are soft": the audit's findings in plain
+// language, grouped by rule, and the publisher's caveats (content/caveats.md).
+type SoftPage struct {
+	Page
+	Counts  string
+	Groups  []FindingGroup
+	Caveats template.HTML
+}
+
+// FindingGroup is the findings of one rule.
+type FindingGroup struct {
+	ID, Rule, Level string
+	Items           []FindingItem
+}
+
+// FindingItem is one message with every place it applies to.
+type FindingItem struct {
+	Level   string
+	Message string
+	Places  []Link
+	Dumps   []Link
+	More    int // dumps not listed
+}
+
+const maxDumpLinks = 12
+
+func (m *model) softPage() (*SoftPage, error) {
+	p := &SoftPage{}
+	p.Page = m.newPage("soft", "soft.html", "Where these numbers are soft")
+	src, file, err := m.site.content("caveats.md")
+	if err != nil {
+		return nil, err
+	}
+	if p.Caveats, err = Markdown([]byte(src)); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	var counts [3]int
+	index := map[string]int{}
+	for _, f := range m.findings {
+		if f.Level >= 0 && int(f.Level) < len(counts) {
+			counts[f.Level]++
+		}
+		gi, ok := index[f.Rule]
+		if !ok {
+			gi = len(p.Groups)
+			index[f.Rule] = gi
+			p.Groups = append(p.Groups, FindingGroup{ID: ruleAnchor(f.Rule), Rule: f.Rule, Level: f.Level.String()})
+		}
+		g := &p.Groups[gi]
+		item := m.findingItem(g, f)
+		item.Places = append(item.Places, m.place(f))
+		for _, d := range f.Dumps {
+			if len(item.Dumps) >= maxDumpLinks {
+				item.More++
+				continue
+			}
+			item.Dumps = append(item.Dumps, Link{Href: m.links.Dump(parse.Source{File: d}), Text: d})
+		}
+	}
+	p.Counts = fmt.Sprintf("%s, %s, %s.", plural(counts[parse.LevelError], "error"), plural(counts[parse.LevelWarning], "warning"), plural(counts[parse.LevelInfo], "note"))
+	return p, nil
+}
+
+// findingItem returns the item of g with f's message, adding one if new.
+func (m *model) findingItem(g *FindingGroup, f parse.Finding) *FindingItem {
+	for i := range g.Items {
+		if g.Items[i].Message == f.Message && g.Items[i].Level == f.Level.String() {
+			return &g.Items[i]
+		}
+	}
+	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: f.Message})
+	return &g.Items[len(g.Items)-1]
+}
+
+// place links a finding to the page it is about.
+func (m *model) place(f parse.Finding) Link {
+	var parts []string
+	run := f.Run
+	if run == m.run {
+		run = "" // the run the site shows goes without saying
+	}
+	for _, s := range []string{run, f.Target, f.Scenario} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	l := Link{Text: strings.Join(parts, " / ")}
+	if l.Text == "" {
+		l.Text = "the whole set"
+	}
+	if f.Run != m.run {
+		return l
+	}
+	switch {
+	case f.Target != "" && f.Scenario != "":
+		if href := m.links.Target(f.Target); href != "" {
+			l.Href = href + "#" + m.links.scenario[f.Scenario]
+		}
+	case f.Target != "":
+		l.Href = m.links.Target(f.Target)
+	case f.Scenario != "":
+		if _, ok := m.links.scenario[f.Scenario]; ok {
+			l.Href = m.links.Scenario(f.Scenario)
+		}
+	}
+	return l
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,373 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ResultsMD configures results.md, a Markdown table for a README. Each
+// column has a heading and a value:
+//
+//	target, name, runtime        the target, the target with its runtime when it has several, the runtime
+//	scenario:NAME                the median of scenario NAME
+//	interval:NAME, tier:NAME     its interval ("lo–hi") and tier
+//	average, geomean             the plain mean / geometric mean of the scenario columns' medians
+//	artifact, startup, memory    bundle size, startup time, "before / after MB"
+//	build, rss_before, rss_after build time, memory before, memory after
+//
+// bun-http-framework-benchmark's table is:
+//
+//	[results_md]
+//	sort = "average"
+//	columns = [
+//	  { title = "Framework", value = "target" }, { title = "Runtime", value = "runtime" },
+//	  { title = "Average", value = "average" },
+//	  { title = "Ping", value = "scenario:ping" }, { title = "Query", value = "scenario:query" },
+//	  { title = "Body", value = "scenario:body" },
+//	  { title = "Bundle Size", value = "artifact" }, { title = "Startup", value = "startup" },
+//	  { title = "Memory Before/After", value = "memory" },
+//	]
+type ResultsMD struct {
+	Columns []Column `toml:"columns"`
+	// Sort is the value of the column rows are sorted by, highest first;
+	// "" sorts by average, or by the first scenario column without one.
+	Sort string `toml:"sort"`
+	// Decimals is the most fraction digits a number shows (en-US grouping,
+	// trailing zeros dropped); 0 means 3.
+	Decimals int `toml:"decimals"`
+}
+
+// Column is one column of results.md.
+type Column struct {
+	Title string `toml:"title"`
+	Value string `toml:"value"`
+}
+
+// check reports columns whose value is not one ResultsMD knows.
+func (r ResultsMD) check(s *Site) []error {
+	var errs []error
+	for i, c := range r.Columns {
+		kind, _, _ := strings.Cut(c.Value, ":")
+		switch kind {
+		case "target", "name", "runtime", "average", "geomean", "artifact", "startup", "memory", "build", "rss_before", "rss_after":
+		case "scenario", "interval", "tier":
+			if !strings.Contains(c.Value, ":") {
+				errs = append(errs, s.errorf("results_md.columns", "results_md column %d: %q needs a scenario, as in %q", i+1, c.Value, kind+":ping"))
+			}
+		default:
+			errs = append(errs, s.errorf("results_md.columns", "results_md column %d: unknown value %q (see `go doc github.com/fairbench/fairbench/render.ResultsMD`)", i+1, c.Value))
+		}
+	}
+	if r.Decimals < 0 || r.Decimals > 9 {
+		errs = append(errs, s.errorf("results_md.decimals", "results_md decimals %d: want 0 to 9", r.Decimals))
+	}
+	return errs
+}
+
+// columns are the configured columns, or the default: target, runtime
+// (when any), average, and one per scenario.
+func (m *model) mdColumns() []Column {
+	if len(m.site.ResultsMD.Columns) > 0 {
+		return m.site.ResultsMD.Columns
+	}
+	cols := []Column{{Title: "Target", Value: "target"}}
+	for _, c := range m.cells {
+		if c.Runtime != "" {
+			cols = append(cols, Column{Title: "Runtime", Value: "runtime"})
+			break
+		}
+	}
+	if len(m.scenarios) > 1 {
+		cols = append(cols, Column{Title: "Average", Value: "average"})
+	}
+	for _, s := range m.scenarios {
+		cols = append(cols, Column{Title: titleCase(s), Value: "scenario:" + s})
+	}
+	return cols
+}
+
+// ResultsMarkdown is the results.md table of the primary run.
+func (m *model) resultsMarkdown() []byte {
+	cols := m.mdColumns()
+	decimals := m.site.ResultsMD.Decimals
+	if decimals == 0 {
+		decimals = 3
+	}
+	var scenarioCols []string
+	for _, c := range cols {
+		if name, ok := strings.CutPrefix(c.Value, "scenario:"); ok {
+			scenarioCols = append(scenarioCols, name)
+		}
+	}
+	if len(scenarioCols) == 0 {
+		scenarioCols = m.scenarios
+	}
+	sortBy := m.site.ResultsMD.Sort
+	if sortBy == "" {
+		sortBy = "average"
+		if len(scenarioCols) == 1 {
+			sortBy = "scenario:" + scenarioCols[0]
+		}
+	}
+	type row struct {
+		key    float64
+		name   string
+		values []string
+	}
+	var rows []row
+	for _, name := range m.names {
+		r := row{name: name, key: m.mdNumber(name, sortBy, scenarioCols)}
+		for _, c := range cols {
+			r.values = append(r.values, m.mdValue(name, c.Value, scenarioCols, decimals))
+		}
+		rows = append(rows, r)
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].key, rows[j].key
+		if math.IsNaN(a) != math.IsNaN(b) {
+			return !math.IsNaN(a)
+		}
+		if a != b {
+			return a > b
+		}
+		return rows[i].name < rows[j].name
+	})
+	table := [][]string{}
+	head := make([]string, len(cols))
+	right := make([]bool, len(cols))
+	for i, c := range cols {
+		head[i] = c.Title
+		switch c.Value {
+		case "target", "name", "runtime":
+		default:
+			right[i] = true
+		}
+	}
+	table = append(table, head)
+	for _, r := range rows {
+		table = append(table, r.values)
+	}
+	return markdownTable(table, right)
+}
+
+// mdNumber is a column value as a number for sorting, NaN for none.
+func (m *model) mdNumber(name, value string, scenarios []string) float64 {
+	kind, arg, _ := strings.Cut(value, ":")
+	median := func(s string) float64 {
+		if c := m.cell(s, name); c != nil && c.Stat(m.metric).Valid() {
+			return c.Stat(m.metric).Median
+		}
+		return math.NaN()
+	}
+	switch kind {
+	case "scenario":
+		return median(arg)
+	case "average", "geomean":
+		sum, logs, n := 0.0, 0.0, 0
+		for _, s := range scenarios {
+			v := median(s)
+			if math.IsNaN(v) {
+				return math.NaN()
+			}
+			sum, logs, n = sum+v, logs+math.Log(v), n+1
+		}
+		if n == 0 {
+			return math.NaN()
+		}
+		if kind == "geomean" {
+			return math.Exp(logs / float64(n))
+		}
+		return sum / float64(n)
+	}
+	t := m.facts[name]
+	if t == nil {
+		return math.NaN()
+	}
+	switch kind {
+	case "artifact":
+		return float64(t.ArtifactBytes)
+	case "startup":
+		return t.Startup.Seconds()
+	case "build":
+		return t.Build.Seconds()
+	case "memory", "rss_after":
+		return float64(t.RSSAfter)
+	case "rss_before":
+		return float64(t.RSSBefore)
+	}
+	return math.NaN()
+}
+
+// mdValue is one cell of results.md as text.
+func (m *model) mdValue(name, value string, scenarios []string, decimals int) string {
+	kind, arg, _ := strings.Cut(value, ":")
+	switch kind {
+	case "target":
+		return m.targetOf(name)
+	case "name":
+		return name
+	case "runtime":
+		return m.runtimeOf(name)
+	case "interval":
+		if c := m.cell(arg, name); c != nil {
+			if lo, hi, label := interval(c.Stat(m.metric)); label != "" {
+				return Grouped(lo, decimals) + "–" + Grouped(hi, decimals)
+			}
+		}
+		return "n/a"
+	case "tier":
+		if c := m.cell(arg, name); c != nil && m.rank[c] > 0 {
+			return fmt.Sprint(m.rank[c])
+		}
+		return "n/a"
+	case "scenario", "average", "geomean":
+		v := m.mdNumber(name, value, scenarios)
+		if math.IsNaN(v) {
+			return "n/a"
+		}
+		return Grouped(v, decimals)
+	}
+	t := m.facts[name]
+	if t == nil {
+		return "n/a"
+	}
+	switch kind {
+	case "artifact":
+		return Bytes(t.ArtifactBytes)
+	case "startup":
+		return Millis(t.Startup)
+	case "build":
+		return Millis(t.Build)
+	case "memory":
+		return MemoryPair(t.RSSBefore, t.RSSAfter)
+	case "rss_before":
+		return Bytes(t.RSSBefore)
+	case "rss_after":
+		return Bytes(t.RSSAfter)
+	}
+	return "n/a"
+}
+
+// markdownTable lays out rows (the first is the heading) with padded
+// columns; right-aligned columns get "---:" and their values left padding,
+// headings stay left, as bun-http-framework-benchmark's table has them.
+func markdownTable(rows [][]string, right []bool) []byte {
+	width := make([]int, len(right))
+	for _, r := range rows {
+		for i, v := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(escapeCell(v)), 3)
+		}
+	}
+	var b bytes.Buffer
+	line := func(cells []string, rule, head bool) {
+		b.WriteString("|")
+		for i := range width {
+			v := ""
+			if i < len(cells) {
+				v = escapeCell(cells[i])
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(v))
+			switch {
+			case rule && right[i]:
+				v = strings.Repeat("-", width[i]-1) + ":"
+			case rule:
+				v = strings.Repeat("-", width[i])
+			case right[i] && !head:
+				v = pad + v
+			default:
+				v += pad
+			}
+			b.WriteString(" " + v + " |")
+		}
+		b.WriteString("\n")
+	}
+	line(rows[0], false, true)
+	line(nil, true, false)
+	for _, r := range rows[1:] {
+		line(r, false, false)
+	}
+	return b.Bytes()
+}
+
+// escapeCell keeps a value inside its Markdown table cell.
+func escapeCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+}
+
+func titleCase(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// Readme markers: RewriteReadme replaces what lies between them.
+const (
+	ReadmeStart = "<!-- fairbench:start -->"
+	ReadmeEnd   = "<!-- fairbench:end -->"
+)
+
+// RewriteReadme replaces the text between ReadmeStart and ReadmeEnd in the
+// file at path with table, keeping the markers and everything else. It
+// writes only when the text changes, through a temporary file and rename.
+func RewriteReadme(path string, table []byte) (changed bool, err error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	out, err := spliceReadme(src, table)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	if bytes.Equal(out, src) {
+		return false, nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return false, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".readme-*")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return false, err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return false, err
+	}
+	if err := tmp.Close(); err != nil {
+		return false, err
+	}
+	return true, os.Rename(tmp.Name(), path)
+}
+
+// spliceReadme puts table between the markers of src.
+func spliceReadme(src, table []byte) ([]byte, error) {
+	start := bytes.Index(src, []byte(ReadmeStart))
+	end := bytes.Index(src, []byte(ReadmeEnd))
+	switch {
+	case start < 0 || end < 0:
+		return nil, errors.New("no " + ReadmeStart + " … " + ReadmeEnd + " markers: put them, each on its own line, where the table goes")
+	case end < start:
+		return nil, errors.New(ReadmeEnd + " comes before " + ReadmeStart)
+	case bytes.Count(src, []byte(ReadmeStart)) > 1 || bytes.Count(src, []byte(ReadmeEnd)) > 1:
+		return nil, errors.New("the markers appear more than once; keep one pair")
+	}
+	var b bytes.Buffer
+	b.Write(src[:start+len(ReadmeStart)])
+	b.WriteString("\n\n")
+	b.Write(bytes.TrimRight(table, "\n"))
+	b.WriteString("\n\n")
+	b.Write(src[end:])
+	return b.Bytes(), nil
+}

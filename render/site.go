@@ -1,0 +1,253 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Site is a site.toml: what a publisher declares about their site. Every
+// field is optional; DefaultSite is what a site without a site.toml gets.
+//
+//	title = "fairbench: HTTP frameworks, measured honestly"
+//	runs = ["results/*"]          # globs, relative to the site folder
+//	theme = "default"             # or "mono"; <site>/theme/ overrides any file
+//
+//	[[card]]                      # a headline ratio on the index
+//	subject = "elysia-bun"
+//	baseline = "express-node"
+//	escapes = ["express-bun", "fastify-node"]   # alternative baselines, shown smaller
+//
+//	[[comparison]]                # a table of pairs on the results page
+//	title = "The same Express app on two runtimes"
+//	change = "gain"               # the column's word: gain, delta, cost, …
+//	pairs = [["express-node", "express-bun"]]
+//
+//	[results_md]                  # the README table; see ResultsMD
+type Site struct {
+	// Dir is the site folder; content/ and theme/ are read from it. "" for none.
+	Dir string `toml:"-"`
+	// File is the site.toml path as read, "" for DefaultSite.
+	File string `toml:"-"`
+
+	Title       string `toml:"title"`
+	Description string `toml:"description"` // one paragraph under the index title
+	// Runs are globs of run dirs and dumps, relative to Dir, read when the
+	// command line names no PATH.
+	Runs  []string `toml:"runs"`
+	Theme string   `toml:"theme"`
+	// Metric ranks and charts: "rps" (the tool's requests per second, the
+	// default) or "good_rps" (2xx and 3xx responses per second).
+	Metric      string           `toml:"metric"`
+	Cards       []Card           `toml:"card"`
+	Comparisons []ComparisonSpec `toml:"comparison"`
+	ResultsMD   ResultsMD        `toml:"results_md"`
+
+	lines map[string]int // "card.1.subject" → line, for errors found after decoding
+}
+
+// Card is a headline on the index: Subject ÷ Baseline in each scenario.
+// Names are target names, or "target (runtime)" where a target runs on
+// more than one runtime.
+type Card struct {
+	Title     string   `toml:"title"` // "" makes one from the names
+	Subject   string   `toml:"subject"`
+	Baseline  string   `toml:"baseline"`
+	Escapes   []string `toml:"escapes"`   // other baselines, shown as smaller figures
+	Scenarios []string `toml:"scenarios"` // "" for every scenario both have
+}
+
+// ComparisonSpec is a table of pairs on the results page: the same app on
+// two runtimes, two adapters of one framework, what an ORM costs.
+type ComparisonSpec struct {
+	Title  string     `toml:"title"`
+	Note   string     `toml:"note"`   // a sentence under the title
+	Change string     `toml:"change"` // the change column's heading word; "change" if empty
+	Pairs  [][]string `toml:"pairs"`  // [from, to]: the change is to ÷ from − 1
+}
+
+// DefaultSite is the site a render without site.toml gets.
+var DefaultSite = Site{Title: DefaultTitle, Theme: "default", Metric: "rps"}
+
+// LoadSite reads dir/site.toml. A folder without one gets DefaultSite with
+// Dir set, so content/ and theme/ are still found.
+func LoadSite(dir string) (*Site, error) {
+	name := filepath.Join(dir, "site.toml")
+	src, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		s := DefaultSite
+		s.Dir = dir
+		return &s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseSite(src, name)
+	if err != nil {
+		return nil, err
+	}
+	s.Dir = dir
+	return s, nil
+}
+
+// ParseSite decodes and checks a site.toml's bytes; name is used in errors,
+// which say file:line.
+func ParseSite(src []byte, name string) (*Site, error) {
+	s := DefaultSite
+	dec := toml.NewDecoder(bytes.NewReader(src))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, siteDecodeError(name, err)
+	}
+	s.File = name
+	s.lines = keyLines(src)
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// siteDecodeError turns go-toml's errors into file:line messages.
+func siteDecodeError(name string, err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) && len(strict.Errors) > 0 {
+		msgs := make([]string, 0, len(strict.Errors))
+		for _, e := range strict.Errors {
+			line, _ := e.Position()
+			msgs = append(msgs, fmt.Sprintf("%s:%d: unknown key %q (see `go doc github.com/fairbench/fairbench/render.Site`)", name, line, strings.Join(e.Key(), ".")))
+		}
+		return errors.New(strings.Join(msgs, "\n"))
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, _ := de.Position()
+		if key := strings.Join(de.Key(), "."); key != "" {
+			return fmt.Errorf("%s:%d: %s: %s", name, line, key, strings.TrimPrefix(de.Error(), "toml: "))
+		}
+		return fmt.Errorf("%s:%d: %s", name, line, strings.TrimPrefix(de.Error(), "toml: "))
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// check validates what decoding cannot.
+func (s *Site) check() error {
+	var errs []error
+	switch s.Metric {
+	case "rps", "good_rps":
+	default:
+		errs = append(errs, s.errorf("metric", "metric %q: want rps or good_rps", s.Metric))
+	}
+	for i, c := range s.Cards {
+		at := fmt.Sprintf("card.%d", i+1)
+		if c.Subject == "" || c.Baseline == "" {
+			errs = append(errs, s.errorf(at, "card needs a subject and a baseline"))
+		}
+	}
+	for i, c := range s.Comparisons {
+		at := fmt.Sprintf("comparison.%d", i+1)
+		if len(c.Pairs) == 0 {
+			errs = append(errs, s.errorf(at, "comparison %q has no pairs", c.Title))
+		}
+		for _, p := range c.Pairs {
+			if len(p) != 2 {
+				errs = append(errs, s.errorf(at+".pairs", "comparison %q: pair %q must name two targets", c.Title, p))
+			}
+		}
+	}
+	errs = append(errs, s.ResultsMD.check(s)...)
+	return errors.Join(errs...)
+}
+
+// errorf makes an error at the line of key ("card.2.subject"), or of the
+// nearest enclosing key that has a line.
+func (s *Site) errorf(key, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if s.File == "" {
+		return errors.New(msg)
+	}
+	for k := key; k != ""; {
+		if line, ok := s.lines[k]; ok {
+			return fmt.Errorf("%s:%d: %s", s.File, line, msg)
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return fmt.Errorf("%s: %s", s.File, msg)
+}
+
+// keyLines maps the site.toml's table headers and keys to their lines:
+// "title", "card.1", "card.1.subject", "results_md.columns". Arrays of
+// tables count from 1. It reads only what site.toml uses: [table],
+// [[array]] and key = value lines.
+func keyLines(src []byte) map[string]int {
+	lines := map[string]int{}
+	counts := map[string]int{}
+	prefix := ""
+	for i, raw := range strings.Split(string(src), "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case strings.HasPrefix(line, "[["):
+			name := strings.TrimSpace(strings.Trim(strings.SplitN(line, "#", 2)[0], "[] "))
+			counts[name]++
+			prefix = fmt.Sprintf("%s.%d", name, counts[name])
+			lines[prefix] = i + 1
+		case strings.HasPrefix(line, "["):
+			prefix = strings.TrimSpace(strings.Trim(strings.SplitN(line, "#", 2)[0], "[] "))
+			lines[prefix] = i + 1
+		default:
+			key, _, ok := strings.Cut(line, "=")
+			key = strings.Trim(strings.TrimSpace(key), `"`)
+			if !ok || key == "" || strings.HasPrefix(key, "#") || strings.ContainsAny(key, "{}[]") {
+				continue
+			}
+			full := key
+			if prefix != "" {
+				full = prefix + "." + key
+			}
+			if _, seen := lines[full]; !seen {
+				lines[full] = i + 1
+			}
+		}
+	}
+	return lines
+}
+
+// RunPaths expands Runs against Dir, sorted within each glob. A glob that
+// matches nothing is an error naming the site file.
+func (s *Site) RunPaths() ([]string, error) {
+	var paths []string
+	for _, g := range s.Runs {
+		matches, err := filepath.Glob(filepath.Join(s.Dir, g))
+		if err != nil {
+			return nil, s.errorf("runs", "runs: %q: %v", g, err)
+		}
+		slices.Sort(matches)
+		paths = append(paths, matches...)
+	}
+	if len(s.Runs) > 0 && len(paths) == 0 {
+		return nil, s.errorf("runs", "runs %q match nothing in %s", s.Runs, s.Dir)
+	}
+	return paths, nil
+}
+
+// content reads content/<name> from the site folder; "" when there is none.
+func (s *Site) content(name string) (string, string, error) {
+	if s.Dir == "" {
+		return "", "", nil
+	}
+	path := filepath.Join(s.Dir, "content", name)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", "", nil
+	}
+	return string(b), path, err
+}

@@ -1,0 +1,67 @@
+package render
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseSiteErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+	}{
+		{"unknown key", "title = \"x\"\nthem = \"mono\"\n", `site.toml:2: unknown key "them"`},
+		{"wrong type", "title = \"x\"\n\n[[card]]\nsubject = 3\n", "site.toml:4:"},
+		{"card without baseline", "[[card]]\nsubject = \"a\"\n\n[[card]]\nsubject = \"b\"\nbaseline = \"c\"\n\n[[card]]\nsubject = \"d\"\n", "site.toml:8: card needs a subject and a baseline"},
+		{"bad pair", "[[comparison]]\ntitle = \"t\"\npairs = [[\"a\"]]\n", `site.toml:3: comparison "t": pair ["a"] must name two targets`},
+		{"bad metric", "title = \"x\"\nmetric = \"p99\"\n", `site.toml:2: metric "p99": want rps or good_rps`},
+		{"bad column", "[results_md]\ncolumns = [{ title = \"X\", value = \"bogus\" }]\n", `site.toml:2: results_md column 1: unknown value "bogus"`},
+		{"scenario column without name", "[results_md]\ncolumns = [{ title = \"X\", value = \"scenario\" }]\n", `needs a scenario`},
+		{"syntax", "title = \n", "site.toml:1:"},
+	} {
+		_, err := ParseSite([]byte(c.src), "site.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestParseSite(t *testing.T) {
+	s, err := ParseSite([]byte(`
+title = "T"
+runs = ["results/*"]
+theme = "mono"
+
+[[card]]
+subject = "a"
+baseline = "b"
+escapes = ["c"]
+
+[[comparison]]
+title = "pairs"
+pairs = [["a", "b"]]
+`), "site.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Title != "T" || s.Theme != "mono" || s.Metric != "rps" || len(s.Cards) != 1 || s.Cards[0].Escapes[0] != "c" || len(s.Comparisons[0].Pairs) != 1 {
+		t.Errorf("got %+v", s)
+	}
+}
+
+func TestLoadSiteWithout(t *testing.T) {
+	dir := t.TempDir()
+	s, err := LoadSite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Title != DefaultTitle || s.Dir != dir {
+		t.Errorf("got %+v", s)
+	}
+	if _, err := s.RunPaths(); err != nil {
+		t.Errorf("no runs declared: %v", err)
+	}
+	s.Runs = []string{"nothing/*"}
+	if _, err := s.RunPaths(); err == nil || !strings.Contains(err.Error(), "match nothing") {
+		t.Errorf("a glob matching nothing: %v", err)
+	}
+}
