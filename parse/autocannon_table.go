@@ -1,7 +1,8 @@
 package parse
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +95,10 @@ func (b *autocannonText) statRow(l line, cells []string) error {
 	for i := 1; i < len(cells); i++ {
 		col, cell := b.header[i], cells[i]
 		p, isPct := strings.CutSuffix(col, "%")
-		pv, _ := strconv.ParseFloat(p, 64)
+		var pv float64
+		if isPct {
+			pv, _ = strconv.ParseFloat(p, 64)
+		}
 		var v float64
 		var ok bool
 		switch {
@@ -157,12 +161,17 @@ func localeSeparators(header, cells []string) (group, dec string) {
 
 // localeNumber parses a number written with the given separators.
 func localeNumber(s, group, dec string) (float64, bool) {
-	s = strings.NewReplacer(group, "", "\u00a0", "", "\u202f", "", " ", "", "'", "").Replace(s)
+	s = spaceGroups.Replace(s)
+	s = strings.ReplaceAll(s, group, "")
 	if dec != "." {
 		s = strings.ReplaceAll(s, dec, ".")
 	}
 	return scaled(s, 0)
 }
+
+// spaceGroups drops the grouping separators every locale may use: no-break
+// spaces, spaces and apostrophes.
+var spaceGroups = strings.NewReplacer("\u00a0", "", "\u202f", "", " ", "", "'", "")
 
 // addStatus counts n responses of one status code into its class.
 func addStatus(s *StatusCounts, code, n int64) {
@@ -191,6 +200,6 @@ func sortedPercentiles(ps map[float64]Percentile) []Percentile {
 	for _, p := range ps {
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].P < out[j].P })
+	slices.SortFunc(out, func(a, b Percentile) int { return cmp.Compare(a.P, b.P) })
 	return out
 }

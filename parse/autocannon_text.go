@@ -45,11 +45,12 @@ type autocannonText struct {
 
 // autocannonConnections reports whether t is autocannon's second line.
 func autocannonConnections(t string) bool {
-	n, rest, ok := strings.Cut(t, " ")
-	if _, err := strconv.Atoi(n); err != nil || !ok {
+	n, rest, _ := strings.Cut(t, " ")
+	if rest != "connections" && rest != "connection" && !strings.HasPrefix(rest, "connections with ") {
 		return false
 	}
-	return rest == "connections" || rest == "connection" || strings.HasPrefix(rest, "connections with ")
+	_, err := strconv.Atoi(n)
+	return err == nil
 }
 
 func newAutocannonText(ctx *context, first line) *autocannonText {
@@ -85,12 +86,13 @@ func (b *autocannonText) add(l line) (bool, error) {
 	case t == "", strings.HasPrefix(t, "running ["), strings.HasPrefix(t, "Req/Bytes counts sampled"),
 		strings.HasPrefix(t, "# of samples:"):
 	case autocannonConnections(t):
-		fmt.Sscanf(t, "%d connections with %d pipelining factor", &m.Connections, &m.Pipelining)
-		if m.Connections == 0 {
-			fmt.Sscanf(t, "%d", &m.Connections)
+		// "10 connections" or "10 connections with 10 pipelining factor"
+		m.Connections = leadingInt(t)
+		if p, ok := strings.CutPrefix(t[strings.IndexByte(t, ' ')+1:], "connections with "); ok {
+			m.Pipelining = leadingInt(p)
 		}
 	case strings.HasSuffix(t, " workers") || strings.HasSuffix(t, " worker"):
-		fmt.Sscanf(t, "%d", &m.Threads)
+		m.Threads = leadingInt(t)
 	case isTableRule(t):
 	case isTableRow(t):
 		return true, b.tableRow(l, tableCells(t))
@@ -111,7 +113,8 @@ func (b *autocannonText) add(l line) (bool, error) {
 // afterSummary reads the optional lines after "N requests in …".
 func (b *autocannonText) afterSummary(l line, t string) (bool, error) {
 	m := b.m
-	f := strings.Fields(t)
+	var buf [16]string
+	f := fields(buf[:0], t)
 	switch {
 	case len(f) == 4 && f[1] == "errors" && f[3] == "timeouts)":
 		n, ok1 := lossyCount(f[0])

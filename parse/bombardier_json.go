@@ -1,10 +1,11 @@
 package parse
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,7 +159,7 @@ func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 			}
 			m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p, Value: micros(v)})
 		}
-		sort.Slice(m.Latency.Percentiles, func(a, b int) bool { return m.Latency.Percentiles[a].P < m.Latency.Percentiles[b].P })
+		slices.SortFunc(m.Latency.Percentiles, func(a, b Percentile) int { return cmp.Compare(a.P, b.P) })
 	}
 	for _, e := range r.Errors {
 		m.Errors.Messages = append(m.Errors.Messages, ErrorMessage{Text: e.Description, Count: e.Count})

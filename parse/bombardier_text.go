@@ -45,19 +45,23 @@ type bombardierText struct {
 // -p r, at its Statistics header.
 func startBombardierText(ctx *context, l line) block {
 	t := strings.TrimSpace(l.text)
-	b := &bombardierText{ctx: ctx, m: &Measurement{Tool: ToolBombardier, Source: Source{LineStart: l.num}}, last: l.num}
-	switch {
-	case strings.HasPrefix(t, "Bombarding "):
-		b.intro(t)
-	case isBombardierStats(t):
-		b.stats = true
-	default:
+	intro := strings.HasPrefix(t, "Bombarding ")
+	if !intro && !isBombardierStats(t) {
 		return nil
+	}
+	b := &bombardierText{ctx: ctx, m: &Measurement{Tool: ToolBombardier, Source: Source{LineStart: l.num}}, last: l.num}
+	if intro {
+		b.intro(t)
+	} else {
+		b.stats = true
 	}
 	return b
 }
 
 func isBombardierStats(t string) bool {
+	if !strings.HasPrefix(t, "Statistics") {
+		return false
+	}
 	f := strings.Fields(t)
 	return len(f) == 4 && f[0] == "Statistics" && f[1] == "Avg" && f[2] == "Stdev" && f[3] == "Max"
 }
@@ -75,7 +79,7 @@ func (b *bombardierText) intro(t string) {
 		}
 	}
 	if _, c, ok := strings.Cut(rest, " using "); ok {
-		fmt.Sscanf(c, "%d", &b.m.Connections)
+		b.m.Connections = leadingInt(c)
 	}
 }
 
@@ -109,7 +113,8 @@ func (b *bombardierText) add(l line) (bool, error) {
 	}
 	b.last = l.num
 	m := b.m
-	f := strings.Fields(t)
+	var buf [16]string
+	f := fields(buf[:0], t)
 	switch {
 	case t == "", strings.HasPrefix(t, "There wasn't enough data"):
 	case strings.HasPrefix(t, "Reqs/sec") && len(f) == 4:

@@ -44,6 +44,9 @@ func parseCommand(text string) ([]string, bool) {
 // shellWords splits a command line on blanks, honouring single and double
 // quotes the way a POSIX shell would for plain words.
 func shellWords(s string) []string {
+	if !strings.ContainsAny(s, `'"`) {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
+	}
 	var words []string
 	var cur strings.Builder
 	in := false
@@ -125,8 +128,10 @@ func (c *command) window() time.Duration {
 	if !ok {
 		return 0
 	}
-	if n, err := strconv.ParseFloat(d, 64); err == nil {
-		return seconds(n)
+	if numberEnd(d) {
+		if n, err := strconv.ParseFloat(d, 64); err == nil {
+			return seconds(n) // autocannon's plain seconds
+		}
 	}
 	if w, err := time.ParseDuration(d); err == nil {
 		return w

@@ -34,6 +34,15 @@ type context struct {
 	cmd   *command // the last command line seen before a block
 	order int      // blocks labelled so far
 	facts targetFacts
+	// bun is set for a results/<runtime>/<framework>.txt path.
+	bun             bool
+	runtime, target string
+}
+
+func newContext(file string) context {
+	c := context{file: file}
+	c.runtime, c.target, c.bun = bunLayout(file)
+	return c
 }
 
 // targetFacts are a harness's lines about the target.
@@ -189,8 +198,8 @@ func (c *context) label(m *Measurement) {
 		}
 		c.cmd = nil
 	}
-	if runtime, target, ok := bunLayout(c.file); ok {
-		m.Target, m.Runtime = target, runtime
+	if c.bun {
+		m.Target, m.Runtime = c.target, c.runtime
 		if m.Scenario == "" {
 			m.Scenario = bunScenario(m)
 		}
@@ -210,8 +219,8 @@ func (c *context) end() []Record {
 		ArtifactBytes: f.artifact,
 		Source:        Source{LineStart: f.first, LineEnd: f.last},
 	}
-	if runtime, target, ok := bunLayout(c.file); ok {
-		t.Name, t.Runtime = target, runtime
+	if c.bun {
+		t.Name, t.Runtime = c.target, c.runtime
 	} else {
 		base := filepath.Base(c.file)
 		t.Name = strings.TrimSuffix(base, filepath.Ext(base))

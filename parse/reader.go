@@ -77,17 +77,24 @@ var starters = []starter{
 //
 // The dialect is found from the content, never from the file name. A line
 // that does not fit is reported as a *SyntaxError through Err after the
-// records that could be read; reading goes on past it where it can.
+// records that could be read; reading goes on past it where it can. UTF-16
+// with a byte order mark is decoded (the sha256 stays that of the stored
+// bytes); NUL bytes and lines over 64 MB are reported and skipped.
 type Reader struct {
 	name    string
 	in      *bufio.Reader
+	raw     *bufio.Reader // the undecoded input, when in decodes UTF-16
 	sum     hash.Hash
 	ctx     context
+	cur     block // the block the last line went to, nil between blocks
 	pending []Record
 	errs    []error
 	done    bool
 	idx     int
-	cur     Record
+	rec     Record
+	sawText bool   // a line other than blanks was read
+	nul     bool   // a line with NUL bytes was reported
+	ansi    []byte // scratch for lines with ANSI escapes
 }
 
 // NewReader returns a Reader for the dump r, named fileName in errors and sources.
@@ -97,7 +104,7 @@ func NewReader(r io.Reader, fileName string) *Reader {
 		name: fileName,
 		in:   newBufReader(io.TeeReader(r, sum)),
 		sum:  sum,
-		ctx:  context{file: fileName},
+		ctx:  newContext(fileName),
 	}
 }
 
@@ -110,17 +117,17 @@ func (r *Reader) Scan() bool {
 		r.done = true
 	}
 	if r.idx >= len(r.pending) {
-		r.cur = nil
+		r.rec = nil
 		return false
 	}
-	r.cur = r.pending[r.idx]
+	r.rec = r.pending[r.idx]
 	r.pending[r.idx] = nil
 	r.idx++
 	return true
 }
 
 // Result returns the record found by the last Scan.
-func (r *Reader) Result() Record { return r.cur }
+func (r *Reader) Result() Record { return r.rec }
 
 // Err returns the problems met while reading, joined; nil if none.
 func (r *Reader) Err() error {
@@ -136,62 +143,39 @@ func (r *Reader) Err() error {
 // Errs returns each problem met while reading.
 func (r *Reader) Errs() []error { return r.errs }
 
+func (r *Reader) syntax(num int, msg string) {
+	r.errs = append(r.errs, &SyntaxError{File: r.name, Line: num, Msg: msg})
+}
+
+// readAll reads the dump line by line. Lines stay bytes in the read buffer
+// until a block or a starter may want them; only then do they become strings.
 func (r *Reader) readAll() {
-	var cur block
+	r.decodeUTF16()
 	num := 0
-	finish := func() {
-		if cur == nil {
-			return
-		}
-		recs, err := cur.end()
-		if err != nil {
-			r.errs = append(r.errs, err)
-		}
-		for _, rec := range recs {
-			if m, ok := rec.(*Measurement); ok {
-				r.ctx.label(m)
-			}
-		}
-		r.pending = append(r.pending, recs...)
-		cur = nil
-	}
-	sawText := false
 	for {
-		raw, err := r.in.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			raw, err = r.longLine(raw)
-		}
+		raw, long, err := r.readLine()
 		if len(raw) > 0 {
 			num++
-			l := line{text: logical(raw), num: num}
-			if num == 1 {
-				l.text = strings.TrimPrefix(l.text, "\ufeff")
-				if bytes.IndexByte(raw, 0) >= 0 {
-					r.errs = append(r.errs, &SyntaxError{File: r.name, Line: 1, Msg: "binary data, not a load generator dump"})
-					io.Copy(io.Discard, r.in)
-					break
+			switch nul := bytes.IndexByte(raw, 0) >= 0; {
+			case long:
+				r.syntax(num, fmt.Sprintf("line longer than %d MB, not load generator output: skipped", maxLine>>20))
+			case nul && num == 1:
+				r.syntax(1, binaryMessage(raw))
+				io.Copy(io.Discard, r.in) // for the sha256
+				err = io.EOF
+			case nul:
+				if !r.nul {
+					r.syntax(num, "binary data (NUL bytes) in a text dump: skipped up to the next text line")
+					r.nul = true
 				}
-			}
-			if strings.TrimSpace(l.text) != "" {
-				sawText = true
-			}
-			if cur != nil {
-				ok, aerr := cur.add(l)
-				if aerr != nil {
-					r.errs = append(r.errs, aerr)
+			default:
+				text := r.logical(raw)
+				if num == 1 {
+					text = bytes.TrimPrefix(text, utf8BOM)
 				}
-				if ok {
-					goto next
-				}
-				finish()
-			}
-			for _, start := range starters {
-				if cur = start(&r.ctx, l); cur != nil {
-					break
-				}
+				r.offer(text, num)
 			}
 		}
-	next:
 		if err != nil {
 			if err != io.EOF {
 				r.errs = append(r.errs, fmt.Errorf("%s: %w", r.name, err))
@@ -199,9 +183,8 @@ func (r *Reader) readAll() {
 			break
 		}
 	}
-	finish()
-	bufReaders.Put(r.in)
-	r.in = nil
+	r.endBlock()
+	r.release()
 	r.pending = append(r.pending, r.ctx.end()...)
 	sha := hex.EncodeToString(r.sum.Sum(nil))
 	for _, rec := range r.pending {
@@ -214,12 +197,88 @@ func (r *Reader) readAll() {
 	}
 	if len(r.pending) == 0 && len(r.errs) == 0 {
 		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon)"
-		if !sawText {
+		if !r.sawText {
 			msg = "empty file"
 		}
-		r.errs = append(r.errs, &SyntaxError{File: r.name, Msg: msg})
+		r.syntax(0, msg)
 	}
 }
+
+var utf8BOM = []byte("\ufeff")
+
+// offer gives one logical line to the open block or, when there is none or
+// it declines the line, to the starters.
+func (r *Reader) offer(text []byte, num int) {
+	trimmed := bytes.TrimSpace(text)
+	if len(trimmed) > 0 {
+		r.sawText = true
+	}
+	if r.cur == nil && !mayStart(trimmed) {
+		return
+	}
+	l := line{text: string(text), num: num}
+	if r.cur != nil {
+		ok, err := r.cur.add(l)
+		if err != nil {
+			r.errs = append(r.errs, err)
+		}
+		if ok {
+			return
+		}
+		r.endBlock()
+	}
+	for _, start := range starters {
+		if r.cur = start(&r.ctx, l); r.cur != nil {
+			return
+		}
+	}
+}
+
+// endBlock finishes the open block, if any, and keeps its records.
+func (r *Reader) endBlock() {
+	if r.cur == nil {
+		return
+	}
+	recs, err := r.cur.end()
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	for _, rec := range recs {
+		if m, ok := rec.(*Measurement); ok {
+			r.ctx.label(m)
+		}
+	}
+	r.pending = append(r.pending, recs...)
+	r.cur = nil
+}
+
+// mayStart reports whether a trimmed line outside any block may matter to a
+// starter, so that prose and other lines between runs are skipped without
+// making strings of them. Every line a starter acts on begins with one of
+// these bytes or names a tool (a command line); TestMayStart checks it
+// against every fixture.
+func mayStart(t []byte) bool {
+	if len(t) == 0 {
+		return false
+	}
+	switch t[0] {
+	case 'R', // Running … @, Reqs/sec (old harness)
+		'B', // Bombarding, Bundle:
+		'S', // Statistics (bombardier -p r), Startup:
+		'M', // Memory before:, Memory after:
+		'{': // JSON
+		return true
+	}
+	for _, name := range toolWords {
+		if bytes.Contains(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolWords are what parseCommand looks for before splitting a line.
+var toolWords = [][]byte{[]byte("wrk"), []byte("bombardier"), []byte("autocannon")}
 
 // bufReaders keeps the 64 KB line buffers between files: a folder of many
 // small dumps would otherwise allocate one per file.
@@ -233,41 +292,79 @@ func newBufReader(r io.Reader) *bufio.Reader {
 	return bufio.NewReaderSize(r, 64<<10)
 }
 
-// longLine finishes reading a line longer than the buffer, keeping at most
-// maxLine bytes of it.
-func (r *Reader) longLine(first []byte) ([]byte, error) {
-	buf := append([]byte(nil), first...)
-	for {
-		more, err := r.in.ReadSlice('\n')
-		if len(buf) < maxLine {
-			buf = append(buf, more...)
-		}
-		if err != bufio.ErrBufferFull {
-			return buf, err
+// release returns the line buffers to the pool.
+func (r *Reader) release() {
+	for _, br := range []*bufio.Reader{r.in, r.raw} {
+		if br != nil {
+			br.Reset(nil)
+			bufReaders.Put(br)
 		}
 	}
+	r.in, r.raw = nil, nil
+}
+
+// readLine returns the next physical line, newline included. A line longer
+// than the read buffer is gathered in a new slice, keeping only what
+// follows its last carriage return: of a progress bar's CR-separated frames
+// only the last is ever shown, and a 100 MB bar must not take 100 MB. long
+// reports a line that is still longer than maxLine; its bytes are dropped.
+func (r *Reader) readLine() (raw []byte, long bool, err error) {
+	raw, err = r.in.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return raw, false, err
+	}
+	var buf []byte
+	for {
+		if i := lastFrame(raw); i >= 0 {
+			buf, raw, long = buf[:0], raw[i:], false
+		}
+		if len(buf)+len(raw) <= maxLine {
+			buf = append(buf, raw...)
+		} else {
+			long = true
+		}
+		if err != bufio.ErrBufferFull {
+			return buf, long, err
+		}
+		raw, err = r.in.ReadSlice('\n')
+	}
+}
+
+// lastFrame returns where the last progress frame in a piece of a line
+// starts: after its last carriage return, not counting those that end the
+// line. It is -1 when there is none.
+func lastFrame(piece []byte) int {
+	body := bytes.TrimRight(bytes.TrimRight(piece, "\n"), "\r")
+	i := bytes.LastIndexByte(body, '\r')
+	if i < 0 {
+		return -1
+	}
+	return i + 1
 }
 
 // logical turns a physical line into the text a person would see on a
 // terminal: the newline and CR of a CRLF ending are dropped, of
 // CR-separated progress frames only the last one is kept, and ANSI colour
-// and cursor sequences are removed.
-func logical(raw []byte) string {
+// and cursor sequences are removed. The result is only valid until the next
+// line is read.
+func (r *Reader) logical(raw []byte) []byte {
 	raw = bytes.TrimRight(raw, "\n")
 	raw = bytes.TrimRight(raw, "\r")
-	if i := bytes.LastIndexByte(raw, '\r'); i >= 0 {
-		raw = raw[i+1:]
+	// Most lines have no CR: IndexByte says so at vector speed, where
+	// LastIndexByte would test every byte.
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		raw = raw[bytes.LastIndexByte(raw, '\r')+1:]
 	}
 	if bytes.IndexByte(raw, 0x1b) >= 0 {
-		return stripANSI(raw)
+		r.ansi = stripANSI(r.ansi[:0], raw)
+		return r.ansi
 	}
-	return string(raw)
+	return raw
 }
 
-// stripANSI drops CSI sequences (ESC [ params final-byte) and other
-// two-byte escapes.
-func stripANSI(raw []byte) string {
-	out := make([]byte, 0, len(raw))
+// stripANSI appends raw to out without its CSI sequences (ESC [ params
+// final-byte) and other two-byte escapes.
+func stripANSI(out, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c != 0x1b {
@@ -283,7 +380,7 @@ func stripANSI(raw []byte) string {
 		}
 		i++ // ESC and the byte after it
 	}
-	return string(out)
+	return out
 }
 
 type joinedErrors []error

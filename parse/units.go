@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Numbers as load generators print them, converted to base units.
@@ -16,15 +17,46 @@ import (
 // number parses a plain decimal as C printf writes it. nan, -nan and inf
 // (glibc's spellings for 0/0) are accepted and reported as NaN.
 func number(s string) (float64, bool) {
-	switch strings.ToLower(strings.TrimSuffix(s, "%")) {
-	case "nan", "-nan", "+nan":
+	s = strings.TrimSuffix(s, "%")
+	if !numberEnd(s) {
+		return 0, false // "787.98us", "12.07k": a unit, not a number
+	}
+	if isNaN(s) {
 		return math.NaN(), true
 	}
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if v, ok := exactDecimal(s, 0); ok {
+		return v, true
+	}
+	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return 0, false
 	}
 	return v, true
+}
+
+// numberEnd reports whether s ends as a number may: in a digit, a point, or
+// the last letter of inf, infinity or nan. It lets a value with a unit fail
+// before strconv builds an error for it, which is most of the cost of a
+// miss.
+func numberEnd(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch c := s[len(s)-1]; {
+	case c >= '0' && c <= '9', c == '.':
+		return true
+	case c == 'f' || c == 'F' || c == 'y' || c == 'Y' || c == 'n' || c == 'N':
+		return true
+	}
+	return false
+}
+
+// isNaN reports whether s is glibc's nan, -nan or +nan, in any case.
+func isNaN(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	return strings.EqualFold(s, "nan")
 }
 
 // finite turns NaN and infinities into 0: the model has no "not a number".
@@ -40,6 +72,9 @@ func scaled(mantissa string, exp int) (float64, bool) {
 	if mantissa == "" || strings.ContainsAny(mantissa, "eExXpP_") {
 		return 0, false
 	}
+	if v, ok := exactDecimal(mantissa, exp); ok {
+		return v, true
+	}
 	if exp == 0 {
 		v, err := strconv.ParseFloat(mantissa, 64)
 		return v, err == nil
@@ -47,6 +82,54 @@ func scaled(mantissa string, exp int) (float64, bool) {
 	v, err := strconv.ParseFloat(mantissa+"e"+strconv.Itoa(exp), 64)
 	return v, err == nil
 }
+
+// exactDecimal parses a plain decimal ("-787.98") times 10^exp by
+// strconv's own fast path, without making a string for strconv: when its
+// digits are below 2^52 and the power of ten within 10^22, both are exact
+// floats and one multiplication or division rounds as ParseFloat does. It
+// reports false for anything else, which the caller hands to ParseFloat.
+func exactDecimal(s string, exp int) (float64, bool) {
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	var m uint64
+	digits, dot := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot = true
+		case c >= '0' && c <= '9' && m < 1<<52:
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				exp--
+			}
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || m >= 1<<52 {
+		return 0, false
+	}
+	f := float64(m)
+	if neg {
+		f = -f
+	}
+	switch {
+	case exp == 0:
+		return f, true
+	case exp > 0 && exp <= 22:
+		return f * pow10[exp], true
+	case exp < 0 && exp >= -22:
+		return f / pow10[-exp], true
+	}
+	return 0, false
+}
+
+// pow10 holds the powers of ten that float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // splitUnit splits "787.98us" into "787.98" and "us".
 func splitUnit(s string) (num, unit string) {
@@ -65,7 +148,7 @@ func splitUnit(s string) (num, unit string) {
 // m (minutes, never milli) and h, as wrk, wrk2 and bombardier print them.
 // A NaN value gives 0.
 func duration(s string) (time.Duration, bool) {
-	if v, ok := number(s); ok && math.IsNaN(v) {
+	if isNaN(strings.TrimSuffix(s, "%")) {
 		return 0, true
 	}
 	num, unit := splitUnit(s)
@@ -113,8 +196,17 @@ func metric(s string) (float64, bool) {
 		return finite(v), true
 	}
 	num, unit := splitUnit(s)
-	exp := map[string]int{"k": 3, "K": 3, "M": 6, "G": 9, "T": 12}[unit]
-	if exp == 0 {
+	var exp int
+	switch unit {
+	case "k", "K":
+		exp = 3
+	case "M":
+		exp = 6
+	case "G":
+		exp = 9
+	case "T":
+		exp = 12
+	default:
 		return 0, false
 	}
 	return scaled(num, exp)
@@ -153,8 +245,21 @@ func siBytes(s string) (float64, bool) {
 	if !ok {
 		num, unit = splitUnit(s)
 	}
-	exp, known := map[string]int{"B": 0, "kB": 3, "KB": 3, "MB": 6, "GB": 9, "TB": 12, "PB": 15}[strings.TrimSpace(unit)]
-	if !known {
+	var exp int
+	switch strings.TrimSpace(unit) {
+	case "B":
+		exp = 0
+	case "kB", "KB":
+		exp = 3
+	case "MB":
+		exp = 6
+	case "GB":
+		exp = 9
+	case "TB":
+		exp = 12
+	case "PB":
+		exp = 15
+	default:
 		return 0, false
 	}
 	return scaled(num, exp)
@@ -174,6 +279,17 @@ func roundInt64(v float64) int64 {
 	return int64(math.Round(v))
 }
 
+// leadingInt parses the integer that s starts with, up to its first blank
+// ("500 connection(s)"); 0 if there is none.
+func leadingInt(s string) int {
+	n, _, _ := strings.Cut(s, " ")
+	v, err := strconv.Atoi(n)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
 // ints returns the unsigned decimal integers in s, in order: a fast stand-in
 // for fmt.Sscanf on fixed-format lines ("connect 0, read 9667, write 0, …").
 func ints(s string) []int64 {
@@ -191,4 +307,33 @@ func ints(s string) []int64 {
 		out = append(out, n)
 	}
 	return out
+}
+
+// fields splits s around runs of white space as strings.Fields does, into
+// dst: with dst an array on the caller's stack, a short line is split
+// without allocating.
+func fields(dst []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(dst, strings.Fields(s)...)
+		}
+	}
+	start := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
 }

@@ -152,7 +152,8 @@ func interrupts(t string) bool {
 
 // latencyRow reads "Latency   787.98us    1.41ms  14.85ms   91.38%".
 func (b *wrkBlock) latencyRow(l line, t string) error {
-	f := strings.Fields(t)
+	var buf [16]string
+	f := fields(buf[:0], t)
 	if len(f) < 4 {
 		return b.syntax(l, "%q: want Latency avg, stdev, max", t)
 	}
@@ -171,7 +172,8 @@ func (b *wrkBlock) latencyRow(l line, t string) error {
 // reqSecRow reads "Req/Sec    12.07k     2.42k   17.12k    65.00%". wrk2
 // prints "-nan" averages for runs shorter than its calibration.
 func (b *wrkBlock) reqSecRow(l line, t string) error {
-	f := strings.Fields(t)
+	var buf [16]string
+	f := fields(buf[:0], t)
 	if len(f) < 4 {
 		return b.syntax(l, "%q: want Req/Sec avg, stdev, max", t)
 	}
@@ -204,7 +206,8 @@ func (b *wrkBlock) summaryLine(l line, t string) error {
 
 // percentileRow reads "50%  308.00us" (wrk) or "99.900%    3.60ms" (wrk2).
 func (b *wrkBlock) percentileRow(t string) (Percentile, bool) {
-	f := strings.Fields(t)
+	var buf [16]string
+	f := fields(buf[:0], t)
 	if len(f) != 2 || !strings.HasSuffix(f[0], "%") {
 		return Percentile{}, false
 	}

@@ -55,7 +55,8 @@ func (b *wrkBlock) wrk2Line(l line, t string) (bool, error) {
 
 // spectrumRow reports whether t is "  0.096   0.000000   1   1.00" (or "inf").
 func spectrumRow(t string) bool {
-	f := strings.Fields(t)
+	var buf [16]string
+	f := fields(buf[:0], t)
 	if len(f) != 4 {
 		return false
 	}
