@@ -58,7 +58,13 @@ func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
 	m.names = sortedKeys(names)
 	m.scenarios = scenarioOrder(m.cells)
 	m.rankCells()
-	m.findings = parse.Audit(set, parse.AuditOptions{Thresholds: th})
+	var pairs [][2]string
+	for _, p := range site.AAPairs {
+		if len(p) == 2 {
+			pairs = append(pairs, [2]string{p[0], p[1]})
+		}
+	}
+	m.findings = parse.Audit(set, parse.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
 	for _, g := range parse.GeoMeans(m.cells, m.metric) {
 		if g.Run == m.run {

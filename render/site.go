@@ -48,6 +48,10 @@ type Site struct {
 	Cards       []Card           `toml:"card"`
 	Comparisons []ComparisonSpec `toml:"comparison"`
 	ResultsMD   ResultsMD        `toml:"results_md"`
+	// AAPairs name one program measured under two names (an A/A pair). The
+	// audit expects "~" between them and flags the run as noisier than its
+	// statistics assume when it is not.
+	AAPairs [][]string `toml:"aa_pairs"`
 
 	lines map[string]int // "card.1.subject" → line, for errors found after decoding
 }
@@ -158,6 +162,11 @@ func (s *Site) check() error {
 			if len(p) != 2 {
 				errs = append(errs, s.errorf(at+".pairs", "comparison %q: pair %q must name two targets", c.Title, p))
 			}
+		}
+	}
+	for _, p := range s.AAPairs {
+		if len(p) != 2 {
+			errs = append(errs, s.errorf("aa_pairs", "aa_pairs: pair %q must name two targets", p))
 		}
 	}
 	errs = append(errs, s.ResultsMD.check(s)...)

@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 func TestParseSiteErrors(t *testing.T) {
@@ -63,5 +65,26 @@ func TestLoadSiteWithout(t *testing.T) {
 	s.Runs = []string{"nothing/*"}
 	if _, err := s.RunPaths(); err == nil || !strings.Contains(err.Error(), "match nothing") {
 		t.Errorf("a glob matching nothing: %v", err)
+	}
+}
+
+func TestAAPairs(t *testing.T) {
+	if _, err := ParseSite([]byte("aa_pairs = [[\"a\"]]\n"), "site.toml"); err == nil || !strings.Contains(err.Error(), `site.toml:1: aa_pairs: pair ["a"] must name two targets`) {
+		t.Errorf("bad pair: err = %v", err)
+	}
+	set, site := fixture(t)
+	// A pair whose second name was never measured: the audit must say the
+	// run's noise went unchecked, which proves the pairs reach it.
+	s := *site
+	s.AAPairs = [][]string{{"chi", "chi-again"}}
+	m := newModel(set, &s, parse.DefaultThresholds)
+	found := false
+	for _, f := range m.findings {
+		if f.Rule == parse.RuleAAPair && strings.Contains(f.Target, "chi") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no %s finding for the pair chi = chi-again", parse.RuleAAPair)
 	}
 }
