@@ -163,6 +163,9 @@ func TestBrowser(t *testing.T) {
 	if _, err := Build(set, Options{Out: filepath.Join(root, "mono"), Site: &mono}); err != nil {
 		t.Fatal(err)
 	}
+	// fairbench's own site, from the runs committed under site/results, as
+	// Netlify builds it.
+	project := buildProjectSite(t, filepath.Join(root, "project"))
 	files := http.FileServer(http.Dir(root))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for k, v := range headers {
@@ -235,6 +238,9 @@ func TestBrowser(t *testing.T) {
 		pages = append(pages, "default/"+p)
 	}
 	pages = append(pages, "mono/index.html", "mono/scenario/ping.html", "mono/target/chi.html")
+	for _, p := range sitePages(t, project) {
+		pages = append(pages, "project/"+p)
+	}
 	for _, scheme := range []string{"light", "dark"} {
 		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
@@ -268,6 +274,30 @@ func TestBrowser(t *testing.T) {
 	for _, p := range events.take() {
 		t.Errorf("%s", p)
 	}
+}
+
+// buildProjectSite renders ../site (site.toml and the committed runs) into out.
+func buildProjectSite(t *testing.T, out string) string {
+	t.Helper()
+	site, err := LoadSite(filepath.Join("..", "site"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := site.RunPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, errs := parse.ReadAll(paths)
+	for _, err := range errs {
+		t.Errorf("committed runs: %v", err)
+	}
+	if len(set.Measurements) == 0 {
+		t.Fatalf("no measurements in the committed runs %v", paths)
+	}
+	if _, err := Build(set, Options{Out: out, Site: site}); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // sitePages lists the HTML pages to visit: all but the dump pages, of which

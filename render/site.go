@@ -230,8 +230,9 @@ func keyLines(src []byte) map[string]int {
 	return lines
 }
 
-// RunPaths expands Runs against Dir, sorted within each glob. A glob that
-// matches nothing is an error naming the site file.
+// RunPaths expands Runs against Dir, sorted within each glob; hidden files
+// (.gitkeep) are left out. A glob that matches nothing is an error naming
+// the site file.
 func (s *Site) RunPaths() ([]string, error) {
 	var paths []string
 	for _, g := range s.Runs {
@@ -240,7 +241,11 @@ func (s *Site) RunPaths() ([]string, error) {
 			return nil, s.errorf("runs", "runs: %q: %v", g, err)
 		}
 		slices.Sort(matches)
-		paths = append(paths, matches...)
+		for _, m := range matches {
+			if !strings.HasPrefix(filepath.Base(m), ".") {
+				paths = append(paths, m)
+			}
+		}
 	}
 	if len(s.Runs) > 0 && len(paths) == 0 {
 		return nil, s.errorf("runs", "runs %q match nothing in %s", s.Runs, s.Dir)
