@@ -17,6 +17,13 @@
 // A measurement taken again after a crash is stored as <rep>-2.txt (then -3,
 // …) so that no file is ever replaced.
 //
+// Faults end in run.json, not in lost data: a server that dies, a load tool
+// that crashes or overruns its window (it is killed with its process group
+// after toolGrace), a target that cannot start — each keeps what was
+// written, says why, and leaves the measurement for Options.Resume; the run
+// ends StatusFailed. A run dir that cannot be written (a full disk) stops
+// the run at once.
+//
 // Collect leaves parsing, statistics and pages to packages parse and render.
 package collect
 
@@ -28,6 +35,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -94,6 +102,8 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	if err != nil {
 		return c.dir, err
 	}
+	c.dir.reserve()
+	defer c.dir.release()
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return c.dir, err
 	}
@@ -111,6 +121,14 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 		err = fmt.Errorf("interrupted: finish with -resume %s", c.dir.Path)
 	case err != nil:
 		status = StatusFailed
+	default:
+		if n := c.missing(targets); n > 0 {
+			status = StatusFailed
+			err = fmt.Errorf("%d measurements missing or failed (see errors in run.json): take them again with -resume %s", n, c.dir.Path)
+		}
+	}
+	if storeFailed(err) {
+		c.dir.release() // room for the update below
 	}
 	end := c.opt.Now().UTC()
 	uerr := c.dir.Update(func(m *Manifest) {
@@ -230,6 +248,9 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 			return uerr
 		}
 		if err != nil {
+			if storeFailed(err) {
+				return c.storeError(err)
+			}
 			c.note("%s: skipped: %v", t.Name, err)
 			continue
 		}
@@ -251,11 +272,34 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
+				if storeFailed(err) {
+					return c.storeError(err)
+				}
 				c.note("%s rep %d: %v", t.Name, rep, err)
 			}
 		}
 	}
 	return nil
+}
+
+// storeFailed reports whether err says the run dir cannot be written: the
+// disk is full or read-only. Nothing more can be kept, so the run stops.
+func storeFailed(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EIO)
+}
+
+// storeError says what to do when the run dir cannot be written.
+func (c *collector) storeError(err error) error {
+	return fmt.Errorf("%w: the run stops here, every dump stored so far is kept: free space on %s, then finish with -resume %s", err, c.dir.Path, c.dir.Path)
+}
+
+// missing counts the measurements of targets still to take.
+func (c *collector) missing(targets []Target) int {
+	n := 0
+	for _, t := range targets {
+		n += len(c.pending(t))
+	}
+	return n
 }
 
 // plan tells progress the load windows left for targets.

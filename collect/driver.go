@@ -67,3 +67,41 @@ func cacheDir() string {
 func wholeSeconds(d time.Duration) int {
 	return max(1, int(d.Round(time.Second)/time.Second))
 }
+
+// ToolEnv is the environment variable that names a load tool's binary
+// instead of the one Resolve finds: FAIRBENCH_BOMBARDIER, FAIRBENCH_WRK,
+// FAIRBENCH_AUTOCANNON. It is meant for trying a build of the tool and for
+// fault injection in tests; run.json records the path and whatever version
+// the binary gives of itself.
+func ToolEnv(tool string) string { return "FAIRBENCH_" + strings.ToUpper(tool) }
+
+// overriddenTool checks the binary named by ToolEnv and asks its version the
+// way the tool's driver does; a binary that cannot tell its version is
+// recorded as "unknown".
+func overriddenTool(ctx context.Context, tool, path string) (Version, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return Version{}, fmt.Errorf("%s=%s: %w", ToolEnv(tool), path, err)
+	}
+	if !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		return Version{}, fmt.Errorf("%s=%s: not an executable file: chmod +x it or unset %s", ToolEnv(tool), path, ToolEnv(tool))
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	var v Version
+	switch tool {
+	case "bombardier":
+		v, err = goModuleVersion(ctx, path, BombardierModule)
+	case "wrk":
+		v, err = wrkVersion(ctx, path)
+	case "autocannon":
+		v, err = autocannonVersion(ctx, path)
+	default:
+		err = fmt.Errorf("no version asker for %s", tool)
+	}
+	if err != nil {
+		return Version{Path: path, Version: "unknown"}, nil
+	}
+	return v, nil
+}

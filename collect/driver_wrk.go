@@ -22,6 +22,11 @@ func (wrk) Resolve(ctx context.Context) (Version, error) {
 	if err != nil {
 		return Version{}, fmt.Errorf("wrk not found on PATH: apt-get install wrk")
 	}
+	return wrkVersion(ctx, path)
+}
+
+// wrkVersion asks the wrk at path its version.
+func wrkVersion(ctx context.Context, path string) (Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
 	out, _ := exec.CommandContext(ctx, path, "-v").CombinedOutput()

@@ -81,7 +81,7 @@ type MeasurementRecord struct {
 	Argv        []string  `json:"argv"`
 	Start       time.Time `json:"start"`
 	End         time.Time `json:"end"`
-	ExitStatus  int       `json:"exit_status"`
+	ExitStatus  int       `json:"exit_status"` // -1: killed by a signal (Error says which)
 	ServerCPUs  string    `json:"server_cpus,omitempty"`
 	ClientCPUs  string    `json:"client_cpus,omitempty"`
 	ServerCPUS  float64   `json:"server_cpu_s"`
@@ -93,5 +93,8 @@ type MeasurementRecord struct {
 	Dump        string    `json:"dump"`
 	SHA256      string    `json:"sha256"`
 	Stderr      string    `json:"stderr,omitempty"`
-	Error       string    `json:"error,omitempty"`
+	// Error says why the measurement failed (the tool crashed or overran
+	// its window, the server died): its dump is kept, and a resumed run
+	// takes the measurement again under a new name.
+	Error string `json:"error,omitempty"`
 }

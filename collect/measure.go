@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// toolGrace is how long a load tool may run past its window and request
+// timeout before it is killed and its measurement marked failed.
+var toolGrace = 30 * time.Second
+
 // rssSampleEvery is how often the server's RSS is sampled during a window
 // for its peak.
 const rssSampleEvery = 20 * time.Millisecond
@@ -46,6 +50,9 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 			}
 			if err := c.addMeasurement(mr); err != nil {
 				return err
+			}
+			if srv.Exited() {
+				return fmt.Errorf("%s exited during the warm-up of %s; its last output:\n%s", t.Name, sc.Name, srv.Output())
 			}
 		}
 		c.opt.Progress.Step(fmt.Sprintf("%s %s rep %s", t.Name, sc.Name, reps), load.Duration.Std())
@@ -106,13 +113,17 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		ServerCPUs: c.suite.Isolation.ServerCPUs, ClientCPUs: c.suite.Isolation.ClientCPUs,
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
-	rctx, cancel := context.WithTimeout(ctx, window+load.Timeout.Std()+30*time.Second)
+	limit := window + load.Timeout.Std() + toolGrace
+	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A grandchild that keeps stdout open after the group is killed must
+	// not hold the run.
+	cmd.WaitDelay = 5 * time.Second
 	serverCPU := srv.CPUSeconds()
 	peak := srv.samplePeakRSS(rssSampleEvery)
 	mr.Start = c.opt.Now().UTC()
@@ -127,8 +138,14 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		mr.ExitStatus = cmd.ProcessState.ExitCode()
 		mr.ClientCPUS = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	}
-	if runErr != nil {
-		mr.Error = runErr.Error()
+	switch {
+	case rctx.Err() == context.DeadlineExceeded:
+		mr.Error = fmt.Sprintf("%s ran past its window (%v) + timeout + grace, %v in all: killed; its dump is kept but not counted", load.Tool, window, limit)
+	case runErr != nil:
+		mr.Error = fmt.Sprintf("%s: %v; its dump is kept but not counted", load.Tool, runErr)
+	}
+	if srv.Exited() {
+		mr.Error = fmt.Sprintf("%s exited during the window; its last output:\n%s", t.Name, srv.Output())
 	}
 	base := c.dumpBase(t.Name, sc.Name, rep, warmup)
 	mr.Dump = base + ".txt"

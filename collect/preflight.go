@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 )
@@ -40,7 +41,12 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
 				var v Version
-				if v, err = d.Resolve(ctx); err == nil {
+				if p := os.Getenv(ToolEnv(name)); p != "" {
+					v, err = overriddenTool(ctx, name, p)
+				} else {
+					v, err = d.Resolve(ctx)
+				}
+				if err == nil {
 					c.drivers[name], c.tools[name] = d, v
 				}
 			}

@@ -110,12 +110,14 @@ func findOrphans(dir string, m Manifest) ([]OrphanRecord, error) {
 
 // pending lists t's measurements still to take, in repetition order:
 // every scenario that has not failed the gate, for each of its
-// repetitions, unless run.json already holds it.
+// repetitions, unless run.json already holds it without an error. A failed
+// measurement (the tool crashed or hung, the server died) keeps its dump
+// and is taken again under a new name.
 func (c *collector) pending(t Target) []pendingMeasurement {
 	rec, _ := c.targetRecord(t.Name)
 	taken := map[string]bool{}
 	for _, mr := range c.dir.Manifest().Measurements {
-		if mr.Target == t.Name && !mr.Warmup && mr.SHA256 != "" {
+		if mr.Target == t.Name && !mr.Warmup && mr.SHA256 != "" && mr.Error == "" {
 			taken[mr.Scenario+"/"+strconv.Itoa(mr.Rep)] = true
 		}
 	}

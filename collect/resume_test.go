@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,24 +18,11 @@ import (
 	"github.com/fairbench/fairbench/collect"
 )
 
-// buildHi builds testdata/hiserver, which answers GET / with $BODY.
+// buildHi returns hiserver, which answers GET / with $BODY, built once.
 func buildHi(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hiserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/hiserver").CombinedOutput(); err != nil {
-		t.Fatalf("build hiserver: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// buildFairbench builds the fairbench command from this checkout.
-func buildFairbench(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "fairbench")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fairbench").CombinedOutput(); err != nil {
-		t.Fatalf("build fairbench: %v\n%s", err, out)
-	}
-	return bin
+	hi, _ := sharedBinaries(t)
+	return hi
 }
 
 const resumeSuite = `
@@ -73,81 +59,21 @@ func TestInterruptAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fairbench and loads servers")
 	}
-	fairbench := buildFairbench(t)
-	hi := buildHi(t)
+	hi, fairbench := sharedBinaries(t)
 	work := t.TempDir()
 	suitePath := filepath.Join(work, "suite.toml")
 	if err := os.WriteFile(suitePath, []byte(strings.ReplaceAll(resumeSuite, "BIN", hi)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(work, "runs")
-
-	cmd := exec.Command(fairbench, "collect", "-suite", suitePath, "-out", out)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	// Wait for one measurement to be recorded, noting the process groups of
-	// everything fairbench starts meanwhile.
-	groups := map[int]bool{}
-	var runDir string
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		for _, pid := range childrenOf(cmd.Process.Pid) {
-			if pgidOf(pid) == pid { // a server or a load generator, each a group leader
-				groups[pid] = true
-			}
-		}
-		if runDir == "" {
-			if dirs, _ := filepath.Glob(filepath.Join(out, "*", "run.json")); len(dirs) == 1 {
-				runDir = filepath.Dir(dirs[0])
-			}
-		}
-		if runDir != "" && countMeasured(t, runDir) >= 1 && len(groups) >= 2 {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("collect ended before it was interrupted: %v\n%s", err, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no measurement recorded in time\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
-			t.Errorf("interrupted collect: %v, want exit status 1", err)
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("collect did not stop within 30 s of SIGINT\n%s", stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "-resume "+runDir) {
-		t.Errorf("stderr does not say how to resume:\n%s", stderr.String())
-	}
-	for pgid := range groups {
-		if left := groupMembers(pgid); len(left) > 0 {
-			t.Errorf("process group %d still has %v after SIGINT: orphans", pgid, left)
-		}
-	}
+	runDir := interruptAt(t, fairbench, suitePath, filepath.Join(work, "runs"), syscall.SIGINT, func(_, dir string) bool {
+		return dir != "" && countMeasured(t, dir) >= 1
+	})
 	first := readManifest(t, runDir)
 	if first.Status != collect.StatusInterrupted {
 		t.Errorf("status %q after SIGINT, want %q", first.Status, collect.StatusInterrupted)
 	}
 	before := hashDumps(t, runDir)
-	t.Logf("interrupted with %d measurements recorded, process groups %v emptied, dumps kept: %d", countMeasured(t, runDir), groups, len(before))
+	t.Logf("interrupted with %d measurements recorded, dumps kept: %d", countMeasured(t, runDir), len(before))
 	if len(before) == 0 {
 		t.Fatal("no dump kept from the first session")
 	}
@@ -161,11 +87,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if done.Status != collect.StatusComplete || len(done.Resumed) != 1 {
 		t.Errorf("after resume: status %q, resumed %v; want complete, once", done.Status, done.Resumed)
 	}
-	for name, sum := range before {
-		if got := hashFile(t, filepath.Join(runDir, name)); got != sum {
-			t.Errorf("%s changed on resume", name)
-		}
-	}
+	sameDumps(t, runDir, before)
 	measured := map[string]int{}
 	for _, mr := range done.Measurements {
 		if got := hashFile(t, filepath.Join(runDir, mr.Dump)); got != mr.SHA256 {
@@ -238,7 +160,7 @@ func readManifest(t *testing.T, dir string) collect.Manifest {
 	}
 	var m collect.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s/run.json is not valid JSON: %v", dir, err)
 	}
 	return m
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -26,6 +27,9 @@ type RunDir struct {
 // CreateRunDir makes a new run directory under out for m and writes its
 // run.json and suite.toml.
 func CreateRunDir(out string, m Manifest, suite []byte) (*RunDir, error) {
+	if m.ID == "" || !filepath.IsLocal(m.ID) || filepath.Base(m.ID) != m.ID {
+		return nil, fmt.Errorf("run id %q is not one folder name", m.ID)
+	}
 	path := filepath.Join(out, m.ID)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
@@ -144,10 +148,23 @@ func (d *RunDir) exists(rel string) bool {
 	return err == nil
 }
 
-// inside resolves rel within the run dir and refuses anything that leaves it.
+// inside resolves rel within the run dir and refuses anything that leaves
+// it: a path that climbs out, or one through a symbolic link planted in the
+// run dir.
 func (d *RunDir) inside(rel string) (string, error) {
 	if !filepath.IsLocal(rel) {
 		return "", fmt.Errorf("path %q leaves the run dir", rel)
+	}
+	path := d.Path
+	for _, part := range strings.Split(filepath.Clean(rel), string(filepath.Separator)) {
+		path = filepath.Join(path, part)
+		info, err := os.Lstat(path)
+		if err != nil {
+			break // the rest is made on the way
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("%s is a symbolic link: fairbench does not write through links in a run dir; remove it", path)
+		}
 	}
 	return filepath.Join(d.Path, rel), nil
 }
@@ -181,6 +198,10 @@ func writeTemp(path string, data []byte) (string, error) {
 	}
 	if werr != nil {
 		os.Remove(f.Name())
+		var pe *fs.PathError
+		if errors.As(werr, &pe) {
+			werr = pe.Err // the temporary file's name says nothing more
+		}
 		return "", fmt.Errorf("write %s: %w", path, werr)
 	}
 	return f.Name(), nil
@@ -194,4 +215,33 @@ func syncDir(dir string) error {
 	defer f.Close()
 	f.Sync() // best effort: some filesystems refuse fsync on a directory
 	return nil
+}
+
+// reserveName is a hidden file that holds disk space for run.json's last
+// update: when the disk fills, it is removed so that the run can still be
+// marked failed.
+const reserveName = ".reserve"
+
+// reserveBytes is how much space the reserve holds.
+const reserveBytes = 1 << 20
+
+// reserve writes the reserve file. A disk too full for it is not an error
+// yet: the first dump will say so.
+func (d *RunDir) reserve() {
+	f, err := os.OpenFile(filepath.Join(d.Path, reserveName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	chunk := make([]byte, 64<<10) // written, not truncated: a sparse file holds nothing
+	for n := 0; n < reserveBytes; n += len(chunk) {
+		if _, err := f.Write(chunk); err != nil {
+			return
+		}
+	}
+}
+
+// release removes the reserve file, giving its space back.
+func (d *RunDir) release() {
+	os.Remove(filepath.Join(d.Path, reserveName))
 }

@@ -43,6 +43,8 @@ type Service struct {
 	// Port is passed as {port} and $PORT; 0 picks a free one.
 	Port int               `toml:"port"`
 	Env  map[string]string `toml:"env"`
+	// ReadyTimeout bounds the wait for Ready; 0 is 2 minutes.
+	ReadyTimeout Duration `toml:"ready_timeout"`
 }
 
 // ServiceRecord is what run.json keeps of a service.
@@ -130,7 +132,11 @@ func startService(ctx context.Context, sv Service, base string) (*runningService
 		rs.stop()
 		return nil, rec, err
 	}
-	startup, err := rs.proc.WaitReady(ctx, serviceTimeout, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
+	timeout := serviceTimeout
+	if sv.ReadyTimeout > 0 {
+		timeout = sv.ReadyTimeout.Std()
+	}
+	startup, err := rs.proc.WaitReady(ctx, timeout, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
 	if err != nil {
 		rs.stop()
 		return nil, rec, fmt.Errorf("service %s: %w", sv.Name, err)

@@ -89,8 +89,11 @@ type Target struct {
 	Env map[string]string `toml:"env"`
 	// Ready is the readiness path: any answer below 500 means ready. By
 	// default the first scenario's request must get its expected status.
-	Ready    string `toml:"ready"`
-	Artifact string `toml:"artifact"` // file or folder whose size is the bundle size
+	Ready string `toml:"ready"`
+	// ReadyTimeout bounds the wait for a fresh process to be ready; 0 is
+	// Options.ReadyTimeout (30 s by default).
+	ReadyTimeout Duration `toml:"ready_timeout"`
+	Artifact     string   `toml:"artifact"` // file or folder whose size is the bundle size
 }
 
 // Scenario is one request to measure and the response it must get.
@@ -177,6 +180,9 @@ func ParseSuite(src []byte, name string) (*Suite, error) {
 		return nil, suiteDecodeError(name, err)
 	}
 	s.File, s.Source = name, src
+	if err := bareDurations(src, name); err != nil {
+		return nil, err
+	}
 	if err := s.check(); err != nil {
 		return nil, err
 	}

@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // namePattern is what target, scenario and service names may be: they
@@ -59,6 +62,9 @@ func (s *Suite) check() error {
 		if sv.Port < 0 || sv.Port > 65535 {
 			e.add("service", i, "port", "%d is not a port", sv.Port)
 		}
+		if sv.ReadyTimeout < 0 {
+			e.add("service", i, "ready_timeout", "%v is negative", sv.ReadyTimeout.Std())
+		}
 	}
 	if len(s.Targets) == 0 {
 		e.add("", 0, "target", "no [[target]]: a suite needs at least one")
@@ -74,6 +80,9 @@ func (s *Suite) check() error {
 		}
 		if t.Ready != "" && !strings.HasPrefix(t.Ready, "/") {
 			e.add("target", i, "ready", "path %q must start with /", t.Ready)
+		}
+		if t.ReadyTimeout < 0 {
+			e.add("target", i, "ready_timeout", "%v is negative", t.ReadyTimeout.Std())
 		}
 	}
 	if len(s.Scenarios) == 0 {
@@ -279,4 +288,63 @@ func (s *Suite) lineOf(table string, i int, key string) int {
 		}
 	}
 	return start + 1
+}
+
+// durationKeys are the keys whose values are Durations.
+var durationKeys = []string{"duration", "warmup", "timeout", "ready_timeout"}
+
+// bareDurations refuses a duration written as a number: TOML would read
+// timeout = 2 as two nanoseconds.
+func bareDurations(src []byte, name string) error {
+	var doc map[string]any
+	if toml.Unmarshal(src, &doc) != nil || !hasBareDuration(doc) {
+		return nil
+	}
+	var errs []error
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		for _, k := range durationKeys {
+			if m := bareDurationPattern(k).FindStringSubmatch(l); m != nil {
+				errs = append(errs, fmt.Errorf("%s:%d: %s: %s is not a duration: write it as a string like \"%ss\"", name, i+1, k, m[1], m[1]))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func bareDurationPattern(key string) *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[{,\s])` + key + `\s*=\s*([-+0-9][0-9_.eE+-]*)\s*(?:$|[,}#])`)
+}
+
+// hasBareDuration reports whether a decoded document holds a duration key
+// whose value is not a string.
+func hasBareDuration(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if _, ok := e.(string); !ok && slices.Contains(durationKeys, k) {
+				if _, table := e.(map[string]any); !table {
+					return true
+				}
+			}
+			if hasBareDuration(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasBareDuration(e) {
+				return true
+			}
+		}
+	case []map[string]any:
+		for _, e := range v {
+			if hasBareDuration(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -115,7 +115,11 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 	if t.Ready != "" {
 		probe, wantStatus = Request{Method: "GET", Path: t.Ready}, 0
 	}
-	startup, err := srv.WaitReady(ctx, c.opt.ReadyTimeout, func(ctx context.Context) bool {
+	timeout := c.opt.ReadyTimeout
+	if t.ReadyTimeout > 0 {
+		timeout = t.ReadyTimeout.Std()
+	}
+	startup, err := srv.WaitReady(ctx, timeout, func(ctx context.Context) bool {
 		status, _, _, err := roundTrip(ctx, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
 		if err != nil {
 			return false

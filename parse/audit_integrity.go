@@ -15,6 +15,7 @@ import (
 const (
 	RuleDumpMissing = "dump-missing" // a dump listed in run.json is missing or unreadable
 	RuleDumpExtra   = "dump-extra"   // a file under dumps/ that run.json does not list
+	RuleDumpOrphan  = "dump-orphan"  // a dump the collector stored, did not record, and kept (run.json orphans)
 	RuleDumpChanged = "dump-changed" // a dump whose sha256 differs from run.json's
 )
 
@@ -35,6 +36,13 @@ func Integrity(run *Run) []Finding {
 		if f, ok := checkDump(run, mr, rel); ok {
 			found = append(found, f)
 		}
+	}
+	for _, o := range run.Orphans {
+		rel := filepath.FromSlash(o.Dump)
+		listed[rel] = true
+		found = append(found, Finding{Rule: RuleDumpOrphan, Level: LevelInfo, Run: run.ID,
+			Message: fmt.Sprintf("%s was stored but not recorded before the collector stopped; it is kept as it was and not counted (the measurement was taken again)", o.Dump),
+			Dumps:   []string{filepath.Join(run.Path, rel)}})
 	}
 	root := filepath.Join(run.Path, "dumps")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

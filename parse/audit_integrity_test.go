@@ -106,3 +106,61 @@ func rulesOfKind(fs []Finding, rule string) []Finding {
 	}
 	return out
 }
+
+// TestOrphansAndRetakes: a dump the collector kept as an orphan is noted,
+// not called extra; a failed measurement is not counted, and once taken
+// again it is a note instead of an error.
+func TestOrphansAndRetakes(t *testing.T) {
+	dir := t.TempDir()
+	dump, err := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(dump)
+	good := hex.EncodeToString(sum[:])
+	for _, name := range []string{"1.txt", "1-2.txt", "2.txt", "orphan.txt"} {
+		p := filepath.Join(dir, "dumps", "a", "ping", name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, dump, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := func(rep int, file, errText string) map[string]any {
+		return map[string]any{"target": "a", "scenario": "ping", "rep": rep, "tool": "wrk",
+			"dump": "dumps/a/ping/" + file, "sha256": good, "error": errText}
+	}
+	run := map[string]any{
+		"schema": 1, "id": "r1", "status": "complete",
+		"measurements": []any{rec(1, "1.txt", "server exited"), rec(1, "1-2.txt", ""), rec(2, "2.txt", "tool hung")},
+		"orphans":      []any{map[string]any{"dump": "dumps/a/ping/orphan.txt", "sha256": good}},
+	}
+	b, _ := json.Marshal(run)
+	os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644)
+
+	set, errs := ReadAll([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if len(set.Measurements) != 1 || set.Measurements[0].Source.File != filepath.Join(dir, "dumps/a/ping/1-2.txt") {
+		t.Errorf("counted %d measurements, want only the retake 1-2.txt", len(set.Measurements))
+	}
+	levels := map[string]Level{}
+	for _, f := range Audit(set, AuditOptions{}) {
+		if f.Rule == RuleDumpExtra {
+			t.Errorf("orphan reported as extra: %s", f.Message)
+		}
+		if f.Rule == RuleToolFailed || f.Rule == RuleDumpOrphan {
+			levels[f.Rule+" "+f.Dumps[0][len(dir)+1:]] = f.Level
+		}
+	}
+	want := map[string]Level{
+		RuleToolFailed + " dumps/a/ping/1.txt":      LevelInfo,  // retaken
+		RuleToolFailed + " dumps/a/ping/2.txt":      LevelError, // not retaken
+		RuleDumpOrphan + " dumps/a/ping/orphan.txt": LevelInfo,
+	}
+	for k, w := range want {
+		if got, ok := levels[k]; !ok || got != w {
+			t.Errorf("%s: level %v (found %v), want %v", k, got, ok, w)
+		}
+	}
+}

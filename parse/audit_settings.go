@@ -146,14 +146,26 @@ func runFindings(set *Set) []Finding {
 				Message: fmt.Sprintf("the run's status is %q: some measurements may be missing; finish it with fairbench collect -resume %s", r.Status, r.Path),
 				Dumps:   []string{runJSON}})
 		}
+		retaken := map[string]bool{}
+		for _, mr := range r.Measurements {
+			if mr.ExitStatus == 0 && mr.Error == "" {
+				retaken[fmt.Sprint(mr.Target, "/", mr.Scenario, "/", mr.Rep, "/", mr.Warmup)] = true
+			}
+		}
 		for _, mr := range r.Measurements {
 			if mr.ExitStatus == 0 && mr.Error == "" {
 				continue
 			}
-			fs = append(fs, Finding{Rule: RuleToolFailed, Level: LevelError, Run: r.ID, Target: mr.Target, Scenario: mr.Scenario,
-				Message: fmt.Sprintf("%s rep %d: %s exited with status %d (%s): its numbers, if any, are not a full measurement; read the dump's .stderr and run again",
+			f := Finding{Rule: RuleToolFailed, Level: LevelError, Run: r.ID, Target: mr.Target, Scenario: mr.Scenario,
+				Message: fmt.Sprintf("%s rep %d: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",
 					warmupLabel(mr.Warmup), mr.Rep, mr.Tool, mr.ExitStatus, mr.Error),
-				Dumps: []string{filepath.Join(r.Path, filepath.FromSlash(mr.Dump))}})
+				Dumps: []string{filepath.Join(r.Path, filepath.FromSlash(mr.Dump))}}
+			if retaken[fmt.Sprint(mr.Target, "/", mr.Scenario, "/", mr.Rep, "/", mr.Warmup)] {
+				f.Level = LevelInfo
+				f.Message = fmt.Sprintf("%s rep %d failed once (%s exited with status %d: %s) and was taken again; the failed dump is kept and not counted",
+					warmupLabel(mr.Warmup), mr.Rep, mr.Tool, mr.ExitStatus, mr.Error)
+			}
+			fs = append(fs, f)
 		}
 	}
 	for _, t := range set.Targets {

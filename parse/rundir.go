@@ -32,6 +32,14 @@ type Run struct {
 	Targets      []runTarget      `json:"targets"`
 	Measurements []runMeasurement `json:"measurements"`
 	Errors       []string         `json:"errors"`
+	// Orphans are dumps the collector found on disk that no measurement
+	// listed (a crash between storing a dump and recording it); they are
+	// kept, not counted.
+	Orphans []struct {
+		Dump   string `json:"dump"`
+		SHA256 string `json:"sha256"`
+		Bytes  int64  `json:"bytes"`
+	} `json:"orphans"`
 }
 
 func (*Run) record() {}
@@ -174,6 +182,9 @@ func walkRun(path string, fn func(Record) error) []error {
 		runtimes[t.Name] = t.Runtime
 	}
 	for _, mr := range run.Measurements {
+		if mr.Error != "" {
+			continue // a failed measurement is not counted; audit reports it (tool-failed)
+		}
 		if !filepath.IsLocal(filepath.FromSlash(mr.Dump)) {
 			errs = append(errs, &SyntaxError{File: filepath.Join(path, "run.json"), Msg: fmt.Sprintf("dump path %q leaves the run dir", mr.Dump)})
 			continue

@@ -24,6 +24,18 @@ Ctrl-C (or SIGTERM) stops the targets and marks the run interrupted;
 -resume, -suite defaults to the suite the run was started from (its copy in
 the run dir, read as the original file).
 
+A measurement fails when its server dies, or its load tool crashes or runs
+past its window, request timeout and 30 s of grace (then it is killed). Its
+dump is kept, run.json says why, and the run ends with exit status 1 and
+status "failed"; -resume takes every failed or missing measurement again
+under a new name (<rep>-2.txt). A full disk stops the run at once, every
+dump stored so far intact.
+
+FAIRBENCH_BOMBARDIER, FAIRBENCH_WRK and FAIRBENCH_AUTOCANNON name a load
+tool's binary in place of the one fairbench finds (to try a build of the
+tool, or to inject faults in tests); run.json records its path and the
+version it gives, or "unknown".
+
 Examples:
   fairbench collect -suite site/suites/go.toml
   fairbench collect -suite site/suites/go.toml -only gin,chi -out /tmp/runs
