@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -162,5 +163,27 @@ func TestOrphansAndRetakes(t *testing.T) {
 		if got, ok := levels[k]; !ok || got != w {
 			t.Errorf("%s: level %v (found %v), want %v", k, got, ok, w)
 		}
+	}
+}
+
+// TestRunDirLinkNotFollowed: a dump that is a link out of the run dir is
+// refused with an error naming it; nothing outside is read.
+func TestRunDirLinkNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	dump, _ := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	os.WriteFile(outside, dump, 0o644)
+	os.MkdirAll(filepath.Join(dir, "dumps", "a", "ping"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(dir, "dumps", "a", "ping", "1.txt")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	run := `{"schema":1,"id":"r1","measurements":[{"target":"a","scenario":"ping","rep":1,"tool":"wrk","dump":"dumps/a/ping/1.txt"}]}`
+	os.WriteFile(filepath.Join(dir, "run.json"), []byte(run), 0o644)
+	set, errs := ReadAll([]string{dir})
+	if len(set.Measurements) != 0 {
+		t.Errorf("read %d measurements through a link out of the run dir", len(set.Measurements))
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "outside the run dir: not followed") {
+		t.Errorf("errs = %v, want one naming the link", errs)
 	}
 }

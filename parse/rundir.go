@@ -190,6 +190,10 @@ func walkRun(path string, fn func(Record) error) []error {
 			continue
 		}
 		name := filepath.Join(path, filepath.FromSlash(mr.Dump))
+		if err := staysInside(path, name); err != nil {
+			errs = append(errs, &SyntaxError{File: filepath.Join(path, "run.json"), Msg: err.Error()})
+			continue
+		}
 		ms, ferrs := readMeasurements(name)
 		errs = append(errs, ferrs...)
 		for _, m := range ms {
@@ -209,4 +213,26 @@ func walkRun(path string, fn func(Record) error) []error {
 		}
 	}
 	return errs
+}
+
+// staysInside checks that name, with every symbolic link on its way
+// resolved, is still inside the run dir root: a link in a run dir is not
+// followed out of it.
+func staysInside(root, name string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil // a missing dump is reported when it is opened
+		}
+		return err
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("dump %s links to %s, outside the run dir: not followed", name, real)
+	}
+	return nil
 }
