@@ -161,3 +161,14 @@ func TestParseBadInput(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+func TestParseCSV(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "parse", "-format", "csv", "../../parse/testdata/bombardier-1.2.6__json_latencies.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "kind,") || !strings.HasPrefix(lines[1], "measurement,bombardier,") {
+		t.Errorf("csv output:\n%s", stdout)
+	}
+}

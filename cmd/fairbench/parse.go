@@ -53,8 +53,11 @@ func newRecordWriter(format string, out io.Writer) (recordWriter, func() error, 
 	switch format {
 	case "json":
 		return parse.NewJSONWriter(out), func() error { return nil }, nil
+	case "csv":
+		w := parse.NewCSVWriter(out)
+		return w, w.Flush, nil
 	}
-	return nil, nil, usageErr("parse: -format %q: want json", format)
+	return nil, nil, usageErr("parse: -format %q: want json or csv", format)
 }
 
 // inputErrors prints each problem with an input and returns exit status 2
