@@ -139,7 +139,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"collect"}, 2, "-suite FILE (or -resume RUNDIR) is required"},
 		{[]string{"audit"}, 2, "give at least one PATH"},
 		{[]string{"compare", "a"}, 2, "exactly two runs"},
-		{[]string{"init", "x"}, 2, "not implemented yet"},
+		{[]string{"init"}, 2, "exactly one DIR"},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
