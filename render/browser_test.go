@@ -279,21 +279,7 @@ func TestBrowser(t *testing.T) {
 // buildProjectSite renders ../site (site.toml and the committed runs) into out.
 func buildProjectSite(t *testing.T, out string) string {
 	t.Helper()
-	site, err := LoadSite(filepath.Join("..", "site"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, err := site.RunPaths()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, errs := parse.ReadAll(paths)
-	for _, err := range errs {
-		t.Errorf("committed runs: %v", err)
-	}
-	if len(set.Measurements) == 0 {
-		t.Fatalf("no measurements in the committed runs %v", paths)
-	}
+	set, site := loadSiteRuns(t, filepath.Join("..", "site"))
 	if _, err := Build(set, Options{Out: out, Site: site}); err != nil {
 		t.Fatal(err)
 	}

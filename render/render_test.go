@@ -19,7 +19,13 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // scenarios, five repetitions, bombardier dumps) and the test site.
 func fixture(t testing.TB) (*parse.Set, *Site) {
 	t.Helper()
-	site, err := LoadSite(filepath.Join("testdata", "site"))
+	return loadSiteRuns(t, filepath.Join("testdata", "site"))
+}
+
+// loadSiteRuns reads the site folder dir and every run its site.toml names.
+func loadSiteRuns(t testing.TB, dir string) (*parse.Set, *Site) {
+	t.Helper()
+	site, err := LoadSite(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +35,10 @@ func fixture(t testing.TB) (*parse.Set, *Site) {
 	}
 	set, errs := parse.ReadAll(paths)
 	for _, err := range errs {
-		t.Errorf("reading the fixture: %v", err)
+		t.Errorf("reading %s: %v", dir, err)
 	}
 	if len(set.Measurements) == 0 {
-		t.Fatal("the fixture has no measurements")
+		t.Fatalf("%s: its runs have no measurements", dir)
 	}
 	return set, site
 }
