@@ -188,7 +188,11 @@ func writeTemp(path string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, werr := f.Write(data)
+	// CreateTemp makes the file private (0600); a run dir is for publishing.
+	werr := f.Chmod(0o644)
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
 	if werr == nil {
 		werr = f.Sync()
 	}

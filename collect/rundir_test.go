@@ -45,3 +45,22 @@ func TestCreateRunDirRefusesExisting(t *testing.T) {
 		t.Errorf("err = %v, want one that points at -resume", err)
 	}
 }
+
+func TestRunDirFilesAreReadable(t *testing.T) {
+	d, err := CreateRunDir(t.TempDir(), Manifest{Schema: SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.WriteDump("dumps/a/b/1.txt", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"run.json", "suite.toml", "dumps/a/b/1.txt"} {
+		info, err := os.Stat(filepath.Join(d.Path, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := info.Mode().Perm(); perm != 0o644 {
+			t.Errorf("%s: mode %v, want 0644 (a run dir is published)", rel, perm)
+		}
+	}
+}
