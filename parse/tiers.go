@@ -36,11 +36,18 @@ func (s ScenarioTiers) Fastest() *Cell {
 }
 
 // Tiers groups cells by run and scenario and ranks each group in tiers on
-// metric m. The highest remaining cell leads a tier; it is compared with
-// every lower cell (Holm–Bonferroni over those comparisons), and the tier
-// takes the following cells, in order of median, for as long as each is
-// tied ("~") with the leader. The first cell that differs leads the next
-// tier. The result is sorted by run and scenario.
+// metric m. The highest remaining cell leads a tier, and the tier takes the
+// following cells, in order of median, for as long as each is tied ("~")
+// with the leader, each pair tested on its own (CompareStats). The first
+// cell that differs leads the next tier. The result is sorted by run and
+// scenario.
+//
+// No multiplicity correction is applied here: a tier is grown one
+// neighbour at a time and stops at the first difference, and with four
+// repetitions a side the smallest possible U-test p (2/70) could never pass
+// a Holm–Bonferroni bound over more than one comparison, so every scenario
+// would be one tier. Holm–Bonferroni is applied where one baseline faces
+// many targets at once (CompareBaseline: cards and comparison tables).
 func Tiers(cells []*Cell, m Metric, th Thresholds) []ScenarioTiers {
 	type key struct{ run, scenario string }
 	groups := map[key][]*Cell{}
@@ -82,13 +89,13 @@ func tierCells(cells []*Cell, m Metric, th Thresholds) []Tier {
 	var tiers []Tier
 	for len(cells) > 0 {
 		leader, rest := cells[0], cells[1:]
-		cs := CompareBaseline(leader, rest, m, th)
 		t := Tier{Rank: len(tiers) + 1, Cells: []*Cell{leader}, Comparisons: []Comparison{{}}}
-		for i, c := range cs {
+		for _, other := range rest {
+			c := CompareStats(leader.Stat(m), other.Stat(m), th)
 			if c.Differs || c.Method == MethodNone {
 				break
 			}
-			t.Cells = append(t.Cells, rest[i])
+			t.Cells = append(t.Cells, other)
 			t.Comparisons = append(t.Comparisons, c)
 		}
 		tiers = append(tiers, t)

@@ -81,3 +81,21 @@ func TestGeoMeans(t *testing.T) {
 		t.Errorf("no shared scenario: %+v", none[0])
 	}
 }
+
+// TestTiersFourRepsManyTargets: with four repetitions a side, clearly
+// separated targets get a tier each however many there are (a Holm bound
+// over all of them would have tied everything: the smallest U-test p with
+// 4+4 is 2/70).
+func TestTiersFourRepsManyTargets(t *testing.T) {
+	var ms [][]*Measurement
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	for i, n := range names {
+		base := float64(1000 - 100*i)
+		ms = append(ms, series("r", n, "ping", 0, 0, base, base+1, base+2, base+3))
+	}
+	s := setOf(ms...)
+	got := Tiers(Cells(s, DefaultThresholds), MetricRPS, DefaultThresholds)
+	if len(got) != 1 || len(got[0].Tiers) != len(names) {
+		t.Fatalf("tiers %q, want one tier per target", tierNames(got[0]))
+	}
+}

@@ -18,8 +18,12 @@ type model struct {
 	th     parse.Thresholds
 	metric parse.Metric
 
-	run     string     // the primary run's ID, "" for dumps outside run dirs
-	runInfo *parse.Run // nil for dumps outside run dirs
+	// The runs on show are the newest run of each suite (a site may publish
+	// several suites: Go and JavaScript, say); older runs make the history.
+	primary map[string]bool // run IDs on show; "" for dumps outside run dirs
+	runs    []*parse.Run    // the runs on show, oldest first
+	run     string          // the newest run on show, "" for dumps outside run dirs
+	runInfo *parse.Run      // the newest run on show; nil for dumps outside run dirs
 	all     []*parse.Cell
 	cells   []*parse.Cell // the primary run's
 
@@ -43,9 +47,12 @@ func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
 		m.metric = parse.MetricGoodRPS
 	}
 	m.all = parse.Cells(set, th)
-	m.run, m.runInfo = primaryRun(set, m.all)
+	m.runs, m.primary = primaryRuns(set, m.all)
+	if n := len(m.runs); n > 0 {
+		m.runInfo, m.run = m.runs[n-1], m.runs[n-1].ID
+	}
 	for _, c := range m.all {
-		if c.Run == m.run {
+		if m.primary[c.Run] {
 			m.cells = append(m.cells, c)
 		}
 	}
@@ -56,7 +63,11 @@ func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
 		names[c.Name] = true
 	}
 	m.names = sortedKeys(names)
-	m.scenarios = scenarioOrder(m.cells)
+	runRank := map[string]int{}
+	for i, r := range m.runs {
+		runRank[r.ID] = i
+	}
+	m.scenarios = scenarioOrder(m.cells, runRank)
 	m.rankCells()
 	var pairs [][2]string
 	for _, p := range site.AAPairs {
@@ -66,10 +77,9 @@ func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
 	}
 	m.findings = parse.Audit(set, parse.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
-	for _, g := range parse.GeoMeans(m.cells, m.metric) {
-		if g.Run == m.run {
-			m.geo = g
-		}
+	// One geometric mean over every run on show, as one group.
+	for _, g := range parse.GeoMeans(withoutRun(m.cells), m.metric) {
+		m.geo = g
 	}
 	m.links = newLinker(set, m.scenarios, m.names)
 	for f := range m.dumpFiles() {
@@ -78,41 +88,58 @@ func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
 	return m
 }
 
-// primaryRun picks the run the pages show: the run with the latest start
-// among the cells' runs; dumps outside run dirs when there is no run.
-func primaryRun(set *parse.Set, cells []*parse.Cell) (string, *parse.Run) {
+// primaryRuns picks the runs on show: the newest run of each suite that
+// has cells, oldest first, and the set of their IDs. Cells read from dumps
+// outside run dirs (run "") are always on show.
+func primaryRuns(set *parse.Set, cells []*parse.Cell) ([]*parse.Run, map[string]bool) {
 	has := map[string]bool{}
 	for _, c := range cells {
 		has[c.Run] = true
 	}
-	var best *parse.Run
+	newest := map[string]*parse.Run{} // suite → run
 	for _, r := range set.Runs {
 		if !has[r.ID] {
 			continue
 		}
-		if best == nil || r.Start.After(best.Start) || (r.Start.Equal(best.Start) && r.ID > best.ID) {
-			best = r
+		key := r.Suite
+		if key == "" {
+			key = "run " + r.ID
+		}
+		if b := newest[key]; b == nil || r.Start.After(b.Start) || (r.Start.Equal(b.Start) && r.ID > b.ID) {
+			newest[key] = r
 		}
 	}
-	if best != nil {
-		return best.ID, best
+	primary := map[string]bool{"": has[""]}
+	var runs []*parse.Run
+	for _, r := range newest {
+		runs = append(runs, r)
+		primary[r.ID] = true
 	}
-	runs := sortedKeys(has)
+	sort.Slice(runs, func(i, j int) bool {
+		if !runs[i].Start.Equal(runs[j].Start) {
+			return runs[i].Start.Before(runs[j].Start)
+		}
+		return runs[i].ID < runs[j].ID
+	})
 	if len(runs) == 0 {
-		return "", nil
+		// Cells that name runs no run.json describes: show them all.
+		for id := range has {
+			primary[id] = true
+		}
 	}
-	return runs[len(runs)-1], nil
+	return runs, primary
 }
 
-// scenarioOrder lists scenarios in the order they first ran, by name
-// where the order is unknown.
-func scenarioOrder(cells []*parse.Cell) []string {
+// scenarioOrder lists scenarios in the order they first ran (runs in the
+// order of runRank, then each run's own order), by name where the order is
+// unknown.
+func scenarioOrder(cells []*parse.Cell, runRank map[string]int) []string {
 	first := map[string]int{}
 	for _, c := range cells {
 		o := math.MaxInt
 		for _, r := range c.Reps {
 			if r.Order > 0 {
-				o = min(o, r.Order)
+				o = min(o, runRank[c.Run]<<32+r.Order)
 			}
 		}
 		if f, ok := first[c.Scenario]; !ok || o < f {
@@ -130,7 +157,24 @@ func (m *model) rankCells() {
 	m.rank = map[*parse.Cell]int{}
 	m.vsLeader = map[*parse.Cell]parse.Comparison{}
 	m.leader = map[string]*parse.Cell{}
-	for _, st := range parse.Tiers(m.cells, m.metric, m.th) {
+	// Tiers span every run on show (the same scenario in a Go and a
+	// JavaScript suite is one ranking): copies of the cells with the run
+	// left out are ranked, then mapped back.
+	merged := withoutRun(m.cells)
+	orig := map[*parse.Cell]*parse.Cell{}
+	for i, c := range merged {
+		orig[c] = m.cells[i]
+	}
+	for _, st := range parse.Tiers(merged, m.metric, m.th) {
+		st.Run = m.run
+		for i := range st.Tiers {
+			for k, c := range st.Tiers[i].Cells {
+				st.Tiers[i].Cells[k] = orig[c]
+			}
+		}
+		for k, c := range st.Unranked {
+			st.Unranked[k] = orig[c]
+		}
 		m.tiers[st.Scenario] = st
 		for _, t := range st.Tiers {
 			for _, c := range t.Cells {
@@ -233,7 +277,7 @@ func (m *model) cellFindings(c *parse.Cell) []parse.Finding {
 func (m *model) scenarioFindings(s string) []parse.Finding {
 	var out []parse.Finding
 	for _, f := range m.findings {
-		if f.Run == m.run && f.Target == "" && f.Scenario == s {
+		if m.primary[f.Run] && f.Target == "" && f.Scenario == s {
 			out = append(out, f)
 		}
 	}
@@ -258,4 +302,16 @@ func (m *model) targetOf(name string) string {
 		}
 	}
 	return name
+}
+
+// withoutRun returns copies of cells with the run left out, so that the
+// statistics that group by run take every run on show as one.
+func withoutRun(cells []*parse.Cell) []*parse.Cell {
+	out := make([]*parse.Cell, len(cells))
+	for i, c := range cells {
+		cc := *c
+		cc.Run = ""
+		out[i] = &cc
+	}
+	return out
 }

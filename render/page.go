@@ -75,10 +75,17 @@ func (m *model) footer() string {
 		dumps += len(c.Reps)
 	}
 	s := fmt.Sprintf("Built by fairbench from %d measurements", dumps)
-	if m.runInfo != nil {
-		s += fmt.Sprintf(" of run %s (started %s)", m.runInfo.ID, m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
-	} else {
+	switch len(m.runs) {
+	case 0:
 		s += " in dumps outside a fairbench run dir"
+	case 1:
+		s += fmt.Sprintf(" of run %s (started %s)", m.runInfo.ID, m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
+	default:
+		var ids []string
+		for _, r := range m.runs {
+			ids = append(ids, r.ID)
+		}
+		s += fmt.Sprintf(" of runs %s (the newest started %s)", strings.Join(ids, ", "), m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
 	}
 	return s + ". Every number links to the dump it came from."
 }

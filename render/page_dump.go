@@ -46,7 +46,7 @@ const maxLineShown = 4000
 func (m *model) dumpFiles() map[string][]*parse.Measurement {
 	files := map[string][]*parse.Measurement{}
 	for _, meas := range m.set.Measurements {
-		if meas.Run == m.run && meas.Source.File != "" && m.links.raw[meas.Source.File] != "" {
+		if m.primary[meas.Run] && meas.Source.File != "" && m.links.raw[meas.Source.File] != "" {
 			files[meas.Source.File] = append(files[meas.Source.File], meas)
 		}
 	}

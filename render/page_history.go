@@ -152,7 +152,7 @@ func (m *model) historyPage(h history) *HistoryPage {
 		p.Runs = append(p.Runs, HistoryRun{
 			ID: r.ID, Start: r.Start.UTC().Format("2006-01-02 15:04"),
 			Host:    strings.TrimSpace(fmt.Sprintf("%s, %d threads, %s", r.Host.CPUModel, r.Host.Threads, r.Host.Kernel)),
-			Changes: h.changes[i], Primary: r.ID == m.run,
+			Changes: h.changes[i], Primary: m.primary[r.ID],
 		})
 	}
 	if !p.Single {

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -48,21 +49,32 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if r := m.runInfo; r != nil {
-		p.Run = r.ID
-		p.Host = hostFacts(r)
-		for _, name := range sortedKeys(r.Tools) {
-			v := r.Tools[name]
-			p.Tools = append(p.Tools, Fact{Label: name, Value: v.Version, Title: "asked with: " + argv(v.Asked)})
+		var ids []string
+		for _, run := range m.runs {
+			ids = append(ids, run.ID)
 		}
+		p.Run = strings.Join(ids, ", ")
+		p.Host = hostFacts(r)
+		p.Tools = toolFacts(m.runs)
 		if r.Isolation.ServerCPUs != "" || r.Isolation.ClientCPUs != "" {
 			p.Isolation = []Fact{{Label: "server CPUs", Value: r.Isolation.ServerCPUs}, {Label: "client CPUs", Value: r.Isolation.ClientCPUs}}
 		}
-		if r.Path != "" {
-			if b, err := os.ReadFile(filepath.Join(r.Path, "suite.toml")); err == nil {
-				p.Suite = string(b)
-				p.SuiteHref = "raw/" + safePath(r.ID) + "/suite.toml"
+		var suites []string
+		for _, run := range m.runs {
+			if run.Path == "" {
+				continue
+			}
+			if b, err := os.ReadFile(filepath.Join(run.Path, "suite.toml")); err == nil {
+				if len(m.runs) > 1 {
+					suites = append(suites, fmt.Sprintf("# ---- suite %q, run %s ----\n", run.Suite, run.ID))
+				}
+				suites = append(suites, string(b))
+				if p.SuiteHref == "" {
+					p.SuiteHref = "raw/" + safePath(run.ID) + "/suite.toml"
+				}
 			}
 		}
+		p.Suite = strings.Join(suites, "\n")
 	} else {
 		p.NoRun = true
 	}
@@ -139,7 +151,7 @@ func (m *model) loads() []LoadRow {
 			}
 		}
 		for _, meas := range m.set.Measurements {
-			if meas.Warmup && meas.Run == m.run && meas.Scenario == s {
+			if meas.Warmup && m.primary[meas.Run] && meas.Scenario == s {
 				warm++
 			}
 		}
@@ -162,4 +174,26 @@ func joinSorted(set map[string]bool) string {
 		return "–"
 	}
 	return strings.Join(keys, ", ")
+}
+
+// toolFacts lists every tool and runtime the runs on show asked for its
+// version; a tool whose runs disagree shows each version.
+func toolFacts(runs []*parse.Run) []Fact {
+	versions := map[string][]string{}
+	asked := map[string]string{}
+	for _, r := range runs {
+		for name, v := range r.Tools {
+			if !slices.Contains(versions[name], v.Version) {
+				versions[name] = append(versions[name], v.Version)
+			}
+			if asked[name] == "" {
+				asked[name] = argv(v.Asked)
+			}
+		}
+	}
+	var facts []Fact
+	for _, name := range sortedKeys(versions) {
+		facts = append(facts, Fact{Label: name, Value: strings.Join(versions[name], " / "), Title: "asked with: " + asked[name]})
+	}
+	return facts
 }

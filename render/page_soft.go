@@ -86,7 +86,7 @@ func (m *model) findingItem(g *FindingGroup, f parse.Finding) *FindingItem {
 func (m *model) place(f parse.Finding) Link {
 	var parts []string
 	run := f.Run
-	if run == m.run {
+	if m.primary[run] && len(m.runs) < 2 {
 		run = "" // the run the site shows goes without saying
 	}
 	for _, s := range []string{run, f.Target, f.Scenario} {
@@ -98,7 +98,7 @@ func (m *model) place(f parse.Finding) Link {
 	if l.Text == "" {
 		l.Text = "the whole set"
 	}
-	if f.Run != m.run {
+	if !m.primary[f.Run] {
 		return l
 	}
 	switch {
