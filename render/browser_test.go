@@ -99,6 +99,12 @@ func hostileFixture(t *testing.T) (*parse.Set, *Site) {
 			tg.Name = hostile
 		}
 	}
+	// A version string is whatever a binary printed: it must stay text too.
+	for _, r := range set.Runs {
+		v := r.Tools["go"]
+		v.Version = hostileVersion
+		r.Tools["go"] = v
+	}
 	s := *site
 	s.Cards = append([]Card{{Subject: hostile, Baseline: "stdlib", Escapes: []string{"chi"}}}, s.Cards...)
 	return set, &s
@@ -312,13 +318,26 @@ func sitePages(t *testing.T, out string) []string {
 
 // checkHarmless checks that the hostile name is text and the javascript:
 // link of the caveats is dead.
+// hostileVersion is a tool version that is markup.
+const hostileVersion = `go1.26 <svg onload=alert(2)>`
+
 func checkHarmless(t *testing.T, ctx context.Context, base string) {
 	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/methodology.html")); err != nil {
+		t.Fatal(err)
+	}
+	shownVersion, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.innerText.includes("<svg onload=alert(2)>") && document.querySelectorAll("[onload]").length === 0`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !shownVersion {
+		t.Error("methodology.html: the hostile tool version is not shown as text (or became markup)")
+	}
 	for _, rel := range []string{"index.html", "scenario/ping.html", "results.html", "target/img-src-x-onerror-alert-1.html", "soft.html"} {
 		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+rel)); err != nil {
 			t.Fatalf("%s: %v", rel, err)
 		}
-		imgs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("img, [onerror]").length`))
+		imgs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("img, [onerror], [onload]").length`))
 		if err != nil {
 			t.Fatal(err)
 		}
