@@ -95,6 +95,7 @@ type Reader struct {
 	sawText bool   // a line other than blanks was read
 	nul     bool   // a line with NUL bytes was reported
 	ansi    []byte // scratch for lines with ANSI escapes
+	compose logPrefix
 }
 
 // NewReader returns a Reader for the dump r, named fileName in errors and sources.
@@ -173,7 +174,9 @@ func (r *Reader) readAll() {
 				if num == 1 {
 					text = bytes.TrimPrefix(text, utf8BOM)
 				}
-				r.offer(text, num)
+				if text, keep := r.compose.strip(text); keep {
+					r.offer(text, num)
+				}
 			}
 		}
 		if err != nil {
