@@ -54,6 +54,32 @@ func goModuleVersion(ctx context.Context, path, module string) (Version, error) 
 
 // cacheDir is fairbench's folder in the user's cache, where pinned tools
 // are installed on first use.
+// pinnedTool describes a load generator fairbench runs at one version: found on
+// PATH when it is that version, otherwise installed once into the cache.
+type pinnedTool struct {
+	name    string                                                  // the binary's name on PATH
+	version string                                                  // as ask reports it
+	cached  string                                                  // the binary's path once installed in the cache
+	ask     func(ctx context.Context, path string) (Version, error) // asks a binary its version
+	install func(ctx context.Context) error                         // installs the pinned version at cached
+}
+
+// resolve finds the pinned binary, installing it when needed, and returns
+// what it says of itself.
+func (p pinnedTool) resolve(ctx context.Context) (Version, error) {
+	if path, err := exec.LookPath(p.name); err == nil {
+		if v, err := p.ask(ctx, path); err == nil && v.Version == p.version {
+			return v, nil
+		}
+	}
+	if _, err := os.Stat(p.cached); err != nil {
+		if err := p.install(ctx); err != nil {
+			return Version{}, err
+		}
+	}
+	return p.ask(ctx, p.cached)
+}
+
 func cacheDir() string {
 	cache, err := os.UserCacheDir()
 	if err != nil {

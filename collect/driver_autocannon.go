@@ -3,7 +3,6 @@ package collect
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -31,26 +30,26 @@ func autocannonInstall(prefix string) []string {
 // otherwise installs the pinned version with npm into the user's cache
 // folder (once).
 func (autocannon) Resolve(ctx context.Context) (Version, error) {
-	if path, err := exec.LookPath("autocannon"); err == nil {
-		if v, err := autocannonVersion(ctx, path); err == nil && v.Version == "v"+AutocannonVersion {
-			return v, nil
-		}
-	}
 	prefix := filepath.Join(cacheDir(), "autocannon-"+AutocannonVersion)
-	path := filepath.Join(prefix, "node_modules", ".bin", "autocannon")
-	if _, err := os.Stat(path); err != nil {
-		install := autocannonInstall(prefix)
-		if _, err := exec.LookPath("node"); err != nil {
-			return Version{}, fmt.Errorf("autocannon needs node, not found on PATH: apt-get install nodejs npm, then %s", strings.Join(install, " "))
-		}
-		if _, err := exec.LookPath("npm"); err != nil {
-			return Version{}, fmt.Errorf("autocannon not found and no npm to install it: apt-get install npm, then %s", strings.Join(install, " "))
-		}
-		if out, err := exec.CommandContext(ctx, install[0], install[1:]...).CombinedOutput(); err != nil {
-			return Version{}, fmt.Errorf("%s: %v\n%s", strings.Join(install, " "), err, out)
-		}
-	}
-	return autocannonVersion(ctx, path)
+	return pinnedTool{
+		name:    "autocannon",
+		version: "v" + AutocannonVersion,
+		cached:  filepath.Join(prefix, "node_modules", ".bin", "autocannon"),
+		ask:     autocannonVersion,
+		install: func(ctx context.Context) error {
+			install := autocannonInstall(prefix)
+			if _, err := exec.LookPath("node"); err != nil {
+				return fmt.Errorf("autocannon needs node, not found on PATH: apt-get install nodejs npm, then %s", strings.Join(install, " "))
+			}
+			if _, err := exec.LookPath("npm"); err != nil {
+				return fmt.Errorf("autocannon not found and no npm to install it: apt-get install npm, then %s", strings.Join(install, " "))
+			}
+			if out, err := exec.CommandContext(ctx, install[0], install[1:]...).CombinedOutput(); err != nil {
+				return fmt.Errorf("%s: %v\n%s", strings.Join(install, " "), err, out)
+			}
+			return nil
+		},
+	}.resolve(ctx)
 }
 
 // autocannonVersion asks autocannon --version, which prints

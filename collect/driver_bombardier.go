@@ -24,25 +24,27 @@ func (bombardier) Name() string { return "bombardier" }
 // otherwise builds the pinned version with the go command into the user's
 // cache folder (once).
 func (bombardier) Resolve(ctx context.Context) (Version, error) {
-	if path, err := exec.LookPath("bombardier"); err == nil {
-		if v, err := goModuleVersion(ctx, path, BombardierModule); err == nil && v.Version == BombardierVersion {
-			return v, nil
-		}
-	}
 	bin := filepath.Join(cacheDir(), "bombardier-"+BombardierVersion)
-	path := filepath.Join(bin, "bombardier")
-	if _, err := os.Stat(path); err != nil {
-		goBin, err := exec.LookPath("go")
-		if err != nil {
-			return Version{}, fmt.Errorf("bombardier not found on PATH and no go command to build it: go install %s@%s", BombardierModule, BombardierVersion)
-		}
-		cmd := exec.CommandContext(ctx, goBin, "install", BombardierModule+"@"+BombardierVersion)
-		cmd.Env = append(os.Environ(), "GOBIN="+bin)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return Version{}, fmt.Errorf("go install %s@%s: %v\n%s", BombardierModule, BombardierVersion, err, out)
-		}
-	}
-	return goModuleVersion(ctx, path, BombardierModule)
+	return pinnedTool{
+		name:    "bombardier",
+		version: BombardierVersion,
+		cached:  filepath.Join(bin, "bombardier"),
+		ask: func(ctx context.Context, path string) (Version, error) {
+			return goModuleVersion(ctx, path, BombardierModule)
+		},
+		install: func(ctx context.Context) error {
+			goBin, err := exec.LookPath("go")
+			if err != nil {
+				return fmt.Errorf("bombardier not found on PATH and no go command to build it: go install %s@%s", BombardierModule, BombardierVersion)
+			}
+			cmd := exec.CommandContext(ctx, goBin, "install", BombardierModule+"@"+BombardierVersion)
+			cmd.Env = append(os.Environ(), "GOBIN="+bin)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("go install %s@%s: %v\n%s", BombardierModule, BombardierVersion, err, out)
+			}
+			return nil
+		},
+	}.resolve(ctx)
 }
 
 // Argv asks for JSON on stdout (-o json -p r), with the latency
