@@ -21,6 +21,7 @@ type Suite struct {
 	Name      string     `toml:"name"`
 	Load      Load       `toml:"load"`
 	Isolation Isolation  `toml:"isolation"`
+	Hosts     []HostSpec `toml:"host"` // none: everything runs on this machine
 	Services  []Service  `toml:"service"`
 	Targets   []Target   `toml:"target"`
 	Scenarios []Scenario `toml:"scenario"`
@@ -94,6 +95,30 @@ type Target struct {
 	// Options.ReadyTimeout (30 s by default).
 	ReadyTimeout Duration `toml:"ready_timeout"`
 	Artifact     string   `toml:"artifact"` // file or folder whose size is the bundle size
+	// RemoteDir, on a suite with a server host, says the target's files are
+	// already on that host in this folder; empty: Dir is copied there.
+	RemoteDir string `toml:"remote_dir"`
+}
+
+// HostSpec is a machine reached over SSH ([[host]] in a suite or a hosts
+// file). A suite with hosts runs its targets on the host with the server
+// role and its load generator on the host with the client role.
+type HostSpec struct {
+	Name string `toml:"name"`
+	// SSH is the destination as ssh takes it: [user@]address.
+	SSH        string   `toml:"ssh"`
+	Port       int      `toml:"port"`        // 0: ssh's default (22, or the ssh config's)
+	Identity   string   `toml:"identity"`    // private key file, -i
+	KnownHosts string   `toml:"known_hosts"` // UserKnownHostsFile; empty: ssh's own
+	Config     string   `toml:"config"`      // ssh config file, -F; empty: ssh's own
+	Roles      []string `toml:"roles"`       // "server", "client"
+	// Dir is fairbench's work folder on the host (copied targets, builds,
+	// tools, scratch); relative paths are under the login's home. Empty:
+	// ".cache/fairbench-remote".
+	Dir string `toml:"dir"`
+	// Address is where the client host reaches this host's targets; empty:
+	// the address part of SSH.
+	Address string `toml:"address"`
 }
 
 // Scenario is one request to measure and the response it must get.

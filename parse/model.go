@@ -69,6 +69,12 @@ type Measurement struct {
 	ServerCPU, ClientCPU float64
 	// Argv is the command line that produced the dump, where known.
 	Argv []string
+	// ServerHost and ClientHost name the machines that ran the server and
+	// the load tool, where a fairbench run dir says (the SSH host names, or
+	// the run's own host name when both ran on it); "" otherwise.
+	ServerHost, ClientHost string
+	// Shard is the shard ("I/N") of a merged run the measurement came from.
+	Shard string
 
 	Source Source
 

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,6 +30,12 @@ type Run struct {
 		ServerCPUs string `json:"server_cpus"`
 		ClientCPUs string `json:"client_cpus"`
 	} `json:"isolation"`
+	// Shard is "I/N" for one shard of a suite; Hosts the SSH hosts the run
+	// used (none: everything ran on Host); Merged the shard runs a merged
+	// run was made of.
+	Shard        string           `json:"shard"`
+	Hosts        []RunHost        `json:"hosts"`
+	Merged       []RunShard       `json:"merged"`
 	Targets      []runTarget      `json:"targets"`
 	Measurements []runMeasurement `json:"measurements"`
 	Errors       []string         `json:"errors"`
@@ -58,6 +65,25 @@ type Host struct {
 	LoadAvg     []float64 `json:"loadavg"`
 }
 
+// RunHost is an SSH host of a run and what it said of itself.
+type RunHost struct {
+	Name        string             `json:"name"`
+	Destination string             `json:"destination"`
+	Roles       []string           `json:"roles"`
+	Facts       Host               `json:"facts"`
+	Tools       map[string]Version `json:"tools"`
+}
+
+// RunShard is one shard run that went into a merged run.
+type RunShard struct {
+	ID     string     `json:"id"`
+	Shard  string     `json:"shard"`
+	Start  time.Time  `json:"start"`
+	End    *time.Time `json:"end"`
+	Host   Host       `json:"host"`
+	Status string     `json:"status"`
+}
+
 // Version is what a binary said of itself, and the argv that asked.
 type Version struct {
 	Path    string   `json:"path"`
@@ -66,18 +92,21 @@ type Version struct {
 }
 
 type runTarget struct {
-	Name          string   `json:"name"`
-	Runtime       string   `json:"runtime"`
-	BuildS        float64  `json:"build_s"`
-	ArtifactBytes int64    `json:"artifact_bytes"`
-	StartupS      float64  `json:"startup_s"`
-	RSSBefore     int64    `json:"rss_before_bytes"`
-	RSSAfter      int64    `json:"rss_after_bytes"`
-	RSSPeak       int64    `json:"rss_peak_bytes"`
-	Conformance   string   `json:"conformance"`
-	Failed        []string `json:"failed"`
-	Transcript    string   `json:"transcript"`
-	Error         string   `json:"error"`
+	Name             string   `json:"name"`
+	Runtime          string   `json:"runtime"`
+	BuildS           float64  `json:"build_s"`
+	ArtifactBytes    int64    `json:"artifact_bytes"`
+	StartupS         float64  `json:"startup_s"`
+	RSSBefore        int64    `json:"rss_before_bytes"`
+	RSSAfter         int64    `json:"rss_after_bytes"`
+	RSSPeak          int64    `json:"rss_peak_bytes"`
+	Conformance      string   `json:"conformance"`
+	Failed           []string `json:"failed"`
+	Transcript       string   `json:"transcript"`
+	Host             string   `json:"host"`
+	LocalTranscript  string   `json:"local_transcript"`
+	LocalConformance string   `json:"local_conformance"`
+	Error            string   `json:"error"`
 }
 
 type runMeasurement struct {
@@ -96,6 +125,9 @@ type runMeasurement struct {
 	ClientCPUS  float64   `json:"client_cpu_s"`
 	ClientCPUs  string    `json:"client_cpus"`
 	ServerCPUs  string    `json:"server_cpus"`
+	ServerHost  string    `json:"server_host"`
+	ClientHost  string    `json:"client_host"`
+	Shard       string    `json:"shard"`
 	StartupS    float64   `json:"startup_s"`
 	RSSBefore   int64     `json:"rss_before_bytes"`
 	RSSAfter    int64     `json:"rss_after_bytes"`
@@ -201,6 +233,7 @@ func walkRun(path string, fn func(Record) error) []error {
 			m.Rep, m.Warmup, m.Order = mr.Rep, mr.Warmup, mr.Order
 			m.ServerCPU, m.ClientCPU = mr.ServerCPUS, mr.ClientCPUS
 			m.Argv = mr.Argv
+			m.ServerHost, m.ClientHost, m.Shard = cmp.Or(mr.ServerHost, run.Host.Hostname), cmp.Or(mr.ClientHost, run.Host.Hostname), mr.Shard
 			if m.ToolVersion == "" {
 				m.ToolVersion = mr.ToolVersion
 			}
