@@ -130,6 +130,7 @@ func Audit(set *Set, opts AuditOptions) []Finding {
 		fs = append(fs, latencyFindings(c, th)...)
 	}
 	fs = append(fs, noisyScenarioFindings(cells, th)...)
+	fs = append(fs, hostPairFindings(cells)...)
 	fs = append(fs, interleaveFindings(set)...)
 	fs = append(fs, saturationFindings(set, cells, th)...)
 	fs = append(fs, MixedSettings(set.Measurements)...)

@@ -3,6 +3,7 @@ package parse_test
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -42,4 +43,31 @@ func ExampleAudit() {
 	// WARNING too-few-reps at gin/ping
 	//   2 repetitions behind this number: no difference with it can be claimed, and its noise is unknown; run at least 3 repetitions (5 or more for a significance test)
 	//   dumps: gin-1.txt gin-2.txt
+}
+
+func ExampleAuditTable() {
+	set := &parse.Set{}
+	for rep, p99 := range []time.Duration{1200 * time.Microsecond, 1500 * time.Microsecond, 3000 * time.Microsecond} {
+		set.Measurements = append(set.Measurements, &parse.Measurement{
+			Tool: parse.ToolWrk, Target: "gin", Scenario: "ping", Rep: rep + 1, RPS: 1000,
+			Latency: parse.Latency{Percentiles: []parse.Percentile{{P: 50, Value: time.Millisecond}, {P: 99, Value: p99}}},
+			Source:  parse.Source{File: fmt.Sprintf("gin-%d.txt", rep+1)},
+		})
+	}
+	table := `| Framework | p99 (ms) |
+|-----------|---------:|
+| gin       |     1.90 |
+`
+	findings, err := parse.AuditTable(strings.NewReader(table), "results.md", set)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	parse.WriteFindingsText(os.Stdout, findings)
+	// Output:
+	// 0 errors, 1 warning, 0 infos
+	//
+	// WARNING table-averaged-percentile at gin/ping
+	//   results.md:3: gin p99 (ms) says 1.90, the mean of the 3 repetitions' p99s (1.20, 1.50, 3.00 ms → mean 1.90 ms): a mean of percentiles is not a percentile; the p99 of all the requests together lies somewhere between the repetitions' p99s, where depends on how many requests each served; publish the median of the repetitions' p99s, 1.50 ms (range 1.20–3.00 ms; 3 repetitions are too few for a 95% interval, run more), or the p99 of the merged latency histogram where the tool keeps one (wrk2's detailed percentile spectrum, an HdrHistogram log)
+	//   dumps: gin-1.txt gin-2.txt gin-3.txt
 }

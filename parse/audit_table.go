@@ -85,14 +85,16 @@ func isSeparator(line string) bool {
 
 // Column roles of a results table, by lower-case header.
 const (
-	colTarget   = "target"
-	colRuntime  = "runtime"
-	colAverage  = "average"
-	colBundle   = "bundle"
-	colStartup  = "startup"
-	colMemory   = "memory"
-	colScenario = "scenario"
-	colOther    = ""
+	colTarget      = "target"
+	colRuntime     = "runtime"
+	colAverage     = "average"
+	colBundle      = "bundle"
+	colStartup     = "startup"
+	colMemory      = "memory"
+	colScenario    = "scenario"
+	colRowScenario = "row-scenario" // a "Scenario" column naming each row's scenario
+	colPercentile  = "percentile"   // a latency percentile column (percentileColumn)
+	colOther       = ""
 )
 
 func columnRole(header string, scenarios map[string]string) string {
@@ -112,6 +114,8 @@ func columnRole(header string, scenarios map[string]string) string {
 		return colMemory
 	case scenarios[h] != "":
 		return colScenario
+	case h == "scenario":
+		return colRowScenario
 	}
 	return colOther
 }
@@ -123,8 +127,9 @@ type tableAudit struct {
 	roles    []string
 	cells    map[tableKey]*Cell // target, runtime, scenario (runtime "" when the table has none)
 	targets  map[tableKey]*Target
-	scenario map[string]string // lower-case → the set's spelling
-	checked  map[int]bool      // columns at least one number was checked in
+	scenario map[string]string        // lower-case → the set's spelling
+	pcols    map[int]percentileColumn // the latency percentile columns
+	checked  map[int]bool             // columns at least one number was checked in
 	findings []Finding
 }
 
@@ -138,9 +143,14 @@ type tableKey struct{ target, runtime, scenario string }
 // Columns are found by header: Framework (or Target, Name), Runtime, one
 // column per scenario of the set (by name, any case), Average (the mean of
 // the row's scenario columns), Bundle Size, Startup, Memory Before/After
-// (checked against the Target records where the dumps carried them). A
-// req/s number matches when the median of the cell's repetitions rounds to
-// it at the precision printed. Numbers use en-US grouping ("418,004.94").
+// (checked against the Target records where the dumps carried them), and
+// latency percentiles ("p99 (ms)", "ping p99", "99th percentile"; see
+// percentileNumber) of the scenario the header names, or the row's Scenario
+// column names, or the set's only scenario. A req/s number matches when the
+// median of the cell's repetitions rounds to it at the precision printed; so
+// does a percentile, which is also flagged when it is the mean of the
+// repetitions' percentiles (RuleTableAveragedPercentile). Numbers use en-US
+// grouping ("418,004.94").
 // It returns an error only when markdown holds no table or cannot be read.
 func AuditTable(markdown io.Reader, name string, set *Set) ([]Finding, error) {
 	t, err := readMarkdownTable(markdown, name)
@@ -148,13 +158,16 @@ func AuditTable(markdown io.Reader, name string, set *Set) ([]Finding, error) {
 		return nil, err
 	}
 	a := &tableAudit{name: name, table: t, cells: map[tableKey]*Cell{}, targets: map[tableKey]*Target{},
-		scenario: map[string]string{}, checked: map[int]bool{}}
+		scenario: map[string]string{}, pcols: map[int]percentileColumn{}, checked: map[int]bool{}}
 	for _, m := range set.Measurements {
 		a.scenario[strings.ToLower(m.Scenario)] = m.Scenario
 	}
 	hasRuntime := false
-	for _, h := range t.header {
+	for j, h := range t.header {
 		role := columnRole(h, a.scenario)
+		if pc, ok := readPercentileColumn(h, a.scenario); ok && role == colOther {
+			role, a.pcols[j] = colPercentile, pc
+		}
 		a.roles = append(a.roles, role)
 		hasRuntime = hasRuntime || role == colRuntime
 	}
@@ -183,12 +196,16 @@ func (a *tableAudit) key(target, runtime, scenario string, hasRuntime bool) tabl
 
 // row checks one table row and returns its target key.
 func (a *tableAudit) row(row []string, line int, hasRuntime bool) tableKey {
-	var target, runtime string
+	var target, runtime, scenario string
 	for j, role := range a.roles {
-		if j < len(row) && role == colTarget {
+		switch {
+		case j >= len(row):
+		case role == colTarget:
 			target = row[j]
-		} else if j < len(row) && role == colRuntime {
+		case role == colRuntime:
 			runtime = row[j]
+		case role == colRowScenario:
+			scenario = row[j]
 		}
 	}
 	k := a.key(target, runtime, "", hasRuntime)
@@ -214,6 +231,8 @@ func (a *tableAudit) row(row []string, line int, hasRuntime bool) tableKey {
 			sum, n, complete = sum+v, n+1, complete && ok
 		case colBundle, colStartup, colMemory:
 			a.targetFact(k, label, j, row[j], line)
+		case colPercentile:
+			a.percentileNumber(k, label, scenario, j, row[j], line)
 		}
 	}
 	for j, role := range a.roles {
@@ -250,6 +269,9 @@ func (a *tableAudit) scenarioNumber(k tableKey, label string, col int, text stri
 	what := fmt.Sprintf("req/s (%s)", plural(c.RPS.N, "repetition"))
 	if c.RPS.N > 1 {
 		what = fmt.Sprintf("req/s, the median of %s", plural(c.RPS.N, "repetition"))
+	}
+	if got, decimals, ok := parseGrouped(text); ok && c.RPS.N > 2 && roundsTo(meanOf(c.RPS.Values), got, decimals, 1) {
+		what += fmt.Sprintf("; %s is their mean", text) // said only when the median does not match
 	}
 	a.compare(label, scenario, col, text, line, c.RPS.Median, c.Dumps(), what)
 	return c.RPS.Median, true
@@ -306,7 +328,7 @@ func formatExact(v float64) string {
 }
 
 // Units a table may print target facts in, with their size in base units.
-var timeUnits = map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+var timeUnits = map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "μs": 1e3, "ms": 1e6, "s": 1e9}
 var decimalSizes = map[string]float64{"b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9}
 var binarySizes = map[string]float64{"b": 1, "kb": 1 << 10, "mb": 1 << 20, "gb": 1 << 30, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}
 
@@ -399,7 +421,12 @@ func (a *tableAudit) unlisted(seen map[tableKey]bool) {
 // unchecked reports columns that held values no dump could check.
 func (a *tableAudit) unchecked() {
 	for j, role := range a.roles {
-		if role == colTarget || role == colRuntime || a.checked[j] {
+		if role == colTarget || role == colRuntime || role == colRowScenario || a.checked[j] {
+			continue
+		}
+		if role == colPercentile {
+			a.add(Finding{Rule: RuleTableUnchecked, Level: LevelInfo,
+				Message: fmt.Sprintf("%s: column %q was not checked: no dump printed that percentile for its rows, no unit or scenario was given, or every value lies within its repetitions' range yet is neither their median nor their mean (a percentile of the merged latencies, which the tools' summaries do not hold, would); check it by hand", a.name, a.table.header[j])})
 			continue
 		}
 		a.add(Finding{Rule: RuleTableUnchecked, Level: LevelInfo,

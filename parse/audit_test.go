@@ -88,6 +88,9 @@ func TestAuditRules(t *testing.T) {
 	cpu := func(client, server float64) func(m *Measurement) {
 		return func(m *Measurement) { m.ClientCPU, m.ServerCPU = client, server }
 	}
+	hosts := func(server, client string) func(m *Measurement) {
+		return func(m *Measurement) { m.ServerHost, m.ClientHost = server, client }
+	}
 	bad := func(c5xx int64) func(m *Measurement) {
 		return func(m *Measurement) { m.Status.C2xx -= c5xx; m.Status.C5xx = c5xx }
 	}
@@ -179,6 +182,9 @@ func TestAuditRules(t *testing.T) {
 				s.Runs = append(s.Runs, &Run{ID: "r2", Host: s.Runs[0].Host})
 				return s
 			}, nil},
+		{RuleHostPair, LevelWarning,
+			func() *Set { return each(each(cleanSet(), "a", hosts("s1", "c1")), "b", hosts("s2", "c2")) },
+			func() *Set { return each(each(cleanSet(), "a", hosts("s1", "c1")), "b", hosts("s1", "c1")) }, nil},
 		{RuleToolFailed, LevelError,
 			func() *Set {
 				return withRun(cleanSet(), func(r *Run) { r.Measurements[0].ExitStatus, r.Measurements[0].Error = 1, "exit status 1" })

@@ -13,10 +13,13 @@ var auditCommand = command{
 
 Reads PATHs as parse does and prints findings grouped by level: too few
 repetitions, noisy cells, drift, errors counted as throughput, a saturated
-client, closed-loop tail latency, mixed settings, changed or missing dumps,
-and more. With -table, also checks a published markdown results table
-against the dumps it claims to come from. Exit status 1 on any error-level
-finding, 2 on unreadable input.
+client, closed-loop tail latency, mixed settings, targets of one scenario
+measured on different server/client host pairs (host-pair), changed or
+missing dumps, and more. With -table, also checks a published markdown
+results table against the dumps it claims to come from, including latency
+percentile columns ("p99 (ms)"), and says when a published percentile is
+the mean of the repetitions' percentiles (table-averaged-percentile). Exit
+status 1 on any error-level finding, 2 on unreadable input.
 
 Examples:
   fairbench audit site/results/20261129T185000Z-bench
