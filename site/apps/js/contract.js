@@ -1,8 +1,9 @@
-// What every JavaScript target answers the same way: the fixed strings, the
-// integer rule, the querystring arithmetic and the api reshaping. Routing,
-// reading the request, validation and writing the answer stay in each
-// framework's own file, done the way that framework's documentation shows.
-// The contract is written down in ../README.md.
+// What every JavaScript target does the same way: the fixed strings, the
+// integer rule, the querystring arithmetic, the api reshaping and the address
+// to listen on ($HOST, $PORT). Routing, reading the request, validation and
+// writing the answer stay in each framework's own file, done the way that
+// framework's documentation shows. The contract is written down in
+// ../README.md.
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -17,7 +18,13 @@ export const STATIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "s
 
 /** port is $PORT, or 3000. */
 export const port = Number(process.env.PORT || 3000);
-export const hostname = "127.0.0.1";
+/**
+ * hostname is $HOST, or 127.0.0.1 when unset or empty: the address the load
+ * generator reaches (loopback, or the server host's address when it runs on
+ * another host). An IPv6 address comes bare (::1), as every listen call here
+ * takes it. There is no wildcard default.
+ */
+export const hostname = process.env.HOST || "127.0.0.1";
 
 const INTEGER = /^-?[0-9]{1,6}$/;
 

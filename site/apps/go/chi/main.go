@@ -10,7 +10,6 @@ import (
 	"io"
 	"log"
 	"net/http"
-	"os"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-playground/validator/v10"
@@ -106,11 +105,7 @@ func main() {
 			writeJSON(w, http.StatusOK, row)
 		}
 	})
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "3000"
-	}
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, r))
+	log.Fatal(http.ListenAndServe(contract.Addr(), r))
 }
 
 func text(w http.ResponseWriter, status int, s string) {

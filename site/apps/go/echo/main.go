@@ -9,7 +9,6 @@ import (
 	"errors"
 	"log"
 	"net/http"
-	"os"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/labstack/echo/v4"
@@ -115,9 +114,5 @@ func main() {
 		}
 		return c.JSON(http.StatusOK, row)
 	})
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "3000"
-	}
-	log.Fatal(e.Start("127.0.0.1:" + port))
+	log.Fatal(e.Start(contract.Addr()))
 }

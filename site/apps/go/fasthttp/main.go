@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log"
-	"os"
+	"net"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
@@ -36,12 +36,13 @@ func main() {
 		PathRewrite: fasthttp.NewPathSlashesStripper(1),
 	}
 	s := &server{db: db, static: fs.NewRequestHandler()}
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "3000"
+	// Server.ListenAndServe listens on tcp4 only; "tcp" takes an IPv6 $HOST too.
+	ln, err := net.Listen("tcp", contract.Addr())
+	if err != nil {
+		log.Fatal(err)
 	}
 	srv := &fasthttp.Server{Handler: s.serve, Name: "fasthttp"}
-	log.Fatal(srv.ListenAndServe("127.0.0.1:" + port))
+	log.Fatal(srv.Serve(ln))
 }
 
 func (s *server) serve(ctx *fasthttp.RequestCtx) {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"log"
-	"os"
 
 	"github.com/go-playground/validator/v10"
 	"github.com/gofiber/fiber/v3"
@@ -99,9 +98,9 @@ func main() {
 		}
 		return c.JSON(row)
 	})
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "3000"
-	}
-	log.Fatal(app.Listen("127.0.0.1:"+port, fiber.ListenConfig{DisableStartupMessage: true}))
+	// fiber listens on tcp4 unless told otherwise; "tcp" takes an IPv6 $HOST too.
+	log.Fatal(app.Listen(contract.Addr(), fiber.ListenConfig{
+		ListenerNetwork:       fiber.NetworkTCP,
+		DisableStartupMessage: true,
+	}))
 }

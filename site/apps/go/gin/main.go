@@ -8,7 +8,6 @@ import (
 	"errors"
 	"log"
 	"net/http"
-	"os"
 
 	"github.com/gin-gonic/gin"
 
@@ -98,9 +97,5 @@ func main() {
 			c.JSON(http.StatusOK, row)
 		}
 	})
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "3000"
-	}
-	log.Fatal(r.Run("127.0.0.1:" + port))
+	log.Fatal(r.Run(contract.Addr()))
 }

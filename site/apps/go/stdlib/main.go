@@ -9,7 +9,6 @@ import (
 	"io"
 	"log"
 	"net/http"
-	"os"
 	"strconv"
 
 	"github.com/go-playground/validator/v10"
@@ -104,7 +103,7 @@ func main() {
 			writeJSON(w, http.StatusOK, row)
 		}
 	})
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+port(), mux))
+	log.Fatal(http.ListenAndServe(contract.Addr(), mux))
 }
 
 func text(w http.ResponseWriter, status int, s string) {
@@ -123,11 +122,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	w.Write(b)
-}
-
-func port() string {
-	if p := os.Getenv("PORT"); p != "" {
-		return p
-	}
-	return "3000"
 }

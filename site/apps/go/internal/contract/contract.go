@@ -1,9 +1,9 @@
-// Package contract holds what every Go target answers the same way: the
-// fixed strings, the integer rule, the api reshaping and the validate
-// schema (as struct tags). Routing, reading the request, binding,
-// validation and writing the answer stay in each framework's own app, done
-// the way that framework's documentation shows. The contract itself is
-// written down in site/apps/README.md.
+// Package contract holds what every Go target does the same way: the fixed
+// strings, the integer rule, the api reshaping, the validate schema (as
+// struct tags) and the address to listen on ($HOST, $PORT). Routing, reading
+// the request, binding, validation and writing the answer stay in each
+// framework's own app, done the way that framework's documentation shows.
+// The contract itself is written down in site/apps/README.md.
 package contract
 
 import (
