@@ -45,6 +45,10 @@ type Options struct {
 	Resume  string   // an existing run dir to finish instead of starting a new one
 	Only    []string // target names to run; all when empty
 	BaseDir string   // target and service dirs are relative to it; "" is the current directory
+	// Shard is the share of the targets to run (collect -shard I/N); the
+	// zero Shard runs them all. It goes into run.json, and a resumed run
+	// keeps the shard it was started with.
+	Shard Shard
 	// Progress is told each step; nil discards them. ProgressFor picks a
 	// bar on a terminal and lines elsewhere.
 	Progress Progress
@@ -64,6 +68,10 @@ type collector struct {
 	order    int
 	services []*runningService
 	vars     map[string]string // {<service>.port} → port
+	// hosts are the suite's SSH hosts; server and client the ones with
+	// those roles (nil: here).
+	hosts          []*sshHost
+	server, client *sshHost
 }
 
 func newCollector(suite *Suite, opt Options) *collector {
@@ -94,6 +102,23 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	if err := c.preflight(ctx, targets, true); err != nil {
 		return nil, err
 	}
+	if err := c.sameHosts(); err != nil {
+		return nil, err
+	}
+	if len(c.suite.Hosts) > 0 {
+		sockets, err := os.MkdirTemp("", "fb-ssh-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(sockets)
+		defer c.closeHosts()
+		if err := c.connectHosts(ctx, sockets); err != nil {
+			return nil, err
+		}
+		if err := c.preflightHosts(ctx, targets); err != nil {
+			return nil, err
+		}
+	}
 	if c.opt.Resume != "" {
 		err = c.resumeRunDir()
 	} else {
@@ -104,6 +129,11 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	}
 	c.dir.reserve()
 	defer c.dir.release()
+	if len(c.hosts) > 0 {
+		if err := c.recordHosts(ctx); err != nil {
+			return c.dir, err
+		}
+	}
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return c.dir, err
 	}
@@ -140,9 +170,12 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	return c.dir, errors.Join(err, uerr)
 }
 
+// selected returns the targets to run: the shard's share (Options.Shard, or
+// the shard recorded in the run dir on resume), or those -only names.
 func (c *collector) selected() ([]Target, error) {
-	if len(c.opt.Only) == 0 {
-		return c.suite.Targets, nil
+	share, err := c.share()
+	if err != nil || len(c.opt.Only) == 0 {
+		return share, err
 	}
 	var out []Target
 	for _, name := range c.opt.Only {
@@ -174,6 +207,8 @@ func (c *collector) createRunDir() error {
 		Host:        host,
 		Tools:       c.tools,
 		Isolation:   c.suite.Isolation,
+		Hosts:       c.hostRecords(),
+		Shard:       c.opt.Shard.String(),
 	}
 	d, err := CreateRunDir(c.opt.Out, m, c.suite.Source)
 	c.dir = d
@@ -330,7 +365,7 @@ func (c *collector) targetDir(t Target) string {
 // expand fills in {bin} (the target's scratch folder) and the services'
 // {<name>.port} placeholders.
 func (c *collector) expand(t Target, s string) string {
-	s = strings.ReplaceAll(s, "{bin}", filepath.Join(c.bins, t.Name))
+	s = strings.ReplaceAll(s, "{bin}", c.binDir(t))
 	for k, v := range c.vars {
 		s = strings.ReplaceAll(s, k, v)
 	}

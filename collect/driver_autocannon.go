@@ -60,9 +60,16 @@ func autocannonVersion(ctx context.Context, path string) (Version, error) {
 	if err != nil {
 		return Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
 	}
-	for _, l := range strings.Split(string(out), "\n") {
+	v, err := autocannonVersionIn(path, string(out))
+	v.Asked = asked
+	return v, err
+}
+
+// autocannonVersionIn reads what `autocannon --version` printed.
+func autocannonVersionIn(path, out string) (Version, error) {
+	for _, l := range strings.Split(out, "\n") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "autocannon "); ok {
-			return Version{Path: path, Version: v, Asked: asked}, nil
+			return Version{Path: path, Version: v}, nil
 		}
 	}
 	return Version{}, fmt.Errorf("%s --version did not print an autocannon version: %q", path, out)

@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -30,14 +29,21 @@ func wrkVersion(ctx context.Context, path string) (Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
 	out, _ := exec.CommandContext(ctx, path, "-v").CombinedOutput()
-	first, _, _ := bytes.Cut(out, []byte("\n"))
-	v := strings.TrimSpace(string(first))
+	v, err := wrkVersionIn(path, string(out))
+	v.Asked = asked
+	return v, err
+}
+
+// wrkVersionIn reads what `wrk -v` printed.
+func wrkVersionIn(path, out string) (Version, error) {
+	first, _, _ := strings.Cut(out, "\n")
+	v := strings.TrimSpace(first)
 	if !strings.HasPrefix(v, "wrk ") {
 		return Version{}, fmt.Errorf("%s -v did not print a wrk version: %q", path, v)
 	}
 	// "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer": the
 	// version is the second word.
-	return Version{Path: path, Version: strings.Fields(v)[1], Asked: asked}, nil
+	return Version{Path: path, Version: strings.Fields(v)[1]}, nil
 }
 
 // Argv runs wrk with --latency for the latency distribution. The method,

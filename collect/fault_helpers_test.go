@@ -123,16 +123,22 @@ type groupWatch struct {
 	done   chan struct{}
 	mu     sync.Mutex
 	groups map[int]bool
+	before map[int]bool // children when watching began, not the run's
 }
 
 func watchGroups() *groupWatch {
 	w := &groupWatch{stop: make(chan struct{}), done: make(chan struct{}), groups: map[int]bool{}}
 	self := os.Getpid()
+	before := map[int]bool{} // children from before the run (a test's own servers)
+	for _, pid := range childrenOf(self) {
+		before[pid] = true
+	}
+	w.before = before
 	go func() {
 		defer close(w.done)
 		for {
 			for _, pid := range childrenOf(self) {
-				if pgidOf(pid) == pid {
+				if pgidOf(pid) == pid && !before[pid] {
 					w.mu.Lock()
 					w.groups[pid] = true
 					w.mu.Unlock()
@@ -156,17 +162,17 @@ func (w *groupWatch) check(t *testing.T) {
 	<-w.done
 	for pgid := range w.groups {
 		if left := groupMembers(pgid); len(left) > 0 {
-			t.Errorf("process group %d still has %v: orphans", pgid, left)
+			t.Errorf("process group %d still has %v: orphans (%s)", pgid, left, cmdline(pgid))
 		}
 	}
 	var live []int
 	for _, pid := range childrenOf(os.Getpid()) {
-		if f := procStat(pid); len(f) > 0 && f[0] != "Z" {
+		if f := procStat(pid); len(f) > 0 && f[0] != "Z" && !w.before[pid] {
 			live = append(live, pid)
 		}
 	}
-	if len(live) > 0 {
-		t.Errorf("children still running: %v", live)
+	for _, pid := range live {
+		t.Errorf("child %d still running: %s", pid, cmdline(pid))
 	}
 	if len(w.groups) == 0 {
 		t.Logf("no process group was seen (the fault struck before any process started)")
@@ -264,4 +270,10 @@ func sameDumps(t *testing.T, dir string, before map[string]string) {
 			t.Errorf("%s changed on resume", name)
 		}
 	}
+}
+
+// cmdline is a process's command line, for messages.
+func cmdline(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return strings.ReplaceAll(strings.TrimRight(string(b), "\x00"), "\x00", " ")
 }

@@ -47,6 +47,12 @@ var gateClient = &http.Client{
 // Gate sends every scenario's request and variants to the server at addr and
 // checks each answer byte for byte.
 func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
+	return gateWith(ctx, gateClient, addr, scenarios)
+}
+
+// gateWith is Gate through client, whose connections may start elsewhere
+// (on the client host, see viaHost).
+func gateWith(ctx context.Context, client *http.Client, addr string, scenarios []Scenario) GateResult {
 	var res GateResult
 	var b strings.Builder
 	for _, sc := range scenarios {
@@ -57,7 +63,7 @@ func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
 			if i > 0 {
 				label = fmt.Sprintf("%s variant %d", sc.Name, i)
 			}
-			problems := check(ctx, addr, c.Request, c.Expect, label, &b)
+			problems := check(ctx, client, addr, c.Request, c.Expect, label, &b)
 			if len(problems) > 0 {
 				ok = false
 			}
@@ -72,7 +78,7 @@ func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
 
 // Check sends one request and returns what is wrong with the answer; the
 // exchange is written to w.
-func check(ctx context.Context, addr string, req Request, want Expect, label string, w *strings.Builder) []string {
+func check(ctx context.Context, client *http.Client, addr string, req Request, want Expect, label string, w *strings.Builder) []string {
 	method := req.Method
 	if method == "" {
 		method = http.MethodGet
@@ -84,7 +90,7 @@ func check(ctx context.Context, addr string, req Request, want Expect, label str
 	if req.Body != "" {
 		fmt.Fprintf(w, ">\n> %s\n", quoteBody([]byte(req.Body)))
 	}
-	status, header, body, err := roundTrip(ctx, addr, method, req)
+	status, header, body, err := roundTrip(ctx, client, addr, method, req)
 	var problems []string
 	if err != nil {
 		problems = append(problems, err.Error())
@@ -108,7 +114,7 @@ func check(ctx context.Context, addr string, req Request, want Expect, label str
 	return problems
 }
 
-func roundTrip(ctx context.Context, addr, method string, req Request) (int, http.Header, []byte, error) {
+func roundTrip(ctx context.Context, client *http.Client, addr, method string, req Request) (int, http.Header, []byte, error) {
 	var body io.Reader
 	if req.Body != "" {
 		body = strings.NewReader(req.Body)
@@ -120,7 +126,7 @@ func roundTrip(ctx context.Context, addr, method string, req Request) (int, http
 	for k, v := range req.Headers {
 		hr.Header.Set(k, v)
 	}
-	resp, err := gateClient.Do(hr)
+	resp, err := client.Do(hr)
 	if err != nil {
 		return 0, nil, nil, err
 	}

@@ -27,27 +27,51 @@ type Host struct {
 // AskHost reads the host facts from /proc, /sys and /etc. A fact that cannot
 // be read is left empty.
 func AskHost() Host {
-	h := Host{Arch: runtime.GOARCH, Threads: runtime.NumCPU()}
+	h := hostFacts(func(path string) string {
+		b, _ := os.ReadFile(path)
+		return string(b)
+	})
 	h.Hostname, _ = os.Hostname()
-	h.Kernel = firstLine("/proc/sys/kernel/osrelease")
-	h.Governor = firstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
-	if b, err := os.ReadFile("/etc/os-release"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(l, "PRETTY_NAME="); ok {
-				h.OS = strings.Trim(v, `"`)
-			}
+	h.Arch = runtime.GOARCH
+	if h.Threads == 0 {
+		h.Threads = runtime.NumCPU()
+	}
+	return h
+}
+
+// factFiles are the files host facts are read from.
+var factFiles = []string{
+	"/proc/sys/kernel/osrelease",
+	"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+	"/etc/os-release",
+	"/proc/meminfo",
+	"/proc/cpuinfo",
+	"/proc/loadavg",
+}
+
+// hostFacts reads the facts of a machine through read, which returns a
+// file's text or "" when it cannot be read.
+func hostFacts(read func(path string) string) Host {
+	var h Host
+	first := func(path string) string {
+		l, _, _ := strings.Cut(read(path), "\n")
+		return strings.TrimSpace(l)
+	}
+	h.Kernel = first("/proc/sys/kernel/osrelease")
+	h.Governor = first("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+	for _, l := range strings.Split(read("/etc/os-release"), "\n") {
+		if v, ok := strings.CutPrefix(l, "PRETTY_NAME="); ok {
+			h.OS = strings.Trim(v, `"`)
 		}
 	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
-				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-				h.MemoryBytes = kb << 10
-			}
+	for _, l := range strings.Split(read("/proc/meminfo"), "\n") {
+		if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			h.MemoryBytes = kb << 10
 		}
 	}
-	h.CPUModel, h.Cores, h.Threads = cpuInfo(h.Threads)
-	for _, f := range strings.Fields(firstLine("/proc/loadavg")) {
+	h.CPUModel, h.Cores, h.Threads = cpuInfo(read("/proc/cpuinfo"))
+	for _, f := range strings.Fields(first("/proc/loadavg")) {
 		if len(h.LoadAvg) == 3 {
 			break
 		}
@@ -57,15 +81,12 @@ func AskHost() Host {
 	return h
 }
 
-// cpuInfo reads the model name and counts physical cores and logical CPUs.
-func cpuInfo(fallbackThreads int) (model string, cores, threads int) {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "", 0, fallbackThreads
-	}
+// cpuInfo reads the model name and counts physical cores and logical CPUs
+// in the text of /proc/cpuinfo.
+func cpuInfo(text string) (model string, cores, threads int) {
 	physical := map[string]bool{}
 	var phys, core string
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range strings.Split(text, "\n") {
 		k, v, ok := strings.Cut(l, ":")
 		if !ok {
 			if phys != "" || core != "" {
@@ -89,9 +110,6 @@ func cpuInfo(fallbackThreads int) (model string, cores, threads int) {
 	cores = len(physical)
 	if cores == 0 {
 		cores = threads
-	}
-	if threads == 0 {
-		threads = fallbackThreads
 	}
 	return model, cores, threads
 }

@@ -43,7 +43,10 @@ type Manifest struct {
 	// Orphans are dumps found on disk on resume that run.json did not list
 	// (a crash between storing and recording): kept, never measurements.
 	Orphans []OrphanRecord `json:"orphans,omitempty"`
-	Errors  []string       `json:"errors,omitempty"`
+	// Leftovers are processes on SSH hosts that could not be ended when
+	// their host was out of reach; -resume ends them over a fresh connection.
+	Leftovers []LeftoverRecord `json:"leftovers,omitempty"`
+	Errors    []string         `json:"errors,omitempty"`
 }
 
 // HostRecord is an SSH host of the run and what it said of itself.
@@ -53,6 +56,13 @@ type HostRecord struct {
 	Roles       []string           `json:"roles"`
 	Facts       Host               `json:"facts"`
 	Tools       map[string]Version `json:"tools,omitempty"` // asked on this host
+}
+
+// LeftoverRecord is a process group left running on an SSH host.
+type LeftoverRecord struct {
+	Host  string `json:"host"`
+	Group int    `json:"process_group"`
+	What  string `json:"what"` // the target, or "load tool"
 }
 
 // MergedRecord is one shard run that went into a merged run.

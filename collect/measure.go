@@ -101,7 +101,11 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return MeasurementRecord{}, err
 	}
-	argv, err := d.Argv(c.tools[load.Tool].Path, "http://"+srv.Addr()+sc.Request.Path, sc.Request, load, window, scratch)
+	tool := c.tools[load.Tool]
+	if c.client != nil {
+		tool = c.client.tools[load.Tool]
+	}
+	argv, err := d.Argv(tool.Path, "http://"+srv.Addr()+sc.Request.Path, sc.Request, load, window, scratch)
 	if err != nil {
 		return MeasurementRecord{}, err
 	}
@@ -109,44 +113,44 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	c.order++
 	mr := MeasurementRecord{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
-		Tool: load.Tool, ToolVersion: c.tools[load.Tool].Version, Argv: argv,
+		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
 		ServerCPUs: c.suite.Isolation.ServerCPUs, ClientCPUs: c.suite.Isolation.ClientCPUs,
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + toolGrace
-	rctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A grandchild that keeps stdout open after the group is killed must
-	// not hold the run.
-	cmd.WaitDelay = 5 * time.Second
 	serverCPU := srv.CPUSeconds()
 	peak := srv.samplePeakRSS(rssSampleEvery)
 	mr.Start = c.opt.Now().UTC()
-	runErr := cmd.Run()
+	if srv.remote != nil {
+		mr.ServerHost = srv.remote.host.spec.Name
+	}
+	var tr toolRun
+	if c.client != nil {
+		mr.ClientHost = c.client.spec.Name
+		tr = c.runOnClient(ctx, argv, scratch, limit)
+	} else {
+		tr = runTool(ctx, argv, limit)
+	}
 	mr.End = c.opt.Now().UTC()
 	mr.RSSPeak = peak()
 	mr.ServerCPUS = srv.CPUSeconds() - serverCPU
 	if ctx.Err() != nil {
 		return mr, ctx.Err()
 	}
-	if cmd.ProcessState != nil {
-		mr.ExitStatus = cmd.ProcessState.ExitCode()
-		mr.ClientCPUS = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
-	}
+	mr.ExitStatus, mr.ClientCPUS = tr.exit, tr.cpu
 	switch {
-	case rctx.Err() == context.DeadlineExceeded:
+	case tr.overran:
 		mr.Error = fmt.Sprintf("%s ran past its window (%v) + timeout + grace, %v in all: killed; its dump is kept but not counted", load.Tool, window, limit)
-	case runErr != nil:
-		mr.Error = fmt.Sprintf("%s: %v; its dump is kept but not counted", load.Tool, runErr)
+	case tr.err != nil:
+		mr.Error = fmt.Sprintf("%s: %v; its dump is kept but not counted", load.Tool, tr.err)
 	}
 	if srv.Exited() {
 		mr.Error = fmt.Sprintf("%s exited during the window; its last output:\n%s", t.Name, srv.Output())
+		if srv.remote != nil && !srv.remote.host.alive(ctx) {
+			mr.Error = fmt.Sprintf("the link to host %s was lost during the window; its dump is kept but not counted", srv.remote.host.spec.Name)
+		}
 	}
+	stdout, stderr := bytes.NewBuffer(tr.stdout), bytes.NewBuffer(tr.stderr)
 	base := c.dumpBase(t.Name, sc.Name, rep, warmup)
 	mr.Dump = base + ".txt"
 	if mr.SHA256, err = c.dir.WriteDump(mr.Dump, stdout.Bytes()); err != nil {
@@ -161,14 +165,49 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	return mr, nil
 }
 
+// toolRun is what one run of a load tool left.
+type toolRun struct {
+	stdout, stderr []byte
+	exit           int     // -1: killed by a signal
+	cpu            float64 // user+system seconds of the tool
+	overran        bool    // killed past its limit
+	err            error   // why it failed, if it did
+}
+
+// runTool runs argv here, in a process group of its own killed after limit.
+func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
+	rctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A grandchild that keeps stdout open after the group is killed must
+	// not hold the run.
+	cmd.WaitDelay = 5 * time.Second
+	tr := toolRun{err: cmd.Run()}
+	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
+	tr.overran = rctx.Err() == context.DeadlineExceeded
+	if cmd.ProcessState != nil {
+		tr.exit = cmd.ProcessState.ExitCode()
+		tr.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	}
+	return tr
+}
+
 func (c *collector) addMeasurement(mr MeasurementRecord) error {
 	return c.dir.Update(func(m *Manifest) { m.Measurements = append(m.Measurements, mr) })
 }
 
 // samplePeakRSS samples the RSS of the server's process tree every
 // interval until the returned function is called, which returns the peak.
-// The tree is listed anew every second.
+// The tree is listed anew every second. On an SSH host the peak is the
+// kernel's own (the sum of each process's VmHWM), read when the window ends.
 func (s *Server) samplePeakRSS(interval time.Duration) func() int64 {
+	if s.remote != nil {
+		return func() int64 { return s.remote.stats().Peak }
+	}
 	stop, done := make(chan struct{}), make(chan int64)
 	go func() {
 		tree := processTree(s.Cmd.Process.Pid)

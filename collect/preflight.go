@@ -18,6 +18,8 @@ var installHints = map[string]string{
 	"node":       "apt-get install nodejs",
 	"npm":        "apt-get install npm",
 	"go":         "see https://go.dev/doc/install",
+	"ssh":        "apt-get install openssh-client",
+	"rsync":      "apt-get install rsync",
 	"postgres":   "apt-get install postgresql, and put /usr/lib/postgresql/<version>/bin on PATH",
 	"initdb":     "apt-get install postgresql, and put /usr/lib/postgresql/<version>/bin on PATH",
 	"pg_ctl":     "apt-get install postgresql, and put /usr/lib/postgresql/<version>/bin on PATH",
@@ -79,6 +81,12 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			continue
 		}
 		c.tools[sv.Name] = v
+	}
+	if len(c.suite.Hosts) > 0 {
+		// The targets are found on the server host when they are built
+		// and started there; here only ssh and rsync are needed.
+		errs = append(errs, lookCommand("hosts", "ssh", []string{"ssh"}), lookCommand("hosts", "rsync", []string{"rsync"}))
+		return errors.Join(errs...)
 	}
 	for _, t := range targets {
 		who := "target " + t.Name

@@ -27,6 +27,9 @@ type Server struct {
 	output  *tailBuffer
 	exited  chan struct{}
 	waitErr error
+	// remote is set when the server runs on an SSH host; Cmd is then the
+	// local ssh that carries it.
+	remote *remoteProc
 }
 
 // pinned wraps argv with taskset when cpus is not empty.
@@ -37,14 +40,15 @@ func pinned(cpus string, argv []string) []string {
 	return append([]string{"taskset", "-c", cpus}, argv...)
 }
 
-// StartServer starts t in dir with PORT set, in its own process group.
+// StartServer starts t in dir with PORT set (and HOST, the address to listen
+// on: loopback), in its own process group.
 // The port must be free; a port of 0 picks a free one.
 func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
 	port, err := claimPort(port)
 	if err != nil {
 		return nil, err
 	}
-	env := []string{"PORT=" + strconv.Itoa(port)}
+	env := []string{"PORT=" + strconv.Itoa(port), "HOST=127.0.0.1"}
 	for _, k := range sortedKeys(t.Env) {
 		env = append(env, k+"="+t.Env[k])
 	}
@@ -86,8 +90,13 @@ func startProcess(name string, argv []string, dir string, env []string, cred *sy
 	return s, nil
 }
 
-// Addr is the server's loopback address.
-func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.Port) }
+// Addr is the server's address: loopback, or its host's.
+func (s *Server) Addr() string {
+	if s.remote != nil {
+		return net.JoinHostPort(s.remote.host.address(), strconv.Itoa(s.Port))
+	}
+	return "127.0.0.1:" + strconv.Itoa(s.Port)
+}
 
 // Exited reports whether the server process has ended.
 func (s *Server) Exited() bool {
@@ -132,6 +141,12 @@ func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready fun
 
 // Stop ends the server's whole process group: SIGTERM, then SIGKILL after grace.
 func (s *Server) Stop(grace time.Duration) {
+	if s.remote != nil {
+		s.remote.stop(s.Target.Name)
+		s.Cmd.Process.Kill() // the local ssh, if the link left it waiting
+		<-s.exited
+		return
+	}
 	pgid := s.Cmd.Process.Pid
 	syscall.Kill(-pgid, syscall.SIGTERM)
 	select {
@@ -145,6 +160,9 @@ func (s *Server) Stop(grace time.Duration) {
 
 // RSS is the resident set size of the server's whole process tree, in bytes.
 func (s *Server) RSS() int64 {
+	if s.remote != nil {
+		return s.remote.stats().RSS
+	}
 	var total int64
 	for _, pid := range processTree(s.Cmd.Process.Pid) {
 		total += rssOf(pid)
@@ -154,6 +172,9 @@ func (s *Server) RSS() int64 {
 
 // CPUSeconds is the user+system CPU time of the server's live process tree.
 func (s *Server) CPUSeconds() float64 {
+	if s.remote != nil {
+		return s.remote.stats().CPUSeconds
+	}
 	var total float64
 	for _, pid := range processTree(s.Cmd.Process.Pid) {
 		total += cpuOf(pid)

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,30 @@ func TestREADMESuite(t *testing.T) {
 	}
 	if l := s.LoadFor(s.Scenarios[1]); l.Tool != "autocannon" || l.Pipelining != 4 {
 		t.Errorf("body scenario load = %+v, want autocannon with pipelining 4", l)
+	}
+}
+
+// TestREADMEHosts loads the hosts file of the README's hosts section.
+func TestREADMEHosts(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skip("no README next to the package")
+	}
+	_, rest, ok := strings.Cut(string(b), "## Hosts")
+	if !ok {
+		t.Fatal("README has no \"## Hosts\" section")
+	}
+	_, rest, _ = strings.Cut(rest, "```toml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	name := filepath.Join(t.TempDir(), "hosts.toml")
+	if err := os.WriteFile(name, []byte(example), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hosts, err := LoadHosts(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hosts) != 2 || hosts[0].Roles[0] != RoleServer || hosts[1].Roles[0] != RoleClient {
+		t.Errorf("README hosts: %+v", hosts)
 	}
 }

@@ -50,6 +50,7 @@ func (s *Suite) check() error {
 			e.add("isolation", 0, key.name, "%q is not a CPU list like \"0\", \"0-3\" or \"0,2\"", key.val)
 		}
 	}
+	s.checkHosts(e)
 	names := map[string]bool{}
 	for i, sv := range s.Services {
 		checkName(e, "service", i, sv.Name, names)
@@ -100,6 +101,37 @@ func (s *Suite) check() error {
 		s.checkLoad(e, "scenario", i, sc.Load, s.LoadFor(sc))
 	}
 	return errors.Join(e.errs...)
+}
+
+// checkHosts checks the [[host]] tables: named, reachable by a destination,
+// one server and at most one client.
+func (s *Suite) checkHosts(e *suiteErrors) {
+	names := map[string]bool{}
+	has := map[string]int{}
+	for i, h := range s.Hosts {
+		checkName(e, "host", i, h.Name, names)
+		if h.SSH == "" || strings.HasPrefix(h.SSH, "-") || strings.ContainsAny(h.SSH, " \t\n'\"") {
+			e.add("host", i, "ssh", "%q: give the destination as ssh takes it: [user@]address", h.SSH)
+		}
+		if h.Port < 0 || h.Port > 65535 {
+			e.add("host", i, "port", "%d is not a port", h.Port)
+		}
+		if len(h.Roles) == 0 {
+			e.add("host", i, "roles", "missing: [\"server\"], [\"client\"] or both")
+		}
+		for _, r := range h.Roles {
+			if r != RoleServer && r != RoleClient {
+				e.add("host", i, "roles", "%q: a host is a %q or a %q (services run on the collector's machine)", r, RoleServer, RoleClient)
+			}
+			has[r]++
+			if has[r] == 2 {
+				e.add("host", i, "roles", "a second %q: a run has one server host and one client host (shard the suite to use more)", r)
+			}
+		}
+	}
+	if len(s.Hosts) > 0 && has[RoleServer] == 0 {
+		e.add("host", 0, "roles", "no host has the role %q: the targets run there", RoleServer)
+	}
 }
 
 // checkName checks a [[table]]'s name: present, path-safe and unique.

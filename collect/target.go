@@ -40,6 +40,23 @@ func (c *collector) prepare(ctx context.Context, t Target) (TargetRecord, error)
 	if err := c.dir.WriteFile(rec.Transcript, []byte(g.Transcript)); err != nil {
 		return rec, err
 	}
+	if c.server != nil {
+		rec.Host = c.server.spec.Name
+	}
+	if g.Local != nil {
+		rec.LocalTranscript = filepath.ToSlash(filepath.Join("conformance", t.Name+".local.txt"))
+		if err := c.dir.WriteFile(rec.LocalTranscript, []byte(g.Local.Transcript)); err != nil {
+			return rec, err
+		}
+		rec.LocalConformance = "pass"
+		if len(g.Local.Failed) > 0 {
+			rec.LocalConformance = "fail"
+		}
+		if !slices.Equal(g.Local.Failed, g.Failed) {
+			c.note("%s: the gate from host %s failed %v, from here %v: something between the hosts changes the answers (see %s and %s)",
+				t.Name, c.client.spec.Name, g.Failed, g.Local.Failed, rec.Transcript, rec.LocalTranscript)
+		}
+	}
 	for _, f := range g.Failed {
 		if !slices.Contains(rec.Failed, f) {
 			rec.Failed = append(rec.Failed, f)
@@ -54,6 +71,9 @@ func (c *collector) prepare(ctx context.Context, t Target) (TargetRecord, error)
 
 // build runs t's build argv in its dir, timed, and measures its artifact.
 func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifact int64, err error) {
+	if c.server != nil {
+		return c.buildOnServer(ctx, t)
+	}
 	dir := c.targetDir(t)
 	t = c.expanded(t)
 	if len(t.Build) > 0 {
@@ -86,6 +106,9 @@ func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifa
 // gateRun is the gate's verdict with what was seen of the server meanwhile.
 type gateRun struct {
 	GateResult
+	// Local is the gate asked again from here when the server is on a
+	// host and the load generator on another.
+	Local   *GateResult
 	Startup time.Duration
 	RSS     int64
 }
@@ -99,14 +122,29 @@ func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
 	}
 	defer srv.Stop(2 * time.Second)
 	g := gateRun{Startup: startup, RSS: srv.RSS()}
-	g.GateResult = Gate(ctx, srv.Addr(), c.suite.Scenarios)
+	if c.client == nil {
+		g.GateResult = Gate(ctx, srv.Addr(), c.suite.Scenarios)
+		return g, nil
+	}
+	g.GateResult = gateWith(ctx, viaHost(c.client), srv.Addr(), c.suite.Scenarios)
+	local := Gate(ctx, srv.Addr(), c.suite.Scenarios)
+	g.Local = &local
 	return g, nil
 }
 
 // start starts a fresh server process for t and waits until it answers
 // its readiness request correctly; the wait is polled every readyPoll.
 func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration, error) {
-	srv, err := StartServer(c.expanded(t), c.targetDir(t), t.Port, c.suite.Isolation.ServerCPUs)
+	var srv *Server
+	var err error
+	if c.server != nil {
+		if err := c.reconnect(ctx); err != nil {
+			return nil, 0, err
+		}
+		srv, err = startRemoteServer(ctx, c.server, c.expanded(t), c.remoteDir(t), t.Port, c.suite.Isolation.ServerCPUs, c.leftBehind)
+	} else {
+		srv, err = StartServer(c.expanded(t), c.targetDir(t), t.Port, c.suite.Isolation.ServerCPUs)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -120,7 +158,7 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 		timeout = t.ReadyTimeout.Std()
 	}
 	startup, err := srv.WaitReady(ctx, timeout, func(ctx context.Context) bool {
-		status, _, _, err := roundTrip(ctx, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
+		status, _, _, err := roundTrip(ctx, gateClient, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
 		if err != nil {
 			return false
 		}

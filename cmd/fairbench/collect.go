@@ -11,7 +11,7 @@ import (
 
 var collectCommand = command{
 	summary: "run a suite: build, gate, load, and keep every raw dump",
-	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-resume RUNDIR]
+	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-resume RUNDIR]
 
 Starts the suite's services, builds and starts each target, checks its
 answers byte for byte (a target that fails a scenario is not measured in
@@ -31,14 +31,28 @@ status "failed"; -resume takes every failed or missing measurement again
 under a new name (<rep>-2.txt). A full disk stops the run at once, every
 dump stored so far intact.
 
+-shard I/N runs the I-th of N shares of the targets, to spread one suite
+over N machines or sessions: target k (counting from 0 in suite order) is in
+shard (k mod N)+1. run.json records the shard; -resume keeps it. Join the N
+run dirs with fairbench merge. -shard and -only do not go together: a shard
+runs all of its share, so that merge can rebuild the whole suite.
+
 FAIRBENCH_BOMBARDIER, FAIRBENCH_WRK and FAIRBENCH_AUTOCANNON name a load
 tool's binary in place of the one fairbench finds (to try a build of the
 tool, or to inject faults in tests); run.json records its path and the
 version it gives, or "unknown".
 
+-hosts FILE runs the targets on the host with the role "server" and the
+load tool on the host with the role "client", over ssh ([[host]] tables,
+see the README's hosts section; a suite may hold them itself). Every host
+is reached before anything runs. A -resume of such a run needs the same
+-hosts again.
+
 Examples:
   fairbench collect -suite site/suites/go.toml
+  fairbench collect -suite site/suites/go.toml -hosts lab.toml -shard 1/2
   fairbench collect -suite site/suites/go.toml -only gin,chi -out /tmp/runs
+  fairbench collect -suite site/suites/go.toml -shard 2/3 -out /tmp/runs
   fairbench collect -resume site/results/20261129T185000Z-bench`,
 	run: runCollect,
 }
@@ -48,8 +62,10 @@ func runCollect(e *env, args []string) error {
 	suitePath := fs.String("suite", "", "suite file (TOML)")
 	out := fs.String("out", "site/results", "folder to write the run dir into")
 	only := fs.String("only", "", "comma-separated target names to run (default all)")
+	shard := fs.String("shard", "", "run shard `I/N` of the targets: target k (from 0, in suite order) is in shard (k mod N)+1")
 	resume := fs.String("resume", "", "an interrupted run dir to finish")
 	base := fs.String("base", ".", "folder that target and service dirs are relative to")
+	hostsFile := fs.String("hosts", "", "hosts file: [[host]] tables with ssh destinations and roles (server, client)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -57,8 +73,14 @@ func runCollect(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("collect: -suite FILE (or -resume RUNDIR) is required and takes no other arguments")
 	}
+	sh, err := collect.ParseShard(*shard)
+	if err != nil {
+		return usageErr("collect: -%w", err)
+	}
+	if !sh.IsZero() && *only != "" {
+		return usageErr("collect: -only and -shard %s together: a shard runs all of its share, so that merge can rebuild the whole suite; drop one of them", sh)
+	}
 	var suite *collect.Suite
-	var err error
 	if *suitePath != "" {
 		suite, err = collect.LoadSuite(*suitePath)
 	} else {
@@ -67,10 +89,20 @@ func runCollect(e *env, args []string) error {
 	if err != nil {
 		return usageErr("%w", err)
 	}
+	if *hostsFile != "" {
+		if len(suite.Hosts) > 0 {
+			return usageErr("collect: %s has [[host]] tables of its own and -hosts %s gives others: keep one of them", suite.File, *hostsFile)
+		}
+		hosts, err := collect.LoadHosts(*hostsFile)
+		if err != nil {
+			return usageErr("%w", err)
+		}
+		suite = suite.WithHosts(hosts)
+	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
 	dir, err := collect.Run(ctx, suite, collect.Options{
-		Out: *out, Resume: *resume, Only: csvList(*only), BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
+		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)

@@ -44,6 +44,7 @@ func init() {
 	commands = map[string]command{
 		"demo":    demoCommand,
 		"collect": collectCommand,
+		"merge":   mergeCommand,
 		"verify":  verifyCommand,
 		"parse":   parseCommand,
 		"audit":   auditCommand,

@@ -1,4 +1,6 @@
-// Command hiserver answers GET / with the bytes of $BODY, for gate tests.
+// Command hiserver answers GET / with the bytes of $BODY, for gate tests,
+// and GET /ip with the caller's address. It listens on $HOST (default
+// 127.0.0.1) and $PORT.
 //
 // $FAULT names a file that, when it exists at startup, injects a fault:
 //
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -45,5 +48,15 @@ func main() {
 			os.Exit(3)
 		}
 	})
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+os.Getenv("PORT"), nil))
+	// GET /ip answers the caller's address: the gate from the client host
+	// and the gate from the collector's machine see different ones.
+	http.HandleFunc("GET /ip", func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		io.WriteString(w, host)
+	})
+	host := os.Getenv("HOST")
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	log.Fatal(http.ListenAndServe(net.JoinHostPort(host, os.Getenv("PORT")), nil))
 }

@@ -1,0 +1,42 @@
+package collect
+
+import (
+	"bytes"
+	"errors"
+	"os"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// LoadHosts reads a hosts file: [[host]] tables as in a suite. Hosts kept
+// apart from the suite let one suite (one suite hash) run on several host
+// pairs, a shard on each.
+func LoadHosts(path string) ([]HostSpec, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Hosts []HostSpec `toml:"host"`
+	}
+	dec := toml.NewDecoder(bytes.NewReader(src))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, suiteDecodeError(path, err)
+	}
+	s := &Suite{File: path, Source: src, Hosts: f.Hosts}
+	e := &suiteErrors{s: s}
+	if len(f.Hosts) == 0 {
+		e.add("", 0, "host", "no [[host]] table")
+	}
+	s.checkHosts(e)
+	return f.Hosts, errors.Join(e.errs...)
+}
+
+// WithHosts returns the suite with hosts in place of its own [[host]]
+// tables; its hash stays the suite file's.
+func (s *Suite) WithHosts(hosts []HostSpec) *Suite {
+	c := *s
+	c.Hosts = hosts
+	return &c
+}

@@ -1,0 +1,361 @@
+package collect
+
+// Remote hosts are reached with the system OpenSSH client, not with
+// golang.org/x/crypto/ssh. A lab's hosts are set up for ssh already: keys
+// in an agent, ProxyJump through a bastion, host keys in known_hosts,
+// per-host options in ~/.ssh/config. Calling ssh takes all of that as it
+// is, where a library would need each of it built again; rsync copies the
+// targets over the same connection; and what fairbench runs on a host is
+// exactly what a person could run by hand with the argv run.json records.
+// One master connection per host (ControlMaster) carries every command, so
+// a command costs a channel, not a handshake. Keep-alives (every 2 s, three
+// missed) turn a dropped link into an ssh exit status of 255 within seconds.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// sshLost is ssh's exit status when the connection itself failed.
+const sshLost = 255
+
+// sshHost is one host of the suite and its master connection.
+type sshHost struct {
+	spec   HostSpec
+	ctl    string // the master's control socket
+	master *exec.Cmd
+	// dir is the host's work folder, absolute, as the host resolved it.
+	dir  string
+	arch string // uname -m
+	// facts and tools are what the host said of itself and of the tools
+	// and runtimes found on it.
+	facts Host
+	tools map[string]Version
+}
+
+// newSSHHost prepares h; connect opens its master connection. The control
+// socket lives in scratch, which must be a short path (sockets are limited
+// to about 100 bytes).
+func newSSHHost(h HostSpec, scratch string) *sshHost {
+	return &sshHost{spec: h, ctl: filepath.Join(scratch, "ssh-"+h.Name)}
+}
+
+// destination is the host as ssh is given it, with the port when set.
+func (h *sshHost) destination() string {
+	if h.spec.Port != 0 {
+		return h.spec.SSH + ":" + strconv.Itoa(h.spec.Port)
+	}
+	return h.spec.SSH
+}
+
+// address is where the client host reaches targets on h.
+func (h *sshHost) address() string {
+	if h.spec.Address != "" {
+		return h.spec.Address
+	}
+	addr := h.spec.SSH
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		addr = addr[i+1:]
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+}
+
+// options are the ssh options every connection to h takes.
+func (h *sshHost) options() []string {
+	o := []string{"-o", "BatchMode=yes", "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3", "-o", "ConnectTimeout=10"}
+	if h.spec.Config != "" {
+		o = append(o, "-F", h.spec.Config)
+	}
+	if h.spec.Port != 0 {
+		o = append(o, "-p", strconv.Itoa(h.spec.Port))
+	}
+	if h.spec.Identity != "" {
+		o = append(o, "-i", h.spec.Identity, "-o", "IdentitiesOnly=yes")
+	}
+	if h.spec.KnownHosts != "" {
+		o = append(o, "-o", "UserKnownHostsFile="+h.spec.KnownHosts, "-o", "StrictHostKeyChecking=yes")
+	}
+	return o
+}
+
+// argv is the ssh command line that runs script on h through the master
+// connection; extra options go before the destination.
+func (h *sshHost) argv(script string, extra ...string) []string {
+	a := append([]string{"ssh", "-S", h.ctl, "-o", "ControlMaster=no"}, h.options()...)
+	a = append(a, extra...)
+	return append(a, h.spec.SSH, "--", script)
+}
+
+// connect opens the master connection and learns the host's work folder
+// and architecture. It fails with ssh's own words when the host cannot be
+// reached or refuses the key.
+func (h *sshHost) connect(ctx context.Context) error {
+	a := append([]string{"ssh", "-M", "-N", "-S", h.ctl, "-o", "ControlPersist=no"}, h.options()...)
+	a = append(a, h.spec.SSH)
+	cmd := exec.Command(a[0], a[1:]...)
+	var stderr tailBuffer
+	stderr.max = 4 << 10
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("host %s: start ssh: %w", h.spec.Name, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	h.master = cmd
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.spec.SSH).Run() == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			h.master = nil
+			return fmt.Errorf("host %s (%s) cannot be reached: %v: %s", h.spec.Name, h.destination(), err, strings.TrimSpace(stderr.String()))
+		case <-ctx.Done():
+			h.close()
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			h.close()
+			return fmt.Errorf("host %s (%s): no connection after 15 s: %s", h.spec.Name, h.destination(), strings.TrimSpace(stderr.String()))
+		}
+	}
+	dir := h.spec.Dir
+	if dir == "" {
+		dir = ".cache/fairbench-remote"
+	}
+	out, err := h.output(ctx, "mkdir -p "+shellQuote(dir)+" && cd "+shellQuote(dir)+" && pwd && uname -m")
+	if err != nil {
+		h.close()
+		return fmt.Errorf("host %s: work folder %s: %w", h.spec.Name, dir, err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		h.close()
+		return fmt.Errorf("host %s: pwd and uname -m said %q", h.spec.Name, out)
+	}
+	h.dir, h.arch = f[0], f[1]
+	return nil
+}
+
+// alive reports whether the master connection still stands.
+func (h *sshHost) alive(ctx context.Context) bool {
+	return exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.spec.SSH).Run() == nil
+}
+
+// reconnect opens a new master connection when the old one is gone.
+func (h *sshHost) reconnect(ctx context.Context) error {
+	if h.alive(ctx) {
+		return nil
+	}
+	h.close()
+	return h.connect(ctx)
+}
+
+// close ends the master connection.
+func (h *sshHost) close() {
+	if h.master == nil {
+		return
+	}
+	exec.Command("ssh", "-S", h.ctl, "-O", "exit", h.spec.SSH).Run()
+	syscall.Kill(-h.master.Process.Pid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { h.master.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		syscall.Kill(-h.master.Process.Pid, syscall.SIGKILL)
+	}
+	h.master = nil
+	os.Remove(h.ctl)
+}
+
+// command is script run on h through the master connection.
+func (h *sshHost) command(ctx context.Context, script string, extra ...string) *exec.Cmd {
+	a := h.argv(script, extra...)
+	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// output runs script on h and returns its stdout; a failure carries its stderr.
+func (h *sshHost) output(ctx context.Context, script string) ([]byte, error) {
+	cmd := h.command(ctx, script, "-n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.Bytes(), h.failure(err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
+
+// failure words an ssh error: a lost link is said so.
+func (h *sshHost) failure(err error, stderr string) error {
+	var exit *exec.ExitError
+	msg := strings.TrimSpace(stderr)
+	if errors.As(err, &exit) && exit.ExitCode() == sshLost {
+		return fmt.Errorf("the link to host %s (%s) is lost: %s", h.spec.Name, h.destination(), msg)
+	}
+	if msg != "" {
+		return fmt.Errorf("%v: %s", err, msg)
+	}
+	return err
+}
+
+// fresh runs script on h over a new connection of its own, not the master:
+// the way to reach a host after its master connection died.
+func (h *sshHost) fresh(ctx context.Context, script string) ([]byte, error) {
+	a := append([]string{"ssh", "-S", "none", "-n"}, h.options()...)
+	a = append(a, h.spec.SSH, "--", script)
+	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.Bytes(), h.failure(err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
+
+// sync copies the local folder src to dst on h (relative to the work
+// folder) with rsync over the master connection; files that are gone from
+// src are deleted from dst.
+func (h *sshHost) sync(ctx context.Context, src, dst string) error {
+	if _, err := h.output(ctx, "mkdir -p "+shellQuote(h.path(dst))); err != nil {
+		return err
+	}
+	return h.rsync(ctx, strings.TrimSuffix(src, "/")+"/", h.path(dst)+"/", "--delete")
+}
+
+// put copies the local file src to dst on h (relative to the work
+// folder) with rsync over the master connection.
+func (h *sshHost) put(ctx context.Context, src, dst string) error {
+	if _, err := h.output(ctx, "mkdir -p "+shellQuote(path.Dir(h.path(dst)))); err != nil {
+		return err
+	}
+	return h.rsync(ctx, src, h.path(dst))
+}
+
+// rsync runs rsync -a from the local src to dst on h over the master
+// connection.
+func (h *sshHost) rsync(ctx context.Context, src, dst string, flags ...string) error {
+	rsh := strings.Join(quoteAll(append([]string{"ssh", "-S", h.ctl, "-o", "ControlMaster=no"}, h.options()...)), " ")
+	a := append(append([]string{"rsync", "-a"}, flags...), "-e", rsh, src, h.spec.SSH+":"+dst)
+	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("copy %s to host %s: %v: %s", src, h.spec.Name, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// path is rel inside the host's work folder; absolute paths stay.
+func (h *sshHost) path(rel string) string {
+	if strings.HasPrefix(rel, "/") {
+		return rel
+	}
+	return h.dir + "/" + rel
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func quoteAll(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = shellQuote(a)
+	}
+	return out
+}
+
+// killGroupScript ends process group pg on a host: SIGTERM, up to 2 s for
+// it to go, then SIGKILL. It succeeds when nothing of the group is left.
+func killGroupScript(pg int) string {
+	g := strconv.Itoa(pg)
+	return "kill -TERM -- -" + g + " 2>/dev/null; i=0; while kill -0 -- -" + g +
+		" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL -- -" + g +
+		" 2>/dev/null; sleep 0.1; ! kill -0 -- -" + g + " 2>/dev/null"
+}
+
+// viaHost is an HTTP client whose TCP connections start on h: each is a
+// `ssh -W` stream through the master connection, opened by h's sshd. What
+// it sees is what a program on h sees, a firewall or proxy included.
+func viaHost(h *sshHost) *http.Client {
+	t := &http.Transport{DisableKeepAlives: true, DisableCompression: true}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		a := h.argv("", "-W", addr)
+		a = a[:len(a)-2] // -W takes no command
+		cmd := exec.Command(a[0], a[1:]...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		var stderr tailBuffer
+		stderr.max = 1 << 10
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		return &streamConn{cmd: cmd, in: in, out: out, host: h.spec.Name, addr: addr}, nil
+	}
+	return &http.Client{Timeout: gateClient.Timeout, CheckRedirect: gateClient.CheckRedirect, Transport: t}
+}
+
+// streamConn is a TCP stream carried by an ssh -W process.
+type streamConn struct {
+	cmd        *exec.Cmd
+	in         io.WriteCloser
+	out        io.ReadCloser
+	host, addr string
+	once       sync.Once
+}
+
+func (c *streamConn) Read(p []byte) (int, error)  { return c.out.Read(p) }
+func (c *streamConn) Write(p []byte) (int, error) { return c.in.Write(p) }
+func (c *streamConn) Close() error {
+	c.once.Do(func() {
+		c.in.Close()
+		c.cmd.Process.Kill()
+		c.cmd.Wait()
+	})
+	return nil
+}
+func (c *streamConn) LocalAddr() net.Addr              { return streamAddr("ssh:" + c.host) }
+func (c *streamConn) RemoteAddr() net.Addr             { return streamAddr(c.addr) }
+func (c *streamConn) SetDeadline(time.Time) error      { return nil }
+func (c *streamConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *streamConn) SetWriteDeadline(time.Time) error { return nil }
+
+type streamAddr string
+
+func (a streamAddr) Network() string { return "ssh" }
+func (a streamAddr) String() string  { return string(a) }

@@ -1,0 +1,205 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// remoteProc is a server process on an SSH host. Its ssh session is its
+// process group there (sshd starts every session in a new session), so
+// the group id it reports on its first line ends the whole tree.
+type remoteProc struct {
+	host *sshHost
+	pg   int
+	// left is told when the group could not be ended; the collector keeps
+	// it in run.json and ends it over a fresh connection later.
+	left func(host string, pg int, what string)
+}
+
+// pgidMark starts the first line a remote command prints: its process group.
+const pgidMark = "fairbench-pgid "
+
+// remoteScript is the shell command that runs argv in dir on a host with
+// env, printing its process group first and then becoming argv.
+func remoteScript(dir string, env []string, argv []string) string {
+	var b strings.Builder
+	b.WriteString("cd " + shellQuote(dir) + " && echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat)\" && exec")
+	if len(env) > 0 {
+		b.WriteString(" env")
+		for _, e := range env {
+			b.WriteString(" " + shellQuote(e))
+		}
+	}
+	for _, a := range argv {
+		b.WriteString(" " + shellQuote(a))
+	}
+	return b.String()
+}
+
+// startRemoteServer starts t on h in dir (a path on h) with PORT set, and
+// HOST, the address to listen on: the one the client host reaches. Port 0
+// picks a port that is free on h.
+func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, port int, cpus string, left func(string, int, string)) (*Server, error) {
+	port, err := remotePort(ctx, h, port)
+	if err != nil {
+		return nil, err
+	}
+	env := []string{"PORT=" + strconv.Itoa(port), "HOST=" + h.address()}
+	for _, k := range sortedKeys(t.Env) {
+		env = append(env, k+"="+t.Env[k])
+	}
+	cmd := h.command(context.Background(), remoteScript(dir, env, pinned(cpus, t.Start)), "-n")
+	cmd.Cancel = nil
+	out := &tailBuffer{max: 8 << 10}
+	mark := &markWriter{next: out, found: make(chan int, 1)}
+	cmd.Stdout, cmd.Stderr = mark, out
+	s := &Server{Target: t, Port: port, Cmd: cmd, output: out, exited: make(chan struct{})}
+	s.Spawned = time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s on host %s: %w", t.Name, h.spec.Name, err)
+	}
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.exited)
+	}()
+	rp := &remoteProc{host: h, left: left}
+	select {
+	case rp.pg = <-mark.found:
+	case <-s.exited:
+		return nil, fmt.Errorf("%s did not start on host %s (%v): %s", t.Name, h.spec.Name, h.failure(s.waitErr, ""), s.Output())
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		<-s.exited
+		return nil, fmt.Errorf("%s: no word from host %s in 15 s: %s", t.Name, h.spec.Name, s.Output())
+	}
+	s.remote = rp
+	return s, nil
+}
+
+// remotePort returns port when it is free on h, or a free one when it is 0,
+// asking the host's own `ss`.
+func remotePort(ctx context.Context, h *sshHost, port int) (int, error) {
+	candidates := []int{port}
+	if port == 0 {
+		candidates = candidates[:0]
+		for range 10 {
+			candidates = append(candidates, 20000+rand.IntN(30000))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("command -v ss >/dev/null || { echo 'no ss on this host: apt-get install iproute2' >&2; exit 2; }; for p in")
+	for _, p := range candidates {
+		b.WriteString(" " + strconv.Itoa(p))
+	}
+	b.WriteString(`; do [ -z "$(ss -Hltn "sport = :$p")" ] && { echo $p; exit 0; }; done; exit 1`)
+	out, err := h.output(ctx, b.String())
+	if err != nil {
+		if port != 0 {
+			return 0, fmt.Errorf("port %d is taken on host %s: stop what holds it or choose another port (%v)", port, h.spec.Name, err)
+		}
+		return 0, fmt.Errorf("no free port found on host %s: %w", h.spec.Name, err)
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
+}
+
+// markWriter passes everything on but the first line, which must be
+// pgidMark and a number; the number is sent on found.
+type markWriter struct {
+	next  *tailBuffer
+	found chan int
+	mu    sync.Mutex
+	line  []byte
+	done  bool
+}
+
+func (w *markWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return w.next.Write(p)
+	}
+	w.line = append(w.line, p...)
+	i := bytes.IndexByte(w.line, '\n')
+	if i < 0 {
+		if len(w.line) > 256 {
+			w.done = true
+			w.next.Write(w.line)
+		}
+		return len(p), nil
+	}
+	w.done = true
+	first, rest := w.line[:i], w.line[i+1:]
+	if v, ok := bytes.CutPrefix(first, []byte(pgidMark)); ok {
+		if pg, err := strconv.Atoi(string(bytes.TrimSpace(v))); err == nil {
+			w.found <- pg
+			w.next.Write(rest)
+			return len(p), nil
+		}
+	}
+	w.next.Write(w.line)
+	return len(p), nil
+}
+
+// stop ends the process group on its host: through the master connection,
+// else over a fresh one; when neither reaches the host the group is
+// handed to left.
+func (rp *remoteProc) stop(name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	script := killGroupScript(rp.pg)
+	if rp.host.alive(ctx) {
+		if _, err := rp.host.output(ctx, script); err == nil {
+			return
+		}
+	}
+	if _, err := rp.host.fresh(ctx, script); err == nil {
+		return
+	}
+	if rp.left != nil {
+		rp.left(rp.host.spec.Name, rp.pg, name)
+	}
+}
+
+// groupStats is what /proc on a host says of a process group.
+type groupStats struct {
+	CPUSeconds float64
+	RSS        int64 // resident now
+	Peak       int64 // sum of each process's VmHWM: its own peak
+}
+
+// groupStatsScript prints, for process group pg: CPU seconds (user +
+// system), resident bytes, and the sum of each process's VmHWM in bytes.
+func groupStatsScript(pg int) string {
+	return `cat /proc/[0-9]*/stat 2>/dev/null | awk -v pg=` + strconv.Itoa(pg) + ` -v ps="$(getconf PAGESIZE)" -v hz="$(getconf CLK_TCK)" '
+{ l = $0; sub(/^.*\) /, "", l); split(l, f, " ")
+  if (f[3] == pg) {
+    t += f[12] + f[13]; r += f[22]; file = "/proc/" $1 "/status"
+    while ((getline s < file) > 0) if (s ~ /^VmHWM:/) { split(s, v, " "); h += v[2] }
+    close(file)
+  } }
+END { printf "%.2f %d %d\n", t / hz, r * ps, h * 1024 }'`
+}
+
+// stats asks the host about the group.
+func (rp *remoteProc) stats() groupStats {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if !rp.host.alive(ctx) {
+		return groupStats{} // not over a new connection: the link is gone
+	}
+	out, err := rp.host.output(ctx, groupStatsScript(rp.pg))
+	if err != nil {
+		return groupStats{}
+	}
+	var g groupStats
+	if _, err := fmt.Sscan(string(out), &g.CPUSeconds, &g.RSS, &g.Peak); err != nil {
+		return groupStats{}
+	}
+	return g
+}

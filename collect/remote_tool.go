@@ -1,0 +1,178 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// rcMark starts the last line of a load tool's run on a host: its exit status.
+const rcMark = "fairbench-rc "
+
+// runOnClient runs a load tool's argv on the client host. The tool writes
+// its stdout and stderr to files on the host; their sha256 is taken there,
+// then they are copied back and checked against it, so that what is stored
+// is what the tool wrote. scratch is the local folder whose files the argv
+// names (wrk's Lua script): it is copied to the host first and its path in
+// argv replaced by the host's.
+func (c *collector) runOnClient(ctx context.Context, argv []string, scratch string, limit time.Duration) toolRun {
+	h := c.client
+	remote := h.path("scratch/" + strconv.Itoa(c.order))
+	if files, _ := os.ReadDir(scratch); len(files) > 0 {
+		if err := h.sync(ctx, scratch, remote); err != nil {
+			return toolRun{exit: -1, err: err}
+		}
+	}
+	argv = replaceAll(argv, scratch, remote)
+	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat)\" && { " +
+		strings.Join(quoteAll(argv), " ") + " >tool.out 2>tool.err; rc=$?; times; echo \"" + rcMark + "$rc\"; }"
+	cmd := h.command(context.Background(), script, "-n")
+	cmd.Cancel = nil
+	var log tailBuffer
+	log.max = 4 << 10
+	mark := &markWriter{next: &log, found: make(chan int, 1)}
+	var errs tailBuffer
+	errs.max = 4 << 10
+	cmd.Stdout, cmd.Stderr = mark, &errs
+	if err := cmd.Start(); err != nil {
+		return toolRun{exit: -1, err: err}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tr := toolRun{exit: -1}
+	var runErr error
+	select {
+	case runErr = <-done:
+	case <-ctx.Done():
+		c.endOnHost(h, mark, "load tool")
+		runErr = <-done
+	case <-time.After(limit):
+		tr.overran = true
+		c.endOnHost(h, mark, "load tool")
+		runErr = <-done
+	}
+	status, cpu, ok := toolStatus(log.String())
+	if !ok {
+		if runErr == nil {
+			runErr = fmt.Errorf("no exit status from host %s", h.spec.Name)
+		}
+		tr.err = h.failure(runErr, errs.String())
+		if !tr.overran {
+			c.endOnHost(h, mark, "load tool")
+		}
+	} else {
+		tr.exit, tr.cpu = status, cpu
+		if status != 0 {
+			tr.err = fmt.Errorf("exit status %d on host %s", status, h.spec.Name)
+		}
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
+	var ferr error
+	tr.stdout, ferr = fetchChecked(fctx, h, remote+"/tool.out")
+	if ferr == nil {
+		tr.stderr, ferr = fetchChecked(fctx, h, remote+"/tool.err")
+	}
+	if ferr != nil && tr.err == nil {
+		tr.err = ferr
+	}
+	h.output(fctx, "rm -rf "+shellQuote(remote))
+	return tr
+}
+
+// endOnHost ends the process group a command on h reported, if it did;
+// one that cannot be reached is kept for later.
+func (c *collector) endOnHost(h *sshHost, mark *markWriter, what string) {
+	select {
+	case pg := <-mark.found:
+		mark.found <- pg
+		(&remoteProc{host: h, pg: pg, left: c.leftBehind}).stop(what)
+	default:
+	}
+}
+
+// toolStatus reads the end of a tool's run on a host: the shell's `times`
+// (its children's user and system time on the second line) and rcMark.
+func toolStatus(log string) (status int, cpu float64, ok bool) {
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	if len(lines) < 3 {
+		return 0, 0, false
+	}
+	rc, found := strings.CutPrefix(lines[len(lines)-1], rcMark)
+	if !found {
+		return 0, 0, false
+	}
+	status, err := strconv.Atoi(strings.TrimSpace(rc))
+	if err != nil {
+		return 0, 0, false
+	}
+	for _, f := range strings.Fields(lines[len(lines)-2]) {
+		cpu += shellTime(f)
+	}
+	return status, cpu, true
+}
+
+// shellTime reads a time as `times` prints it: 1m2.345s.
+func shellTime(s string) float64 {
+	m, sec, ok := strings.Cut(strings.TrimSuffix(s, "s"), "m")
+	if !ok {
+		return 0
+	}
+	mv, _ := strconv.ParseFloat(m, 64)
+	sv, _ := strconv.ParseFloat(sec, 64)
+	return mv*60 + sv
+}
+
+// fetchChecked copies a file from h after taking its sha256 there, and
+// checks the bytes that arrived against it. A file that is not there is
+// empty.
+func fetchChecked(ctx context.Context, h *sshHost, path string) ([]byte, error) {
+	q := shellQuote(path)
+	sum, err := h.output(ctx, "[ -f "+q+" ] || exit 0; sha256sum "+q)
+	if err != nil {
+		return nil, fmt.Errorf("sha256 of %s on host %s: %w", path, h.spec.Name, err)
+	}
+	if len(bytes.TrimSpace(sum)) == 0 {
+		return nil, nil
+	}
+	want, _, _ := strings.Cut(string(sum), " ")
+	data, err := h.output(ctx, "cat "+q)
+	if err != nil {
+		return nil, fmt.Errorf("copy %s from host %s: %w", path, h.spec.Name, err)
+	}
+	got := sha256.Sum256(data)
+	if hex.EncodeToString(got[:]) != want {
+		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %x here", path, h.spec.Name, want, got)
+	}
+	return data, nil
+}
+
+// replaceAll replaces old by new in every argument.
+func replaceAll(argv []string, old, new string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, old, new)
+	}
+	return out
+}
+
+// sha256Of is the hex sha256 of a local file.
+func sha256Of(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,289 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// Host roles in a suite's [[host]] tables.
+const (
+	RoleServer = "server"
+	RoleClient = "client"
+)
+
+// connectHosts opens a master connection to every host of the suite and
+// asks each its facts, before anything runs: an unreachable host stops the
+// run with ssh's own words. The load tools are then found on the client
+// host.
+func (c *collector) connectHosts(ctx context.Context, scratch string) error {
+	var errs []error
+	for _, spec := range c.suite.Hosts {
+		h := newSSHHost(spec, scratch)
+		c.opt.Progress.Step("host "+spec.Name+": connecting to "+h.destination(), 0)
+		if err := h.connect(ctx); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		c.hosts = append(c.hosts, h)
+		if slices.Contains(spec.Roles, RoleServer) {
+			c.server = h
+		}
+		if slices.Contains(spec.Roles, RoleClient) {
+			c.client = h
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		c.closeHosts()
+		return err
+	}
+	for _, h := range c.hosts {
+		facts, err := askRemoteHost(ctx, h)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		h.facts, h.tools = facts, map[string]Version{}
+	}
+	return errors.Join(errs...)
+}
+
+// closeHosts ends every master connection.
+func (c *collector) closeHosts() {
+	for _, h := range c.hosts {
+		h.close()
+	}
+}
+
+// hostRecords are the hosts as run.json keeps them.
+func (c *collector) hostRecords() []HostRecord {
+	var out []HostRecord
+	for _, h := range c.hosts {
+		out = append(out, HostRecord{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
+	}
+	return out
+}
+
+// askRemoteHost reads the host facts of h from its own /proc, /sys and /etc.
+func askRemoteHost(ctx context.Context, h *sshHost) (Host, error) {
+	var b strings.Builder
+	for _, f := range factFiles {
+		b.WriteString("echo '==> " + f + "'; cat " + f + " 2>/dev/null; ")
+	}
+	b.WriteString("echo '==> hostname'; hostname")
+	out, err := h.output(ctx, b.String())
+	if err != nil {
+		return Host{}, fmt.Errorf("host %s: facts: %w", h.spec.Name, err)
+	}
+	files := map[string]string{}
+	var name string
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if f, ok := strings.CutPrefix(l, "==> "); ok {
+			name = strings.TrimSpace(f)
+			continue
+		}
+		files[name] += l
+	}
+	facts := hostFacts(func(p string) string { return files[p] })
+	facts.Hostname = strings.TrimSpace(files["hostname"])
+	facts.Arch = goArch(h.arch)
+	return facts, nil
+}
+
+// goArch names a `uname -m` machine the way Go does.
+func goArch(machine string) string {
+	switch machine {
+	case "x86_64":
+		return "amd64"
+	case "aarch64", "arm64":
+		return "arm64"
+	case "i386", "i686":
+		return "386"
+	}
+	return machine
+}
+
+// resolveOnClient finds each load tool on the client host and asks it its
+// version there. bombardier is the binary fairbench pinned here, copied to
+// the host (same architecture), checked by sha256 on arrival and asked to
+// run there; wrk and autocannon are the host's own.
+func (c *collector) resolveOnClient(ctx context.Context) error {
+	h := c.client
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(c.drivers)) {
+		if c.drivers[name] == nil {
+			continue
+		}
+		var v Version
+		var err error
+		if name == "bombardier" {
+			v, err = c.copyTool(ctx, h, name)
+		} else {
+			v, err = askToolOnHost(ctx, h, name)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("host %s: %w", h.spec.Name, err))
+			continue
+		}
+		h.tools[name] = v
+	}
+	return errors.Join(errs...)
+}
+
+// askToolOnHost finds tool on h's PATH and asks its version the way its
+// driver does here.
+func askToolOnHost(ctx context.Context, h *sshHost, tool string) (Version, error) {
+	flag := map[string]string{"wrk": "-v", "autocannon": "--version"}[tool]
+	out, err := h.output(ctx, "p=$(command -v "+tool+") || exit 3; echo \"$p\"; \"$p\" "+flag+" 2>&1; true")
+	if err != nil {
+		return Version{}, fmt.Errorf("%s not found on PATH there: install it on the host", tool)
+	}
+	p, text, _ := strings.Cut(string(out), "\n")
+	var v Version
+	if tool == "wrk" {
+		v, err = wrkVersionIn(p, text)
+	} else {
+		v, err = autocannonVersionIn(p, text)
+	}
+	v.Asked = []string{"ssh", h.spec.Name, p, flag}
+	return v, err
+}
+
+// copyTool copies the tool binary fairbench resolved here to h's work
+// folder, checks its sha256 there and that it runs.
+func (c *collector) copyTool(ctx context.Context, h *sshHost, tool string) (Version, error) {
+	local := c.tools[tool]
+	if goArch(h.arch) != runtime.GOARCH {
+		return Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
+	}
+	sum, err := sha256Of(local.Path)
+	if err != nil {
+		return Version{}, err
+	}
+	dst := "tools/" + tool + "-" + local.Version
+	if err := h.put(ctx, local.Path, dst); err != nil {
+		return Version{}, err
+	}
+	q := shellQuote(h.path(dst))
+	out, err := h.output(ctx, "sha256sum "+q+" && "+q+" --version 2>&1")
+	if err != nil {
+		return Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.path(dst), err)
+	}
+	if got, _, _ := strings.Cut(string(out), " "); got != sum {
+		return Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.path(dst), got, sum)
+	}
+	return Version{Path: h.path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
+}
+
+// preflightHosts finds the load tools on the client host and the targets'
+// runtimes on the server host, before the run dir is made.
+func (c *collector) preflightHosts(ctx context.Context, targets []Target) error {
+	var errs []error
+	if c.server == nil {
+		errs = append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))
+	}
+	if c.client != nil {
+		errs = append(errs, c.resolveOnClient(ctx))
+	}
+	if c.server != nil {
+		for _, t := range targets {
+			if v, ok := runtimeOnHost(ctx, c.server, t.Runtime); ok {
+				c.server.tools[t.Runtime] = v
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// runtimeOnHost asks a runtime on h's PATH its version.
+func runtimeOnHost(ctx context.Context, h *sshHost, rt string) (Version, bool) {
+	flag := map[string]string{"go": "version", "node": "--version", "bun": "--version", "deno": "--version"}[rt]
+	if flag == "" {
+		return Version{}, false
+	}
+	out, err := h.output(ctx, "p=$(command -v "+rt+") || exit 3; echo \"$p\"; \"$p\" "+flag)
+	if err != nil {
+		return Version{}, false
+	}
+	p, v, _ := strings.Cut(string(out), "\n")
+	v, _, _ = strings.Cut(v, "\n")
+	return Version{Path: p, Version: strings.TrimSpace(v), Asked: []string{"ssh", h.spec.Name, p, flag}}, true
+}
+
+// recordHosts keeps the hosts in run.json and, on a resumed run, ends the
+// processes an earlier session left on them, over a fresh connection.
+func (c *collector) recordHosts(ctx context.Context) error {
+	var still []LeftoverRecord
+	for _, l := range c.dir.Manifest().Leftovers {
+		h := c.hostNamed(l.Host)
+		if h == nil {
+			still = append(still, l)
+			continue
+		}
+		c.opt.Progress.Step(fmt.Sprintf("host %s: ending %s (process group %d) left by an earlier session", l.Host, l.What, l.Group), 0)
+		if _, err := h.fresh(ctx, killGroupScript(l.Group)); err != nil {
+			still = append(still, l)
+		}
+	}
+	return c.dir.Update(func(m *Manifest) {
+		m.Hosts, m.Leftovers = c.hostRecords(), still
+	})
+}
+
+func (c *collector) hostNamed(name string) *sshHost {
+	for _, h := range c.hosts {
+		if h.spec.Name == name {
+			return h
+		}
+	}
+	return nil
+}
+
+// leftBehind keeps a process group that could not be ended on its host.
+func (c *collector) leftBehind(host string, pg int, what string) {
+	c.note("host %s: %s (process group %d) could not be ended: the host is out of reach; -resume ends it", host, what, pg)
+	if c.dir != nil {
+		c.dir.Update(func(m *Manifest) {
+			m.Leftovers = append(m.Leftovers, LeftoverRecord{Host: host, Group: pg, What: what})
+		})
+	}
+}
+
+// reconnect opens a new master connection to every host whose link was
+// lost, before a fresh server process is started.
+func (c *collector) reconnect(ctx context.Context) error {
+	for _, h := range c.hosts {
+		if err := h.reconnect(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameHosts checks, on -resume, that the hosts are the ones the run began
+// with: a run is not finished on other machines, nor on none.
+func (c *collector) sameHosts() error {
+	if c.opt.Resume == "" {
+		return nil
+	}
+	d, err := OpenRunDir(c.opt.Resume)
+	if err != nil {
+		return err
+	}
+	var had, have []string
+	for _, h := range d.Manifest().Hosts {
+		had = append(had, h.Name+"="+h.Destination)
+	}
+	for _, h := range c.suite.Hosts {
+		have = append(have, h.Name+"="+newSSHHost(h, "").destination())
+	}
+	slices.Sort(had)
+	slices.Sort(have)
+	if !slices.Equal(had, have) {
+		return fmt.Errorf("%s ran on hosts %v; this resume would use %v: give the same hosts (-hosts FILE)", c.opt.Resume, cmpOr(strings.Join(had, " "), "none"), cmpOr(strings.Join(have, " "), "none"))
+	}
+	return nil
+}
