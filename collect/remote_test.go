@@ -88,13 +88,23 @@ func remoteCase(t *testing.T, lab *sshlab.Lab, window string, reps int, server, 
 		t.Fatal(err)
 	}
 	goBin, _ = filepath.Abs(goBin)
-	text := strings.NewReplacer("@WINDOW@", window, "@REPS@", strconv.Itoa(reps), "@SRC@", src, "@GO@", goBin, "@CLIENT@", lab.Host(client).Addr,
+	text := strings.NewReplacer("@WINDOW@", window, "@REPS@", strconv.Itoa(reps), "@SRC@", src, "@GO@", goBin, "@CLIENT@", callerAddr(lab, client),
 		"@HOSTS@", hostTables(lab, server, "server", client, "client")).Replace(remoteSuite)
 	s, err := collect.ParseSuite([]byte(text), filepath.Join(work, "suite.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, filepath.Join(work, "runs")
+}
+
+// callerAddr is the address a connection from host shows to a server on
+// another host: the host's own in a namespace; on loopback addresses the
+// kernel picks 127.0.0.1 for every host.
+func callerAddr(lab *sshlab.Lab, host string) string {
+	if lab.Namespaced {
+		return lab.Host(host).Addr
+	}
+	return "127.0.0.1"
 }
 
 // running lists the processes whose command line starts with the program
@@ -138,10 +148,16 @@ func TestRemoteCollect(t *testing.T) {
 	t.Logf("target: %+v", tr)
 	// The gate asks from the client host: /ip answers the client's
 	// address there, and another one to the collector's own gate.
-	if tr.Host != "server" || tr.Conformance != "pass" || tr.LocalConformance != "fail" || tr.ArtifactBytes == 0 || tr.BuildS == 0 {
+	local := "fail"
+	if !lab.Namespaced {
+		local = "pass" // every loopback host is 127.0.0.1 to the server
+	}
+	if tr.Host != "server" || tr.Conformance != "pass" || tr.LocalConformance != local || tr.ArtifactBytes == 0 || tr.BuildS == 0 {
 		t.Errorf("target record: %+v", tr)
 	}
-	errorsSay(t, m, nil, "something between the hosts changes the answers")
+	if lab.Namespaced {
+		errorsSay(t, m, nil, "something between the hosts changes the answers")
+	}
 	set, errs := parse.ReadAll([]string{dir.Path})
 	if len(errs) > 0 || len(set.Measurements) != 6 {
 		t.Fatalf("parse: %v, %v", set, errs)

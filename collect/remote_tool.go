@@ -32,7 +32,7 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch stri
 	}
 	argv = replaceAll(argv, scratch, remote)
 	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat)\" && { " +
-		strings.Join(quoteAll(argv), " ") + " >tool.out 2>tool.err; rc=$?; times; echo \"" + rcMark + "$rc\"; }"
+		strings.Join(quoteAll(argv), " ") + " >tool.out 2>tool.err; rc=$?; times; sha256sum tool.out tool.err; stat -c '%s %n' tool.out tool.err; echo \"" + rcMark + "$rc\"; }"
 	cmd := h.command(context.Background(), script, "-n")
 	cmd.Cancel = nil
 	var log tailBuffer
@@ -58,7 +58,9 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch stri
 		c.endOnHost(h, mark, "load tool")
 		runErr = <-done
 	}
-	status, cpu, ok := toolStatus(log.String())
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
+	end, ok := readToolEnd(log.String())
 	if !ok {
 		if runErr == nil {
 			runErr = fmt.Errorf("no exit status from host %s", h.spec.Name)
@@ -67,23 +69,36 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch stri
 		if !tr.overran {
 			c.endOnHost(h, mark, "load tool")
 		}
-	} else {
-		tr.exit, tr.cpu = status, cpu
-		if status != 0 {
-			tr.err = fmt.Errorf("exit status %d on host %s", status, h.spec.Name)
+		// Whatever the tool wrote before it was stopped, hashed there now.
+		var ferr error
+		tr.stdout, ferr = fetchChecked(fctx, h, remote+"/tool.out")
+		if ferr == nil {
+			tr.stderr, _ = fetchChecked(fctx, h, remote+"/tool.err")
+		}
+		h.output(fctx, "rm -rf "+shellQuote(remote))
+		return tr
+	}
+	tr.exit, tr.cpu = end.status, end.cpu
+	if end.status != 0 {
+		tr.err = fmt.Errorf("exit status %d on host %s", end.status, h.spec.Name)
+	}
+	// Both files in one stream, cut by the sizes the host gave.
+	data, err := h.output(fctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err && cd / && rm -rf "+shellQuote(remote))
+	if err == nil && int64(len(data)) != end.size[0]+end.size[1] {
+		err = fmt.Errorf("%d bytes came from host %s, it listed %d + %d", len(data), h.spec.Name, end.size[0], end.size[1])
+	}
+	if err != nil {
+		if tr.err == nil {
+			tr.err = fmt.Errorf("copy the dump from host %s: %w", h.spec.Name, err)
+		}
+		return tr
+	}
+	tr.stdout, tr.stderr = data[:end.size[0]], data[end.size[0]:]
+	for i, b := range [][]byte{tr.stdout, tr.stderr} {
+		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != end.sha[i] {
+			tr.err = fmt.Errorf("tool.%s changed on its way from host %s: sha256 %s there, %x here", []string{"out", "err"}[i], h.spec.Name, end.sha[i], got)
 		}
 	}
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-	defer cancel()
-	var ferr error
-	tr.stdout, ferr = fetchChecked(fctx, h, remote+"/tool.out")
-	if ferr == nil {
-		tr.stderr, ferr = fetchChecked(fctx, h, remote+"/tool.err")
-	}
-	if ferr != nil && tr.err == nil {
-		tr.err = ferr
-	}
-	h.output(fctx, "rm -rf "+shellQuote(remote))
 	return tr
 }
 
@@ -98,25 +113,46 @@ func (c *collector) endOnHost(h *sshHost, mark *markWriter, what string) {
 	}
 }
 
-// toolStatus reads the end of a tool's run on a host: the shell's `times`
-// (its children's user and system time on the second line) and rcMark.
-func toolStatus(log string) (status int, cpu float64, ok bool) {
+// toolEnd is what the host printed after the tool: its exit status, CPU
+// time, and the sha256 and size of tool.out and tool.err.
+type toolEnd struct {
+	status int
+	cpu    float64
+	sha    [2]string
+	size   [2]int64
+}
+
+// readToolEnd reads the lines the run script prints after the tool: the
+// shell's `times` (its children's user and system time on the second
+// line), sha256sum's and stat's lines for both files, and rcMark.
+func readToolEnd(log string) (toolEnd, bool) {
+	var e toolEnd
 	lines := strings.Split(strings.TrimSpace(log), "\n")
-	if len(lines) < 3 {
-		return 0, 0, false
+	if len(lines) < 7 {
+		return e, false
 	}
 	rc, found := strings.CutPrefix(lines[len(lines)-1], rcMark)
 	if !found {
-		return 0, 0, false
+		return e, false
 	}
-	status, err := strconv.Atoi(strings.TrimSpace(rc))
-	if err != nil {
-		return 0, 0, false
+	var err error
+	if e.status, err = strconv.Atoi(strings.TrimSpace(rc)); err != nil {
+		return e, false
 	}
-	for _, f := range strings.Fields(lines[len(lines)-2]) {
-		cpu += shellTime(f)
+	tail := lines[len(lines)-6:]
+	for i, name := range []string{"tool.out", "tool.err"} {
+		sum, file, _ := strings.Cut(tail[1+i], "  ")
+		size, sfile, _ := strings.Cut(tail[3+i], " ")
+		n, err := strconv.ParseInt(size, 10, 64)
+		if file != name || sfile != name || len(sum) != 64 || err != nil {
+			return e, false
+		}
+		e.sha[i], e.size[i] = sum, n
 	}
-	return status, cpu, true
+	for _, f := range strings.Fields(tail[0]) {
+		e.cpu += shellTime(f)
+	}
+	return e, true
 }
 
 // shellTime reads a time as `times` prints it: 1m2.345s.
