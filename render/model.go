@@ -3,6 +3,7 @@ package render
 import (
 	"cmp"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 
@@ -14,7 +15,8 @@ import (
 // findings, the other runs for history, and the links between pages.
 type model struct {
 	site   *Site
-	set    *parse.Set
+	in     *Input
+	set    *parse.Set // the runs on show, and dumps from outside run dirs
 	th     parse.Thresholds
 	metric parse.Metric
 
@@ -33,19 +35,19 @@ type model struct {
 	tiers     map[string]parse.ScenarioTiers
 	rank      map[*parse.Cell]int // tier rank, 0 for unranked
 	vsLeader  map[*parse.Cell]parse.Comparison
-	leader    map[string]*parse.Cell // scenario → highest median
-	findings  []parse.Finding
+	leader    map[string]*parse.Cell   // scenario → highest median
+	findings  []parse.Finding          // the audit of the runs on show; older runs are not audited
 	facts     map[string]*parse.Target // cell name → the target's facts
 	geo       parse.GeoMean
 
-	links *linker
+	links   *linker
+	runDirs map[string]string // run ID → its dir, cleaned, for every run read
 }
 
-func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
-	m := &model{site: site, set: set, th: th, metric: parse.MetricRPS}
-	if site.Metric == "good_rps" {
-		m.metric = parse.MetricGoodRPS
-	}
+func newModel(in *Input, site *Site) *model {
+	set := in.set()
+	m := &model{site: site, in: in, set: set, th: in.th, metric: in.metric}
+	th := m.th
 	m.all = parse.Cells(set, th)
 	m.runs, m.primary = primaryRuns(set, m.all)
 	if n := len(m.runs); n > 0 {
@@ -80,6 +82,12 @@ func newModel(set *parse.Set, site *Site, th parse.Thresholds) *model {
 	// One geometric mean over every run on show, as one group.
 	for _, g := range parse.GeoMeans(withoutRun(m.cells), m.metric) {
 		m.geo = g
+	}
+	m.runDirs = map[string]string{}
+	for _, r := range in.runs {
+		if _, ok := m.runDirs[r.ID]; !ok && r.Path != "" {
+			m.runDirs[r.ID] = filepath.Clean(r.Path)
+		}
 	}
 	m.links = newLinker(set, m.scenarios, m.names)
 	for f := range m.dumpFiles() {

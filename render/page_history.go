@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
@@ -59,11 +58,11 @@ type Sparkline struct {
 // SparkBar is one run's interval in a sparkline.
 type SparkBar struct{ X, Y1, Y2 float64 }
 
-// history is the runs of one suite, oldest first, with their cells.
+// history is the runs of one suite, oldest first.
 type history struct {
 	runs    []*parse.Run
+	index   []int // each run's place in Input.runs
 	changes [][]string
-	cells   map[[3]string]*parse.Cell // run, scenario, name
 }
 
 func (m *model) history() history {
@@ -71,20 +70,11 @@ func (m *model) history() history {
 	if m.runInfo == nil {
 		return h
 	}
-	for _, r := range m.set.Runs {
-		if r.Suite == m.runInfo.Suite {
+	for _, i := range m.in.runOrder() {
+		if r := m.in.runs[i]; r.Suite == m.runInfo.Suite {
 			h.runs = append(h.runs, r)
+			h.index = append(h.index, i)
 		}
-	}
-	sort.SliceStable(h.runs, func(i, j int) bool {
-		if !h.runs[i].Start.Equal(h.runs[j].Start) {
-			return h.runs[i].Start.Before(h.runs[j].Start)
-		}
-		return h.runs[i].ID < h.runs[j].ID
-	})
-	h.cells = map[[3]string]*parse.Cell{}
-	for _, c := range m.all {
-		h.cells[[3]string{c.Run, c.Scenario, c.Name}] = c
 	}
 	for i, r := range h.runs {
 		if i == 0 {
@@ -176,14 +166,14 @@ func (m *model) historyScenarioPage(h history, s string) *HistoryScenarioPage {
 	for _, name := range m.names {
 		row := HistoryRow{Target: Link{Href: p.href(m.links.Target(name)), Text: name}}
 		var stats []parse.Stat
-		for _, r := range h.runs {
-			c := h.cells[[3]string{r.ID, s, name}]
-			if c == nil {
+		target, runtime := m.targetOf(name), m.runtimeOf(name)
+		for _, i := range h.index {
+			st, ok := m.in.histOf(i, s, target, runtime)
+			if !ok {
 				row.Cells = append(row.Cells, Num{Text: "–"})
 				stats = append(stats, parse.Stat{})
 				continue
 			}
-			st := c.Stat(m.metric)
 			n := statNum(st, "")
 			row.Cells = append(row.Cells, n)
 			stats = append(stats, st)

@@ -18,8 +18,14 @@ import (
 // and the publisher's own words (content/methodology.md).
 type MethodologyPage struct {
 	Page
-	Run        string
-	Host       []Fact
+	Run  string
+	Host []Fact
+	// Topology says where the servers and the load generators ran: on the
+	// one machine above, or on the SSH hosts in Hosts. Shards says which
+	// shard of a merged run ran where, and when.
+	Topology   string
+	Hosts      []TopologyHost
+	Shards     []ShardRow
 	Tools      []Fact
 	Isolation  []Fact
 	Loads      []LoadRow
@@ -28,6 +34,20 @@ type MethodologyPage struct {
 	SuiteHref  string
 	Prose      template.HTML
 	NoRun      bool
+}
+
+// TopologyHost is one SSH host of a run: its roles, what it said of
+// itself, and the versions of the tools asked on it.
+type TopologyHost struct {
+	Name, Roles string
+	Facts       []Fact
+}
+
+// ShardRow is one shard of a merged run: the machine its collector ran
+// on, the hosts that served and loaded, and when.
+type ShardRow struct {
+	Shard, Run, Collector, Server, Client string
+	Start, Took, Status                   string
 }
 
 // LoadRow is how one scenario was loaded.
@@ -55,6 +75,8 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 		}
 		p.Run = strings.Join(ids, ", ")
 		p.Host = hostFacts(r)
+		p.Topology, p.Hosts = m.topology()
+		p.Shards = m.shards()
 		p.Tools = toolFacts(m.runs)
 		if r.Isolation.ServerCPUs != "" || r.Isolation.ClientCPUs != "" {
 			p.Isolation = []Fact{{Label: "server CPUs", Value: r.Isolation.ServerCPUs}, {Label: "client CPUs", Value: r.Isolation.ClientCPUs}}
@@ -123,8 +145,113 @@ func hostFacts(r *parse.Run) []Fact {
 		}
 		add("load average at start", strings.Join(ls, " "))
 	}
+	add("shard", r.Shard)
 	add("status", r.Status)
 	return facts
+}
+
+// machineFacts are what a machine said of itself, as the methodology page
+// lists them.
+func machineFacts(h parse.Host) []Fact {
+	var facts []Fact
+	add := func(label, value string) {
+		if value != "" && value != "0 / 0" {
+			facts = append(facts, Fact{Label: label, Value: value})
+		}
+	}
+	add("host name", h.Hostname)
+	add("CPU", h.CPUModel)
+	add("cores / threads", fmt.Sprintf("%d / %d", h.Cores, h.Threads))
+	if h.MemoryBytes > 0 {
+		add("memory", Bytes(h.MemoryBytes))
+	}
+	add("OS", h.OS)
+	add("kernel", h.Kernel)
+	add("architecture", h.Arch)
+	add("CPU governor", h.Governor)
+	return facts
+}
+
+// topology says which machines served and which loaded, from the
+// measurements of the runs on show, and lists the runs' SSH hosts.
+func (m *model) topology() (string, []TopologyHost) {
+	servers, clients := map[string]bool{}, map[string]bool{}
+	for _, meas := range m.set.Measurements {
+		if m.primary[meas.Run] && meas.Run != "" {
+			if meas.ServerHost != "" {
+				servers[meas.ServerHost] = true
+			}
+			if meas.ClientHost != "" {
+				clients[meas.ClientHost] = true
+			}
+		}
+	}
+	var hosts []TopologyHost
+	seen := map[string]bool{}
+	for _, r := range m.runs {
+		for _, h := range r.Hosts {
+			key := fmt.Sprint(h.Name, "\x00", h.Destination, "\x00", machineFacts(h.Facts))
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			th := TopologyHost{Name: h.Name, Roles: strings.Join(h.Roles, ", ")}
+			if h.Destination != "" {
+				th.Facts = append(th.Facts, Fact{Label: "reached with", Value: "ssh " + h.Destination})
+			}
+			th.Facts = append(th.Facts, machineFacts(h.Facts)...)
+			for _, name := range sortedKeys(h.Tools) {
+				v := h.Tools[name]
+				th.Facts = append(th.Facts, Fact{Label: name, Value: v.Version, Title: "asked on " + h.Name + " with: " + argv(v.Asked)})
+			}
+			hosts = append(hosts, th)
+		}
+	}
+	if len(hosts) == 0 {
+		// No SSH host: each run's servers and load generator ran on the
+		// machine that collected it.
+		return "The servers and the load generator shared one machine, the host above; the isolation below says which CPUs each could use.", nil
+	}
+	return fmt.Sprintf("The servers ran on %s; the load generator on %s. Numbers taken across a network include it: compare them only with numbers from the same hosts.",
+		orNone(strings.Join(sortedKeys(servers), ", ")), orNone(strings.Join(sortedKeys(clients), ", "))), hosts
+}
+
+// shards lists the shards of the merged runs on show: the collector's
+// machine, the hosts its measurements name, and when it ran.
+func (m *model) shards() []ShardRow {
+	type hostsOf struct{ server, client map[string]bool }
+	used := map[[2]string]*hostsOf{} // run, shard
+	for _, meas := range m.set.Measurements {
+		if meas.Shard == "" || !m.primary[meas.Run] {
+			continue
+		}
+		k := [2]string{meas.Run, meas.Shard}
+		if used[k] == nil {
+			used[k] = &hostsOf{map[string]bool{}, map[string]bool{}}
+		}
+		if meas.ServerHost != "" {
+			used[k].server[meas.ServerHost] = true
+		}
+		if meas.ClientHost != "" {
+			used[k].client[meas.ClientHost] = true
+		}
+	}
+	var rows []ShardRow
+	for _, r := range m.runs {
+		for _, sh := range r.Merged {
+			row := ShardRow{Shard: sh.Shard, Run: sh.ID, Collector: sh.Host.Hostname, Status: sh.Status,
+				Start: sh.Start.UTC().Format(time.RFC3339), Server: "–", Client: "–"}
+			if sh.End != nil {
+				row.Took = sh.End.Sub(sh.Start).Round(time.Second).String()
+			}
+			if h := used[[2]string{r.ID, sh.Shard}]; h != nil {
+				row.Server = orNone(strings.Join(sortedKeys(h.server), ", "))
+				row.Client = orNone(strings.Join(sortedKeys(h.client), ", "))
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
 }
 
 // loads describes each scenario's load from its measurements.

@@ -2,11 +2,12 @@ package render
 
 import (
 	"archive/tar"
-	"bytes"
 	"compress/gzip"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 )
@@ -15,76 +16,154 @@ import (
 type rawFile struct {
 	src string // path on disk
 	rel string // path under raw/
-	run string // run ID, "" for dumps outside run dirs
 }
 
-// rawFiles lists every file of every run dir in the set, and every dump
-// read from outside run dirs, sorted by their path under raw/.
-func (m *model) rawFiles() ([]rawFile, error) {
+// runFiles lists every regular file of a run dir, sorted by its path under
+// raw/ (<run-id>/<path in the run dir>). Links are not followed.
+func runFiles(dir, id string) ([]rawFile, error) {
 	var out []rawFile
-	for _, r := range m.set.Runs {
-		if r.Path == "" {
-			continue
-		}
-		id := safePath(r.ID)
-		err := filepath.WalkDir(r.Path, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.Type().IsRegular() {
-				return nil // folders are walked; links are not followed
-			}
-			rel, err := filepath.Rel(r.Path, p)
-			if err != nil {
-				return err
-			}
-			out = append(out, rawFile{src: p, rel: id + "/" + safePath(filepath.ToSlash(rel)), run: r.ID})
-			return nil
-		})
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil, err
+			return err
 		}
-	}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		out = append(out, rawFile{src: p, rel: safePath(id) + "/" + safePath(filepath.ToSlash(rel))})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out, err
+}
+
+// looseFiles are the dumps read from outside run dirs, sorted by their
+// path under raw/.
+func (m *model) looseFiles() []rawFile {
+	var out []rawFile
 	for src, rel := range m.links.raw {
 		if _, inRun := m.links.inRun(src); !inRun && rel != "" {
 			out = append(out, rawFile{src: src, rel: rel})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out, nil
+	return out
 }
 
-// archive packs one run's raw files into a gzipped tar that is the same
-// bytes for the same files: sorted, owned by nobody, dated by the run's
-// start.
-func archive(files []rawFile, run string, when time.Time) ([]byte, error) {
-	var buf bytes.Buffer
-	gz, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
-	tw := tar.NewWriter(gz)
-	for _, f := range files {
-		if f.run != run {
+// writeRaw copies every file of every run dir read, and every dump read
+// from outside run dirs, into raw/, one file at a time; packs each run into
+// raw/<run-id>.tar.gz; and returns the downloads page that lists them. Only
+// the runs on show list every file (up to maxListedFiles); an older run
+// lists its run.json and suite.toml, the rest being in its archive.
+func (m *model) writeRaw(w *writer) (*DownloadsPage, error) {
+	p := m.downloadsPage()
+	runs := slices.Clone(m.in.runs)
+	sort.SliceStable(runs, func(i, j int) bool { return safePath(runs[i].ID) < safePath(runs[j].ID) })
+	done := map[string]bool{}
+	for _, r := range runs {
+		if r.Path == "" || done[r.ID] {
 			continue
 		}
-		b, err := os.ReadFile(f.src)
+		done[r.ID] = true
+		files, err := runFiles(r.Path, r.ID)
 		if err != nil {
 			return nil, err
 		}
-		hdr := &tar.Header{Name: f.rel, Mode: 0o644, Size: int64(len(b)), ModTime: when.UTC().Truncate(time.Second), Format: tar.FormatPAX, Typeflag: tar.TypeReg}
-		if err := tw.WriteHeader(hdr); err != nil {
+		d := DownloadRun{ID: r.ID}
+		for _, f := range files {
+			if err := w.copy("raw/"+f.rel, f.src); err != nil {
+				return nil, err
+			}
+			p.copied++
+			l := Link{Href: "raw/" + f.rel, Text: f.rel}
+			if f.rel == safePath(r.ID)+"/suite.toml" {
+				d.Suite = l
+			}
+			listed := len(d.Files) < maxListedFiles
+			if !m.primary[r.ID] {
+				listed = f.rel == safePath(r.ID)+"/suite.toml" || f.rel == safePath(r.ID)+"/run.json"
+			}
+			if listed {
+				d.Files = append(d.Files, l)
+			} else {
+				d.More++
+			}
+		}
+		name := "raw/" + safePath(r.ID) + ".tar.gz"
+		if err := w.archive(name, files, r.Start); err != nil {
 			return nil, err
 		}
-		if _, err := tw.Write(b); err != nil {
+		p.archives++
+		d.Archive = Link{Href: name, Text: name}
+		p.Runs = append(p.Runs, d)
+	}
+	for _, f := range m.looseFiles() {
+		if err := w.copy("raw/"+f.rel, f.src); err != nil {
 			return nil, err
+		}
+		p.copied++
+		p.Loose = append(p.Loose, Link{Href: "raw/" + f.rel, Text: f.rel})
+	}
+	return p, nil
+}
+
+// archive packs one run's raw files into a gzipped tar at rel, streamed
+// file by file, that is the same bytes for the same files: sorted, owned by
+// nobody, dated by the run's start.
+func (w *writer) archive(rel string, files []rawFile, when time.Time) error {
+	out, err := w.create(rel)
+	if err != nil {
+		return err
+	}
+	if err := w.writeArchive(out, files, when); err != nil {
+		out.Close()
+		return err
+	}
+	return w.close(out)
+}
+
+// writeArchive writes the archive through one gzip writer for the whole
+// site: a new one for every run would make a megabyte of garbage each.
+func (w *writer) writeArchive(out io.Writer, files []rawFile, when time.Time) error {
+	if w.gz == nil {
+		gz, err := gzip.NewWriterLevel(out, gzip.BestSpeed)
+		if err != nil {
+			return err
+		}
+		w.gz = gz
+	} else {
+		w.gz.Reset(out)
+	}
+	gz := w.gz
+	tw := tar.NewWriter(gz)
+	for _, f := range files {
+		if err := addToArchive(tw, f, when); err != nil {
+			return err
 		}
 	}
 	if err := tw.Close(); err != nil {
-		return nil, err
+		return err
 	}
-	if err := gz.Close(); err != nil {
-		return nil, err
+	return gz.Close()
+}
+
+func addToArchive(tw *tar.Writer, f rawFile, when time.Time) error {
+	src, err := os.Open(f.src)
+	if err != nil {
+		return err
 	}
-	return buf.Bytes(), nil
+	defer src.Close()
+	info, err := src.Stat()
+	if err != nil {
+		return err
+	}
+	hdr := &tar.Header{Name: f.rel, Mode: 0o644, Size: info.Size(), ModTime: when.UTC().Truncate(time.Second), Format: tar.FormatPAX, Typeflag: tar.TypeReg}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return err
+	}
+	_, err = io.Copy(tw, src)
+	return err
 }

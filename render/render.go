@@ -9,12 +9,15 @@
 // Every number links to the dump it came from. The site makes no request
 // off itself, needs no JavaScript, and the same input renders the same bytes.
 //
-// render does not collect or parse: it takes a *parse.Set, and uses
-// package parse's statistics and audit. It scales numbers for display only.
+// render does not collect or parse: it takes a *parse.Set, or reads paths
+// through parse.Walk a run at a time (Read, BuildPaths) so that a site of
+// 100,000 dumps builds in the memory one of 1,000 does; it uses package
+// parse's statistics and audit. It scales numbers for display only.
 package render
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"html/template"
@@ -51,6 +54,38 @@ const marker = ".fairbench-site"
 // Build writes the site for set into opt.Out and returns the path of its
 // index.html. The same set and options render byte-identical files.
 func Build(set *parse.Set, opt Options) (string, error) {
+	return BuildInput(fromSet(set, opt), opt)
+}
+
+// ErrNothingRead is BuildPaths' error when the paths held no measurement
+// and reading them failed.
+var ErrNothingRead = errors.New("no measurement could be read")
+
+// BuildPaths reads paths with Read and builds the site from them, as Build
+// does from a set, in memory that does not grow with the number of dumps.
+// Problems with single files are returned apart from the error, which says
+// whether a site was written: a site is written unless nothing could be
+// read and there were problems (ErrNothingRead).
+func BuildPaths(paths []string, opt Options) (index string, readErrs []error, err error) {
+	start := time.Now()
+	in, errs, err := Read(paths, opt)
+	if err != nil {
+		return "", errs, err
+	}
+	defer in.Close()
+	if opt.Progress != nil {
+		fmt.Fprintf(opt.Progress, "render: read %s (%s)\n", in, time.Since(start).Round(time.Millisecond))
+	}
+	if in.Measurements() == 0 && len(errs) > 0 {
+		return "", errs, ErrNothingRead
+	}
+	index, err = BuildInput(in, opt)
+	return index, errs, err
+}
+
+// BuildInput writes the site for in into opt.Out and returns the path of
+// its index.html. opt must name the same site and thresholds that Read got.
+func BuildInput(in *Input, opt Options) (string, error) {
 	start := time.Now()
 	site := opt.Site
 	if site == nil {
@@ -65,10 +100,6 @@ func Build(set *parse.Set, opt Options) (string, error) {
 	if site.Title == "" {
 		site.Title = DefaultTitle
 	}
-	th := opt.Thresholds
-	if th == (parse.Thresholds{}) {
-		th = parse.DefaultThresholds
-	}
 	theme, err := themeFS(site, opt.Theme)
 	if err != nil {
 		return "", err
@@ -82,7 +113,7 @@ func Build(set *parse.Set, opt Options) (string, error) {
 			fmt.Fprintf(opt.Progress, "render: %s (%s)\n", fmt.Sprintf(format, args...), time.Since(start).Round(time.Millisecond))
 		}
 	}
-	m := newModel(set, site, th)
+	m := newModel(in, site)
 	progress("statistics, tiers and %d findings for %d cells", len(m.findings), len(m.all))
 	if err := resetOut(opt.Out); err != nil {
 		return "", err
@@ -119,16 +150,59 @@ type writer struct {
 	files int
 	bytes int64
 	buf   bytes.Buffer
+	gz    *gzip.Writer // reused by every archive
 }
 
 func (w *writer) write(rel string, b []byte) error {
-	path := filepath.Join(w.out, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	f, err := w.create(rel)
+	if err != nil {
 		return err
 	}
-	w.files++
-	w.bytes += int64(len(b))
-	return os.WriteFile(path, b, 0o644)
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return w.close(f)
+}
+
+// create opens a new file at rel for writing; close it with w.close.
+func (w *writer) create(rel string) (*os.File, error) {
+	path := filepath.Join(w.out, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// close closes a file from w.create and counts it.
+func (w *writer) close(f *os.File) error {
+	info, err := f.Stat()
+	if err == nil {
+		w.files++
+		w.bytes += info.Size()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// copy copies the file src to rel, streamed.
+func (w *writer) copy(rel, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	f, err := w.create(rel)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, in); err != nil {
+		f.Close()
+		return err
+	}
+	return w.close(f)
 }
 
 // page executes the template a page names and writes it at its path.
@@ -212,56 +286,21 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 			return err
 		}
 	}
-	raws, err := m.rawFiles()
+	downloads, err := m.writeRaw(w)
 	if err != nil {
 		return fmt.Errorf("raw files: %w", err)
 	}
-	for _, f := range raws {
-		b, err := os.ReadFile(f.src)
-		if err != nil {
-			return err
-		}
-		if err := w.write("raw/"+f.rel, b); err != nil {
-			return err
-		}
-	}
-	archives := map[string]string{}
-	for _, r := range m.set.Runs {
-		if r.Path == "" {
-			continue
-		}
-		b, err := archive(raws, r.ID, r.Start)
-		if err != nil {
-			return fmt.Errorf("archive %s: %w", r.ID, err)
-		}
-		name := "raw/" + safePath(r.ID) + ".tar.gz"
-		if err := w.write(name, b); err != nil {
-			return err
-		}
-		archives[r.ID] = name
-	}
-	progress("copied %d raw files, %d archives", len(raws), len(archives))
-	downloads := m.downloadsPage(raws, archives)
+	progress("copied %d raw files, %d archives", downloads.copied, downloads.archives)
 	if err := w.page(downloads, downloads); err != nil {
 		return err
 	}
-	js, err := m.resultsJSON()
-	if err != nil {
+	if err := m.writeResultsJSON(w); err != nil {
 		return err
 	}
-	csv, err := m.resultsCSV()
-	if err != nil {
+	if err := m.writeResultsCSV(w); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		b    []byte
-	}{{"results.json", js}, {"results.csv", csv}, {"results.md", m.resultsMarkdown()}} {
-		if err := w.write(f.name, f.b); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.write("results.md", m.resultsMarkdown())
 }
 
 // ResultsMarkdown renders only results.md for set, as Build would write it.
@@ -270,8 +309,5 @@ func ResultsMarkdown(set *parse.Set, site *Site, th parse.Thresholds) []byte {
 		s := DefaultSite
 		site = &s
 	}
-	if th == (parse.Thresholds{}) {
-		th = parse.DefaultThresholds
-	}
-	return newModel(set, site, th).resultsMarkdown()
+	return newModel(fromSet(set, Options{Site: site, Thresholds: th}), site).resultsMarkdown()
 }

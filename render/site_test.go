@@ -77,7 +77,7 @@ func TestAAPairs(t *testing.T) {
 	// run's noise went unchecked, which proves the pairs reach it.
 	s := *site
 	s.AAPairs = [][]string{{"chi", "chi-again"}}
-	m := newModel(set, &s, parse.DefaultThresholds)
+	m := newModel(fromSet(set, Options{Site: &s}), &s)
 	found := false
 	for _, f := range m.findings {
 		if f.Rule == parse.RuleAAPair && strings.Contains(f.Target, "chi") {

@@ -1,11 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/render"
 	"github.com/fairbench/fairbench/themes"
 )
@@ -87,21 +88,26 @@ func renderSite(e *env, paths []string, out, title string) error {
 	return buildSite(e, paths, out, title, &site, "")
 }
 
-// buildSite parses paths, builds the site and, with readme set, rewrites
-// the README's table. Progress goes to stderr, the index path to stdout.
+// buildSite reads paths a run at a time and builds the site (render.
+// BuildPaths), so that memory does not grow with the number of dumps; with
+// readme set, it copies the site's results.md into the README's table.
+// Progress goes to stderr, the index path to stdout.
 func buildSite(e *env, paths []string, out, title string, site *render.Site, readme string) error {
 	start := time.Now()
-	set, errs := parse.ReadAll(paths)
-	if err := inputErrors(e.stderr, errs); err != nil && len(set.Measurements) == 0 {
-		return err
+	index, errs, err := render.BuildPaths(paths, render.Options{Out: out, Title: title, Site: site, Progress: e.stderr})
+	inErr := inputErrors(e.stderr, errs)
+	if errors.Is(err, render.ErrNothingRead) && inErr != nil {
+		return inErr
 	}
-	fmt.Fprintf(e.stderr, "render: read %s (%s)\n", set, time.Since(start).Round(time.Millisecond))
-	index, err := render.Build(set, render.Options{Out: out, Title: title, Site: site, Progress: e.stderr})
 	if err != nil {
 		return err
 	}
 	if readme != "" {
-		changed, err := render.RewriteReadme(readme, render.ResultsMarkdown(set, site, parse.Thresholds{}))
+		table, err := os.ReadFile(filepath.Join(out, "results.md"))
+		if err != nil {
+			return err
+		}
+		changed, err := render.RewriteReadme(readme, table)
 		if err != nil {
 			return err
 		}
