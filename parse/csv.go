@@ -24,6 +24,7 @@ var csvHeader = []string{
 	"server_cpu_s", "client_cpu_s",
 	"build_s", "startup_s", "rss_before_bytes", "rss_after_bytes", "rss_peak_bytes", "artifact_bytes", "conformance",
 	"source_file", "source_line_start", "source_line_end", "source_sha256", "warnings",
+	"server_host", "client_host", "shard",
 }
 
 // CSVWriter writes records as CSV rows in the columns above.
@@ -89,6 +90,7 @@ func measurementRow(j jsonMeasurement) map[string]string {
 		"latency_max_s": csvFloat(j.LatMaxS), "latency_corrected": strconv.FormatBool(j.LatCorr),
 		"errors": csvInt(j.Errors), "server_cpu_s": csvFloat(j.ServerCPUS), "client_cpu_s": csvFloat(j.ClientCPUS),
 		"warnings": strings.Join(j.Warnings, "\n"),
+		"server_host": j.ServerHost, "client_host": j.ClientHost, "shard": j.Shard,
 	}
 	for k, v := range j.ErrorsBy {
 		row["errors_"+k] = csvInt(v)

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/csv"
 	"strings"
 	"testing"
@@ -41,5 +42,31 @@ func TestCSVWriter(t *testing.T) {
 		if got := rows[c.row][col[c.name]]; got != c.val {
 			t.Errorf("row %d %s = %q, want %q", c.row, c.name, got, c.val)
 		}
+	}
+}
+
+// TestHostsInOutput checks that the server and client host and the shard
+// reach JSON Lines and CSV, and that a dump without them adds no JSON key.
+func TestHostsInOutput(t *testing.T) {
+	m := &Measurement{Tool: ToolBombardier, Target: "gin", ServerHost: "srv1", ClientHost: "cli1", Shard: "1/2"}
+	var j, c bytes.Buffer
+	if err := NewJSONWriter(&j).Write(m); err != nil {
+		t.Fatal(err)
+	}
+	cw := NewCSVWriter(&c)
+	if err := cw.Write(m); err != nil {
+		t.Fatal(err)
+	}
+	cw.Flush()
+	if !strings.Contains(j.String(), `"server_host":"srv1","client_host":"cli1","shard":"1/2"`) {
+		t.Errorf("JSON: %s", j.String())
+	}
+	if !strings.HasSuffix(strings.TrimSpace(c.String()), ",srv1,cli1,1/2") {
+		t.Errorf("CSV: %s", c.String())
+	}
+	j.Reset()
+	NewJSONWriter(&j).Write(&Measurement{Tool: ToolWrk})
+	if strings.Contains(j.String(), "server_host") {
+		t.Errorf("a foreign dump carries a host: %s", j.String())
 	}
 }

@@ -55,6 +55,12 @@ import (
 //	latency_samples latency samples behind the summary, where printed (wrk2, autocannon --json)
 //	mismatches      autocannon -E responses with an unexpected body
 //
+// Added with SSH hosts and shards (issue 9), present only where a run dir
+// says them:
+//
+//	server_host, client_host  the machines that ran the server and the load tool
+//	shard           "I/N", in a run merged from shards
+//
 // A target:
 //
 //	kind "target", run, target, runtime, build_s, startup_s, rss_before_bytes,
@@ -107,6 +113,10 @@ type jsonMeasurement struct {
 	LatMinS      float64            `json:"latency_min_s"`
 	LatSamples   int64              `json:"latency_samples"`
 	Mismatches   int64              `json:"mismatches"`
+
+	ServerHost string `json:"server_host,omitempty"`
+	ClientHost string `json:"client_host,omitempty"`
+	Shard      string `json:"shard,omitempty"`
 }
 
 type jsonErrorMessage struct {
@@ -192,6 +202,7 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 	}
 	j.PerThreadRPS = map[string]float64{"mean": m.PerThreadRPS.Mean, "stdev": m.PerThreadRPS.Stdev, "max": m.PerThreadRPS.Max}
 	j.LatMinS, j.LatSamples, j.Mismatches = m.Latency.Min.Seconds(), m.Latency.Samples, m.Errors.Mismatches
+	j.ServerHost, j.ClientHost, j.Shard = m.ServerHost, m.ClientHost, m.Shard
 	for _, p := range m.Latency.Percentiles {
 		j.LatPcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value.Seconds()
 	}
