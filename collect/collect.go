@@ -105,19 +105,10 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	if err := c.sameHosts(); err != nil {
 		return nil, err
 	}
-	if len(c.suite.Hosts) > 0 {
-		sockets, err := os.MkdirTemp("", "fb-ssh-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(sockets)
-		defer c.closeHosts()
-		if err := c.connectHosts(ctx, sockets); err != nil {
-			return nil, err
-		}
-		if err := c.preflightHosts(ctx, targets); err != nil {
-			return nil, err
-		}
+	closeHosts, err := c.openHosts(ctx, targets)
+	defer closeHosts()
+	if err != nil {
+		return nil, err
 	}
 	if c.opt.Resume != "" {
 		err = c.resumeRunDir()

@@ -327,3 +327,20 @@ func TestRemoteShardsMerged(t *testing.T) {
 		t.Error("audit did not warn that the shards ran on different host pairs")
 	}
 }
+
+// TestRemoteVerify gates a target built on the server host from the
+// client host: /ip answers the client's address.
+func TestRemoteVerify(t *testing.T) {
+	lab := sshlab.Start(t, "server", "client")
+	suite, _ := remoteCase(t, lab, "1s", 1, "server", "client")
+	res, err := collect.Verify(context.Background(), suite, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Err != nil || len(res[0].Failed) != 0 {
+		t.Fatalf("verify: %+v", res)
+	}
+	if p := running(t, lab, "server", lab.Host("server").Dir+"/bin/hi/hi"); p != "" {
+		t.Errorf("left running on the server host: %s", p)
+	}
+}

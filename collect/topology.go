@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,6 +16,26 @@ const (
 	RoleServer = "server"
 	RoleClient = "client"
 )
+
+// openHosts connects to the suite's hosts, if it has any, and finds what
+// the run needs on them. The returned function closes every connection.
+func (c *collector) openHosts(ctx context.Context, targets []Target) (func(), error) {
+	if len(c.suite.Hosts) == 0 {
+		return func() {}, nil
+	}
+	sockets, err := os.MkdirTemp("", "fb-ssh-")
+	if err != nil {
+		return func() {}, err
+	}
+	closeAll := func() {
+		c.closeHosts()
+		os.RemoveAll(sockets)
+	}
+	if err := c.connectHosts(ctx, sockets); err != nil {
+		return closeAll, err
+	}
+	return closeAll, c.preflightHosts(ctx, targets)
+}
 
 // connectHosts opens a master connection to every host of the suite and
 // asks each its facts, before anything runs: an unreachable host stops the

@@ -12,8 +12,9 @@ type VerifyResult struct {
 	Err error // the target could not be built or started
 }
 
-// Verify starts the suite's services, builds and starts each target and
-// runs the gate alone. It writes nothing but returns every transcript.
+// Verify starts the suite's services, builds and starts each target (on
+// the server host when the suite has one) and runs the gate alone (from
+// the client host when there is one). It writes nothing but returns every transcript.
 func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, error) {
 	c := newCollector(suite, opt)
 	defer c.opt.Progress.Done()
@@ -22,6 +23,11 @@ func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, err
 		return nil, err
 	}
 	if err := c.preflight(ctx, targets, false); err != nil {
+		return nil, err
+	}
+	closeHosts, err := c.openHosts(ctx, targets)
+	defer closeHosts()
+	if err != nil {
 		return nil, err
 	}
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
