@@ -105,12 +105,27 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	if c.client != nil {
 		tool = c.client.tools[load.Tool]
 	}
-	argv, err := d.Argv(tool.Path, "http://"+srv.Addr()+sc.Request.Path, sc.Request, load, window, scratch)
+	req := sc.Request
+	if c.client != nil && req.BodyPath != "" {
+		// The body file goes to the client host with the scratch folder.
+		body := filepath.Join(scratch, "body")
+		if err := WriteFileAtomic(body, []byte(req.Body)); err != nil {
+			return MeasurementRecord{}, err
+		}
+		req.BodyPath = body
+	}
+	argv, err := d.Argv(tool.Path, "http://"+srv.Addr()+req.Path, req, load, window, scratch)
 	if err != nil {
 		return MeasurementRecord{}, err
 	}
 	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
 	c.order++
+	var remoteScratch string
+	if c.client != nil {
+		// What the client host runs, with its own copy of the scratch folder.
+		remoteScratch = c.client.path("scratch/" + strconv.Itoa(c.order))
+		argv = replaceAll(argv, scratch, remoteScratch)
+	}
 	mr := MeasurementRecord{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
 		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
@@ -127,7 +142,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	var tr toolRun
 	if c.client != nil {
 		mr.ClientHost = c.client.spec.Name
-		tr = c.runOnClient(ctx, argv, scratch, limit)
+		tr = c.runOnClient(ctx, argv, scratch, remoteScratch, limit)
 	} else {
 		tr = runTool(ctx, argv, limit)
 	}

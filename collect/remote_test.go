@@ -52,6 +52,11 @@ expect = { status = 200, body = "Hi" }
 load = { tool = "wrk", threads = 1 }
 
 [[scenario]]
+name = "echo"
+request = { method = "POST", path = "/echo", body_file = "body.bin" }
+expect = { status = 200, body_file = "body.bin" }
+
+[[scenario]]
 name = "ip"
 request = { method = "GET", path = "/ip" }
 expect = { status = 200, body = "@CLIENT@" }
@@ -83,6 +88,7 @@ func remoteCase(t *testing.T, lab *sshlab.Lab, window string, reps int, server, 
 	os.MkdirAll(src, 0o755)
 	os.WriteFile(filepath.Join(src, "main.go"), main, 0o644)
 	os.WriteFile(filepath.Join(src, "go.mod"), []byte("module hi\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(work, "body.bin"), []byte("a body from a file\n"), 0o644)
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +128,7 @@ func TestRemoteCollect(t *testing.T) {
 		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != collect.StatusComplete || len(m.Measurements) != 6 {
+	if m.Status != collect.StatusComplete || len(m.Measurements) != 8 {
 		t.Fatalf("status %s, %d measurements, errors %q", m.Status, len(m.Measurements), m.Errors)
 	}
 	server, client := lab.Host("server"), lab.Host("client")
@@ -138,6 +144,9 @@ func TestRemoteCollect(t *testing.T) {
 			mr.Scenario, mr.Rep, mr.Tool, mr.ClientHost, mr.ServerHost, mr.ServerCPUS, mr.ClientCPUS, mr.RSSBefore, mr.RSSAfter, mr.RSSPeak, mr.End.Sub(mr.Start))
 		if mr.ServerHost != "server" || mr.ClientHost != "client" {
 			t.Errorf("%s rep %d: ran on %q → %q", mr.Scenario, mr.Rep, mr.ClientHost, mr.ServerHost)
+		}
+		if mr.Scenario == "echo" && !strings.Contains(strings.Join(mr.Argv, " "), "-f "+client.Dir+"/scratch/") {
+			t.Errorf("echo: the body file is not the client host's copy: %q", mr.Argv)
 		}
 		url := mr.Argv[len(mr.Argv)-1]
 		if !strings.Contains(url, server.Addr) {
@@ -159,7 +168,7 @@ func TestRemoteCollect(t *testing.T) {
 		errorsSay(t, m, nil, "something between the hosts changes the answers")
 	}
 	set, errs := parse.ReadAll([]string{dir.Path})
-	if len(errs) > 0 || len(set.Measurements) != 6 {
+	if len(errs) > 0 || len(set.Measurements) != 8 {
 		t.Fatalf("parse: %v, %v", set, errs)
 	}
 	for _, pm := range set.Measurements {

@@ -20,17 +20,15 @@ const rcMark = "fairbench-rc "
 // its stdout and stderr to files on the host; their sha256 is taken there,
 // then they are copied back and checked against it, so that what is stored
 // is what the tool wrote. scratch is the local folder whose files the argv
-// names (wrk's Lua script): it is copied to the host first and its path in
-// argv replaced by the host's.
-func (c *collector) runOnClient(ctx context.Context, argv []string, scratch string, limit time.Duration) toolRun {
+// names (wrk's Lua script, a body file): it is copied to the host first, as
+// remote, the folder argv names.
+func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, remote string, limit time.Duration) toolRun {
 	h := c.client
-	remote := h.path("scratch/" + strconv.Itoa(c.order))
 	if files, _ := os.ReadDir(scratch); len(files) > 0 {
 		if err := h.sync(ctx, scratch, remote); err != nil {
 			return toolRun{exit: -1, err: err}
 		}
 	}
-	argv = replaceAll(argv, scratch, remote)
 	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat)\" && { " +
 		strings.Join(quoteAll(argv), " ") + " >tool.out 2>tool.err; rc=$?; times; sha256sum tool.out tool.err; stat -c '%s %n' tool.out tool.err; echo \"" + rcMark + "$rc\"; }"
 	cmd := h.command(context.Background(), script, "-n")

@@ -1,5 +1,5 @@
 // Command hiserver answers GET / with the bytes of $BODY, for gate tests,
-// and GET /ip with the caller's address. It listens on $HOST (default
+// GET /ip with the caller's address, and POST /echo with the request body. It listens on $HOST (default
 // 127.0.0.1) and $PORT.
 //
 // $FAULT names a file that, when it exists at startup, injects a fault:
@@ -53,6 +53,9 @@ func main() {
 	http.HandleFunc("GET /ip", func(w http.ResponseWriter, r *http.Request) {
 		host, _, _ := net.SplitHostPort(r.RemoteAddr)
 		io.WriteString(w, host)
+	})
+	http.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(w, r.Body)
 	})
 	host := os.Getenv("HOST")
 	if host == "" {
