@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ type autocannonJSON struct {
 
 // startAutocannonJSON starts a block at a line opening an autocannon result.
 func startAutocannonJSON(ctx *context, l line) block {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	switch {
 	case strings.HasPrefix(t, `{"url":`), strings.HasPrefix(t, `{"title":`):
 	case strings.HasPrefix(t, "{") && strings.Contains(t, `"latency"`) && strings.Contains(t, `"requests"`):
@@ -61,10 +62,13 @@ func startAutocannonJSON(ctx *context, l line) block {
 
 func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, error) {
 	var j autocannonJSON
-	if err := json.Unmarshal(doc, &j); err != nil {
-		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("autocannon JSON: %v", err)}
+	if !j.decodeFast(doc) {
+		j = autocannonJSON{}
+		if err := json.Unmarshal(doc, &j); err != nil {
+			return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("autocannon JSON: %v", err)}
+		}
 	}
-	if j.Latency == nil || j.Requests == nil {
+	if !j.Latency.present || !j.Requests.present {
 		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: `autocannon JSON without "latency" and "requests"`}
 	}
 	m := &Measurement{
@@ -74,20 +78,20 @@ func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 		Pipelining:   j.Pipelining,
 		Threads:      j.Workers,
 		Duration:     seconds(j.Duration),
-		Requests:     int64(j.Requests.get("total")),
-		RequestsSent: int64(j.Requests.get("sent")),
-		RPS:          j.Requests.get("mean"),
-		RPSStdev:     j.Requests.get("stddev"),
-		RPSMin:       j.Requests.get("min"),
-		RPSMax:       j.Requests.get("max"),
-		BytesRead:    int64(j.Throughput.get("total")),
-		BytesPerSec:  j.Throughput.get("mean"),
+		Requests:     int64(j.Requests.total),
+		RequestsSent: int64(j.Requests.sent),
+		RPS:          j.Requests.mean,
+		RPSStdev:     j.Requests.stddev,
+		RPSMin:       j.Requests.min,
+		RPSMax:       j.Requests.max,
+		BytesRead:    int64(j.Throughput.total),
+		BytesPerSec:  j.Throughput.mean,
 		Latency: Latency{
-			Mean:    jsonMillis(j.Latency.get("mean")),
-			Stdev:   jsonMillis(j.Latency.get("stddev")),
-			Min:     jsonMillis(j.Latency.get("min")),
-			Max:     jsonMillis(j.Latency.get("max")),
-			Samples: int64(j.Latency.get("totalCount")),
+			Mean:    jsonMillis(j.Latency.mean),
+			Stdev:   jsonMillis(j.Latency.stddev),
+			Min:     jsonMillis(j.Latency.min),
+			Max:     jsonMillis(j.Latency.max),
+			Samples: int64(j.Latency.totalCount),
 		},
 		Status: StatusCounts{Non2xx: j.Non2xx},
 		Errors: Errors{Timeout: j.Timeouts, Other: max(j.Errors-j.Timeouts, 0), Mismatches: j.Mismatches},
@@ -96,10 +100,13 @@ func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 	if j.C1xx != nil {
 		m.Status = StatusCounts{Known: true, C1xx: *j.C1xx, C2xx: j.C2xx, C3xx: j.C3xx, C4xx: j.C4xx, C5xx: j.C5xx, Non2xx: j.Non2xx}
 	}
-	for _, p := range jsonPercentiles(j.Latency) {
+	if ps := j.Latency.percentiles; len(ps) > 0 {
+		m.Latency.Percentiles = make([]Percentile, 0, len(ps))
+	}
+	for _, p := range j.Latency.percentiles {
 		m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p.P, Value: jsonMillis(p.Value)})
 	}
-	m.RPSPercentiles = jsonPercentiles(j.Requests)
+	m.RPSPercentiles = j.Requests.percentiles
 	if j.Resets > 0 {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%s:%d: autocannon reset its request pipeline %d times", ctx.file, first, j.Resets))
 	}
@@ -107,11 +114,10 @@ func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 }
 
 // jsonPercentiles collects the "p2_5"-style keys as percentiles, ascending.
-func jsonPercentiles(stats jsonStats) []RatePercentile {
+func jsonPercentiles(stats jsonStatList) []RatePercentile {
 	out := make([]RatePercentile, 0, len(stats))
 	for _, st := range stats {
-		k, v := st.key, st.val
-		name, ok := strings.CutPrefix(k, "p")
+		name, ok := strings.CutPrefix(st.key, "p")
 		if !ok {
 			continue
 		}
@@ -119,7 +125,7 @@ func jsonPercentiles(stats jsonStats) []RatePercentile {
 		if err != nil {
 			continue
 		}
-		out = append(out, RatePercentile{P: p, Value: v})
+		out = append(out, RatePercentile{P: p, Value: st.val})
 	}
 	if len(out) == 0 {
 		return nil
@@ -129,17 +135,33 @@ func jsonPercentiles(stats jsonStats) []RatePercentile {
 }
 
 // jsonMillis converts milliseconds held in a float to a Duration, rounding
-// to the nearest nanosecond.
+// to the nearest nanosecond. A whole number of milliseconds, as latencies
+// mostly are, is scaled as millis scales its printed digits; others are
+// printed and read back.
 func jsonMillis(ms float64) time.Duration {
+	if ms == math.Trunc(ms) && math.Abs(ms) < 1<<52 {
+		v := ms * 1e6
+		if v > math.MaxInt64 {
+			return 0
+		}
+		return time.Duration(math.Round(v))
+	}
 	v, _ := millis(strconv.FormatFloat(ms, 'f', -1, 64))
 	return v
 }
 
-// jsonStats is one of autocannon's flat objects of numbers ("latency",
-// "requests", "throughput"): some 25 keys each. It decodes them without
-// reflection or a map, which made autocannon JSON the slowest dialect to
-// read. A key given twice keeps its last value, as in a map; null is 0.
-type jsonStats []jsonStat
+// jsonStats is what is kept of one of autocannon's flat objects of numbers
+// ("latency", "requests", "throughput"; some 25 keys each). present reports
+// that the object was there and not null.
+type jsonStats struct {
+	present                                         bool
+	mean, stddev, min, max, total, sent, totalCount float64
+	percentiles                                     []RatePercentile // the "p2_5"-style keys, ascending
+}
+
+// jsonStatList is a stats object's keys in the order they first appear. A
+// key given twice keeps its last value, as in a map; null is 0.
+type jsonStatList []jsonStat
 
 type jsonStat struct {
 	key string
@@ -147,7 +169,7 @@ type jsonStat struct {
 }
 
 // get returns the value of key, 0 if absent.
-func (s jsonStats) get(key string) float64 {
+func (s jsonStatList) get(key string) float64 {
 	for _, st := range s {
 		if st.key == key {
 			return st.val
@@ -156,8 +178,23 @@ func (s jsonStats) get(key string) float64 {
 	return 0
 }
 
-// UnmarshalJSON reads {"key": number, …}. encoding/json has checked that b
-// is valid JSON before it calls this.
+// stats keeps what the decoder uses.
+func (s jsonStatList) stats() jsonStats {
+	return jsonStats{
+		present:     true,
+		mean:        s.get("mean"),
+		stddev:      s.get("stddev"),
+		min:         s.get("min"),
+		max:         s.get("max"),
+		total:       s.get("total"),
+		sent:        s.get("sent"),
+		totalCount:  s.get("totalCount"),
+		percentiles: jsonPercentiles(s),
+	}
+}
+
+// UnmarshalJSON reads {"key": number, …} for encoding/json, which has
+// checked that b is valid JSON before it calls this.
 func (s *jsonStats) UnmarshalJSON(b []byte) error {
 	if string(bytes.TrimSpace(b)) == "null" {
 		return nil
@@ -166,7 +203,7 @@ func (s *jsonStats) UnmarshalJSON(b []byte) error {
 	if !d.skip('{') {
 		return fmt.Errorf("autocannon statistics are not an object: %.20s", b)
 	}
-	out := make(jsonStats, 0, 32)
+	out := make(jsonStatList, 0, 32)
 	for !d.skip('}') {
 		d.skip(',')
 		key, err := d.key()
@@ -184,11 +221,11 @@ func (s *jsonStats) UnmarshalJSON(b []byte) error {
 		}
 		out = out.set(key, v)
 	}
-	*s = out
+	*s = out.stats()
 	return nil
 }
 
-func (s jsonStats) set(key string, v float64) jsonStats {
+func (s jsonStatList) set(key string, v float64) jsonStatList {
 	for i := range s {
 		if s[i].key == key {
 			s[i].val = v

@@ -6,22 +6,55 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // autocannon's tables are drawn with box characters (│ ┌ ┬ ─ …); copies
 // pasted as plain text may use | + - instead. Cells are trimmed.
 
 // isTableRule reports whether t is a border line: only rule characters.
+// The box characters are all three bytes long in UTF-8 and are compared as
+// such, without decoding runes.
 func isTableRule(t string) bool {
 	rule := false
-	for _, r := range t {
-		switch r {
-		case '─', '-', '═', '=':
+	for i := 0; i < len(t); {
+		if strings.HasPrefix(t[i:], "─") { // most of a border
 			rule = true
-		case '┌', '┬', '┐', '├', '┼', '┤', '└', '┴', '┘', '+', '|', '│', ':', ' ':
+			i += len("─")
+			continue
+		}
+		if c := t[i]; c < utf8.RuneSelf {
+			switch c {
+			case '-', '=':
+				rule = true
+			case '+', '|', ':', ' ':
+			default:
+				return false
+			}
+			i++
+			continue
+		}
+		if i+3 > len(t) || t[i] != 0xe2 {
+			return false
+		}
+		switch t[i+1] {
+		case 0x94: // U+2500–U+253F
+			switch t[i+2] {
+			case 0x80: // ─, mostly taken above
+				rule = true
+			case 0x8c, 0xac, 0x90, 0x9c, 0xbc, 0xa4, 0x94, 0xb4, 0x98, 0x82: // ┌ ┬ ┐ ├ ┼ ┤ └ ┴ ┘ │
+			default:
+				return false
+			}
+		case 0x95: // U+2540–U+257F
+			if t[i+2] != 0x90 { // ═
+				return false
+			}
+			rule = true
 		default:
 			return false
 		}
+		i += 3
 	}
 	return rule
 }
@@ -32,17 +65,24 @@ func isTableRow(t string) bool {
 }
 
 // tableCells splits a row into its trimmed cells.
-func tableCells(t string) []string {
+func tableCells(t string) []string { return appendCells(nil, t) }
+
+// appendCells appends the trimmed cells of a row to dst, which may be an
+// array on the caller's stack.
+func appendCells(dst []string, t string) []string {
 	sep := "│"
 	if !strings.HasPrefix(t, sep) {
 		sep = "|"
 	}
 	t = strings.TrimSuffix(strings.TrimPrefix(t, sep), sep)
-	cells := strings.Split(t, sep)
-	for i, c := range cells {
-		cells[i] = strings.TrimSpace(c)
+	for {
+		cell, rest, more := strings.Cut(t, sep)
+		dst = append(dst, strings.TrimSpace(cell))
+		if !more {
+			return dst
+		}
+		t = rest
 	}
-	return cells
 }
 
 // tableRow reads one row of a table: a header names the table and its
@@ -50,7 +90,13 @@ func tableCells(t string) []string {
 func (b *autocannonText) tableRow(l line, cells []string) error {
 	switch cells[0] {
 	case "Stat":
-		b.header, b.table = cells, "stat"
+		b.header, b.table = slices.Clone(cells), "stat"
+		b.pct = make([]float64, len(cells))
+		for i, col := range cells {
+			if p, ok := strings.CutSuffix(col, "%"); ok {
+				b.pct[i], _ = strconv.ParseFloat(p, 64)
+			}
+		}
 		return nil
 	case "Percentile":
 		b.table = "percentile"
@@ -94,11 +140,7 @@ func (b *autocannonText) statRow(l line, cells []string) error {
 	group, dec := localeSeparators(b.header, cells)
 	for i := 1; i < len(cells); i++ {
 		col, cell := b.header[i], cells[i]
-		p, isPct := strings.CutSuffix(col, "%")
-		var pv float64
-		if isPct {
-			pv, _ = strconv.ParseFloat(p, 64)
-		}
+		isPct, pv := strings.HasSuffix(col, "%"), b.pct[i]
 		var v float64
 		var ok bool
 		switch {
@@ -161,12 +203,26 @@ func localeSeparators(header, cells []string) (group, dec string) {
 
 // localeNumber parses a number written with the given separators.
 func localeNumber(s, group, dec string) (float64, bool) {
-	s = spaceGroups.Replace(s)
+	if mayHaveSpaceGroups(s) {
+		s = spaceGroups.Replace(s)
+	}
 	s = strings.ReplaceAll(s, group, "")
 	if dec != "." {
 		s = strings.ReplaceAll(s, dec, ".")
 	}
 	return scaled(s, 0)
+}
+
+// mayHaveSpaceGroups reports whether s holds a byte that starts a
+// separator spaceGroups drops: Replace copies s even when it has none.
+func mayHaveSpaceGroups(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\'', 0xc2, 0xe2: // U+00A0 is C2 A0, U+202F is E2 80 AF
+			return true
+		}
+	}
+	return false
 }
 
 // spaceGroups drops the grouping separators every locale may use: no-break

@@ -37,9 +37,10 @@ type autocannonText struct {
 	ctx     *context
 	m       *Measurement
 	last    int
-	header  []string // the columns of the last "Stat" header
-	table   string   // "stat", "percentile" or "code"
-	summary bool     // "N requests in" read
+	header  []string  // the columns of the last "Stat" header
+	pct     []float64 // the percentile each of its "2.5%" columns names
+	table   string    // "stat", "percentile" or "code"
+	summary bool      // "N requests in" read
 	pcts    map[float64]Percentile
 }
 
@@ -55,7 +56,7 @@ func autocannonConnections(t string) bool {
 
 func newAutocannonText(ctx *context, first line) *autocannonText {
 	m := &Measurement{Tool: ToolAutocannon, Source: Source{LineStart: first.num}}
-	head := strings.TrimPrefix(strings.TrimSpace(first.text), "Running ")
+	head := strings.TrimPrefix(first.trimmed(), "Running ")
 	what, u, _ := strings.Cut(head, " @ ")
 	m.URL = strings.TrimSuffix(strings.TrimSpace(u), " (socketPath)")
 	if w, ok := strings.CutSuffix(what, " warmup"); ok {
@@ -73,7 +74,7 @@ func (b *autocannonText) syntax(l line, format string, args ...any) error {
 }
 
 func (b *autocannonText) add(l line) (bool, error) {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	if b.summary {
 		return b.afterSummary(l, t)
 	}
@@ -95,7 +96,8 @@ func (b *autocannonText) add(l line) (bool, error) {
 		m.Threads = leadingInt(t)
 	case isTableRule(t):
 	case isTableRow(t):
-		return true, b.tableRow(l, tableCells(t))
+		var buf [16]string
+		return true, b.tableRow(l, appendCells(buf[:0], t))
 	case strings.HasSuffix(t, " non 2xx responses"):
 		var good, bad int64
 		if _, err := fmt.Sscanf(t, "%d 2xx responses, %d non 2xx responses", &good, &bad); err != nil {

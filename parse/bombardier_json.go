@@ -12,44 +12,60 @@ import (
 )
 
 // bombardierJSON mirrors the JSON template of bombardier v1.2.x (-o json).
-// Latency figures are microseconds; durations are seconds.
+// Latency figures are microseconds; durations are seconds. Its parts are
+// aliases of unnamed struct types, as they were written inline before the
+// fast decoder needed names for them: encoding/json names a field's type in
+// its errors.
 type bombardierJSON struct {
-	Spec struct {
-		NumberOfConnections int     `json:"numberOfConnections"`
-		TestType            string  `json:"testType"`
-		TestDurationSeconds float64 `json:"testDurationSeconds"`
-		NumberOfRequests    int64   `json:"numberOfRequests"`
-		Method              string  `json:"method"`
-		URL                 string  `json:"url"`
-		Rate                float64 `json:"rate"`
-		Client              string  `json:"client"`
-	} `json:"spec"`
-	Result *struct {
-		BytesRead        int64   `json:"bytesRead"`
-		BytesWritten     int64   `json:"bytesWritten"`
-		TimeTakenSeconds float64 `json:"timeTakenSeconds"`
-		Req1xx           int64   `json:"req1xx"`
-		Req2xx           int64   `json:"req2xx"`
-		Req3xx           int64   `json:"req3xx"`
-		Req4xx           int64   `json:"req4xx"`
-		Req5xx           int64   `json:"req5xx"`
-		Others           int64   `json:"others"`
-		Errors           []struct {
-			Description string `json:"description"`
-			Count       int64  `json:"count"`
-		} `json:"errors"`
-		Latency *struct {
-			Mean        float64            `json:"mean"`
-			Stddev      float64            `json:"stddev"`
-			Max         float64            `json:"max"`
-			Percentiles map[string]float64 `json:"percentiles"`
-		} `json:"latency"`
-		RPS struct {
-			Mean   float64 `json:"mean"`
-			Stddev float64 `json:"stddev"`
-			Max    float64 `json:"max"`
-		} `json:"rps"`
-	} `json:"result"`
+	Spec   bombardierSpec    `json:"spec"`
+	Result *bombardierResult `json:"result"`
+	// latency is Result.Latency.Percentiles as the fast decoder reads them,
+	// ascending; nil when they are to be read from the map.
+	latency []RatePercentile
+}
+
+type bombardierSpec = struct {
+	NumberOfConnections int     `json:"numberOfConnections"`
+	TestType            string  `json:"testType"`
+	TestDurationSeconds float64 `json:"testDurationSeconds"`
+	NumberOfRequests    int64   `json:"numberOfRequests"`
+	Method              string  `json:"method"`
+	URL                 string  `json:"url"`
+	Rate                float64 `json:"rate"`
+	Client              string  `json:"client"`
+}
+
+type bombardierResult = struct {
+	BytesRead        int64              `json:"bytesRead"`
+	BytesWritten     int64              `json:"bytesWritten"`
+	TimeTakenSeconds float64            `json:"timeTakenSeconds"`
+	Req1xx           int64              `json:"req1xx"`
+	Req2xx           int64              `json:"req2xx"`
+	Req3xx           int64              `json:"req3xx"`
+	Req4xx           int64              `json:"req4xx"`
+	Req5xx           int64              `json:"req5xx"`
+	Others           int64              `json:"others"`
+	Errors           []bombardierError  `json:"errors"`
+	Latency          *bombardierLatency `json:"latency"`
+	RPS              bombardierRPS      `json:"rps"`
+}
+
+type bombardierError = struct {
+	Description string `json:"description"`
+	Count       int64  `json:"count"`
+}
+
+type bombardierLatency = struct {
+	Mean        float64            `json:"mean"`
+	Stddev      float64            `json:"stddev"`
+	Max         float64            `json:"max"`
+	Percentiles map[string]float64 `json:"percentiles"`
+}
+
+type bombardierRPS = struct {
+	Mean   float64 `json:"mean"`
+	Stddev float64 `json:"stddev"`
+	Max    float64 `json:"max"`
 }
 
 // jsonBlock collects the lines of one JSON document and decodes it when the
@@ -58,40 +74,45 @@ type jsonBlock struct {
 	ctx    *context
 	first  int
 	last   int
-	text   strings.Builder
+	text   []byte
 	depth  int
 	inStr  bool
 	escape bool
 	decode func(ctx *context, doc []byte, first, last int) ([]Record, error)
 }
 
+// scan follows the braces of s, outside strings.
 func (b *jsonBlock) scan(s string) {
+	depth, inStr, escape := b.depth, b.inStr, b.escape
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case b.escape:
-			b.escape = false
-		case b.inStr && c == '\\':
-			b.escape = true
+		case !inStr:
+			inStr = c == '"'
+			depth += int(jsonNesting[c])
+		case escape:
+			escape = false
+		case c == '\\':
+			escape = true
 		case c == '"':
-			b.inStr = !b.inStr
-		case b.inStr:
-		case c == '{' || c == '[':
-			b.depth++
-		case c == '}' || c == ']':
-			b.depth--
+			inStr = false
 		}
 	}
+	b.depth, b.inStr, b.escape = depth, inStr, escape
 }
 
-func (b *jsonBlock) complete() bool { return b.depth <= 0 && b.text.Len() > 0 }
+// jsonNesting is +1 for the bytes that open an object or array and -1 for
+// those that close one.
+var jsonNesting = [256]int8{'{': 1, '[': 1, '}': -1, ']': -1}
+
+func (b *jsonBlock) complete() bool { return b.depth <= 0 && len(b.text) > 0 }
 
 func (b *jsonBlock) add(l line) (bool, error) {
 	if b.complete() {
 		return false, nil
 	}
-	b.text.WriteString(l.text)
-	b.text.WriteByte('\n')
+	b.text = append(b.text, l.text...)
+	b.text = append(b.text, '\n')
 	b.last = l.num
 	b.scan(l.text)
 	return true, nil
@@ -101,13 +122,13 @@ func (b *jsonBlock) end() ([]Record, error) {
 	if !b.complete() {
 		return nil, &SyntaxError{File: b.ctx.file, Line: b.last, Msg: "JSON document cut short"}
 	}
-	return b.decode(b.ctx, []byte(b.text.String()), b.first, b.last)
+	return b.decode(b.ctx, b.text, b.first, b.last)
 }
 
 // startBombardierJSON starts a block at a line that opens a bombardier JSON
 // result ({"spec":…}).
 func startBombardierJSON(ctx *context, l line) block {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	if !strings.HasPrefix(t, "{") || !strings.Contains(t, `"spec"`) {
 		return nil
 	}
@@ -118,8 +139,11 @@ func startBombardierJSON(ctx *context, l line) block {
 
 func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, error) {
 	var j bombardierJSON
-	if err := json.Unmarshal(doc, &j); err != nil {
-		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("bombardier JSON: %v", err)}
+	if !j.decodeFast(doc) {
+		j = bombardierJSON{}
+		if err := json.Unmarshal(doc, &j); err != nil {
+			return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("bombardier JSON: %v", err)}
+		}
 	}
 	if j.Result == nil {
 		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: `bombardier JSON without "result"`}
@@ -152,20 +176,40 @@ func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 		m.Latency.Mean = micros(lat.Mean)
 		m.Latency.Stdev = micros(lat.Stddev)
 		m.Latency.Max = micros(lat.Max)
-		for k, v := range lat.Percentiles {
-			p, err := strconv.ParseFloat(k, 64)
-			if err != nil {
-				return nil, &SyntaxError{File: ctx.file, Line: first, Msg: fmt.Sprintf("bombardier JSON: percentile %q is not a number", k)}
-			}
-			m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p, Value: micros(v)})
+		ps, err := j.latencyPercentiles()
+		if err != nil {
+			return nil, &SyntaxError{File: ctx.file, Line: first, Msg: "bombardier JSON: " + err.Error()}
 		}
-		slices.SortFunc(m.Latency.Percentiles, func(a, b Percentile) int { return cmp.Compare(a.P, b.P) })
+		if len(ps) > 0 {
+			m.Latency.Percentiles = make([]Percentile, 0, len(ps))
+		}
+		for _, p := range ps {
+			m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p.P, Value: micros(p.Value)})
+		}
 	}
 	for _, e := range r.Errors {
 		m.Errors.Messages = append(m.Errors.Messages, ErrorMessage{Text: e.Description, Count: e.Count})
 		addBombardierError(&m.Errors, e.Description, e.Count)
 	}
 	return []Record{m}, nil
+}
+
+// latencyPercentiles returns the latency percentiles in ascending order of
+// P, with values in microseconds.
+func (j *bombardierJSON) latencyPercentiles() ([]RatePercentile, error) {
+	if j.latency != nil {
+		return j.latency, nil
+	}
+	var ps []RatePercentile
+	for k, v := range j.Result.Latency.Percentiles {
+		p, err := strconv.ParseFloat(k, 64)
+		if err != nil {
+			return nil, fmt.Errorf("percentile %q is not a number", k)
+		}
+		ps = append(ps, RatePercentile{P: p, Value: v})
+	}
+	slices.SortFunc(ps, func(a, b RatePercentile) int { return cmp.Compare(a.P, b.P) })
+	return ps, nil
 }
 
 // addBombardierError sorts one bombardier error message into a kind.

@@ -44,7 +44,7 @@ type bombardierText struct {
 // startBombardierText starts a block at bombardier's intro line or, with
 // -p r, at its Statistics header.
 func startBombardierText(ctx *context, l line) block {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	intro := strings.HasPrefix(t, "Bombarding ")
 	if !intro && !isBombardierStats(t) {
 		return nil
@@ -62,7 +62,8 @@ func isBombardierStats(t string) bool {
 	if !strings.HasPrefix(t, "Statistics") {
 		return false
 	}
-	f := strings.Fields(t)
+	var buf [4]string
+	f := fields(buf[:0], t)
 	return len(f) == 4 && f[0] == "Statistics" && f[1] == "Avg" && f[2] == "Stdev" && f[3] == "Max"
 }
 
@@ -88,7 +89,7 @@ func (b *bombardierText) syntax(l line, format string, args ...any) error {
 }
 
 func (b *bombardierText) add(l line) (bool, error) {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	if b.done {
 		return false, nil
 	}
@@ -113,8 +114,13 @@ func (b *bombardierText) add(l line) (bool, error) {
 	}
 	b.last = l.num
 	m := b.m
+	// The cases that read fields need a line that starts with Reqs/sec or
+	// Latency, or holds a '%': others are not split.
 	var buf [16]string
-	f := fields(buf[:0], t)
+	f := buf[:1]
+	if strings.HasPrefix(t, "Reqs/sec") || strings.HasPrefix(t, "Latency") || strings.IndexByte(t, '%') >= 0 {
+		f = fields(buf[:0], t)
+	}
 	switch {
 	case t == "", strings.HasPrefix(t, "There wasn't enough data"):
 	case strings.HasPrefix(t, "Reqs/sec") && len(f) == 4:
@@ -144,10 +150,11 @@ func (b *bombardierText) add(l line) (bool, error) {
 		if !ok1 || !ok2 {
 			return true, b.syntax(l, "%q: want a percentile and a latency", t)
 		}
-		m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p, Value: d})
+		m.Latency.Percentiles = appendPercentile(m.Latency.Percentiles, Percentile{P: p, Value: d})
 	case t == "HTTP codes:":
 	case strings.HasPrefix(t, "1xx - "):
-		n := ints(t)
+		var counts [12]int64
+		n := appendInts(counts[:0], t)
 		if len(n) != 10 || !strings.Contains(t, ", 5xx - ") {
 			return true, b.syntax(l, "%q: want \"1xx - N, 2xx - N, 3xx - N, 4xx - N, 5xx - N\"", t)
 		}

@@ -23,6 +23,9 @@ var toolNames = map[string]string{
 // ("$ ", "> ", "➜  repo git:(main) ✗ ", "PS C:\x> "). It needs a flag or a
 // URL after the tool's name, so that prose mentioning "wrk" is not a command.
 func parseCommand(text string) ([]string, bool) {
+	if !mayBeCommand(text) {
+		return nil, false
+	}
 	if !strings.Contains(text, "wrk") && !strings.Contains(text, "bombardier") && !strings.Contains(text, "autocannon") {
 		return nil, false
 	}
@@ -41,11 +44,37 @@ func parseCommand(text string) ([]string, bool) {
 	return nil, false
 }
 
+// mayBeCommand reports whether text may hold what parseCommand needs after
+// the tool's name: a word that starts with '-' or holds "://". Most lines
+// of a tool's output have neither, and a few byte searches tell so sooner
+// than looking for the tool names. Quotes, which shellWords removes when it
+// joins words, are left to parseCommand.
+func mayBeCommand(text string) bool {
+	dash, colon := strings.IndexByte(text, '-'), strings.IndexByte(text, ':')
+	if dash < 0 && colon < 0 {
+		return false
+	}
+	if strings.IndexByte(text, '\'') >= 0 || strings.IndexByte(text, '"') >= 0 {
+		return true
+	}
+	for dash >= 0 {
+		if dash == 0 || isBlank(text[dash-1]) {
+			return true // a flag
+		}
+		next := strings.IndexByte(text[dash+1:], '-')
+		if next < 0 {
+			break
+		}
+		dash += next + 1
+	}
+	return colon >= 0 && strings.Contains(text[colon:], "://")
+}
+
 // shellWords splits a command line on blanks, honouring single and double
 // quotes the way a POSIX shell would for plain words.
 func shellWords(s string) []string {
 	if !strings.ContainsAny(s, `'"`) {
-		return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
+		return blankFields(s)
 	}
 	var words []string
 	var cur strings.Builder
@@ -77,6 +106,37 @@ func shellWords(s string) []string {
 	return words
 }
 
+// blankFields splits s around runs of spaces and tabs, as
+// strings.FieldsFunc would with a function reporting those two. Both are
+// single bytes that no multi-byte character holds, so bytes are compared.
+func blankFields(s string) []string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !isBlank(s[i]) && (i == 0 || isBlank(s[i-1])) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	words := make([]string, 0, n)
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i < len(s) && !isBlank(s[i]):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			words = append(words, s[start:i])
+			start = -1
+		}
+	}
+	return words
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
 // tool is the dialect the command runs.
 func (c *command) tool() string { return toolNames[path.Base(c.argv[0])] }
 
@@ -89,7 +149,7 @@ func (c *command) flag(names ...string) (string, bool) {
 			switch {
 			case a == n && i+1 < len(c.argv):
 				return c.argv[i+1], true
-			case strings.HasPrefix(n, "--") && strings.HasPrefix(a, n+"="):
+			case strings.HasPrefix(n, "--") && len(a) > len(n) && a[len(n)] == '=' && strings.HasPrefix(a, n):
 				return a[len(n)+1:], true
 			case len(n) == 2 && len(a) > 2 && strings.HasPrefix(a, n) && a[2] != '-' && !strings.HasPrefix(a, "--"):
 				return a[2:], true

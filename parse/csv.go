@@ -89,7 +89,7 @@ func measurementRow(j jsonMeasurement) map[string]string {
 		"latency_mean_s": csvFloat(j.LatMeanS), "latency_stdev_s": csvFloat(j.LatStdevS),
 		"latency_max_s": csvFloat(j.LatMaxS), "latency_corrected": strconv.FormatBool(j.LatCorr),
 		"errors": csvInt(j.Errors), "server_cpu_s": csvFloat(j.ServerCPUS), "client_cpu_s": csvFloat(j.ClientCPUS),
-		"warnings": strings.Join(j.Warnings, "\n"),
+		"warnings":    strings.Join(j.Warnings, "\n"),
 		"server_host": j.ServerHost, "client_host": j.ClientHost, "shard": j.Shard,
 	}
 	for k, v := range j.ErrorsBy {

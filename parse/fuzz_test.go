@@ -2,9 +2,15 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +50,123 @@ func FuzzHostile(f *testing.F) {
 		f.Add(append(append(append([]byte(nil), run[:len(run)/2]...), make([]byte, 64)...), next...))
 	}
 	f.Fuzz(checkAnyInput)
+}
+
+// FuzzJSONDecode checks the JSON dialects' fast decoders against
+// encoding/json, which they stand in for: whatever a fast decoder accepts,
+// json.Unmarshal must accept too and decode to the same values. Seeds are
+// the JSON documents of every fixture.
+func FuzzJSONDecode(f *testing.F) {
+	for _, doc := range fixtureJSONDocs(f) {
+		f.Add(doc)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var fastA, slowA autocannonJSON
+		if fastA.decodeFast(doc) {
+			if err := json.Unmarshal(doc, &slowA); err != nil {
+				t.Fatalf("autocannon: the fast decoder accepts what encoding/json refuses: %v", err)
+			}
+			if got, want := dumpValue(fastA), dumpValue(slowA); got != want {
+				t.Fatalf("autocannon:\nfast %s\nslow %s", got, want)
+			}
+		}
+		var fastB, slowB bombardierJSON
+		if fastB.decodeFast(doc) {
+			if err := json.Unmarshal(doc, &slowB); err != nil {
+				t.Fatalf("bombardier: the fast decoder accepts what encoding/json refuses: %v", err)
+			}
+			if r := slowB.Result; r != nil && r.Latency != nil {
+				ps, err := slowB.latencyPercentiles()
+				if err != nil {
+					t.Fatalf("bombardier: the fast decoder accepts percentiles the slow path refuses: %v", err)
+				}
+				r.Latency.Percentiles, slowB.latency = nil, ps
+			}
+			if got, want := dumpValue(fastB), dumpValue(slowB); got != want {
+				t.Fatalf("bombardier:\nfast %s\nslow %s", got, want)
+			}
+		}
+	})
+}
+
+// fixtureJSONDocs returns the lines of the fixtures that open a JSON
+// document, one document a line as the tools write them.
+func fixtureJSONDocs(tb testing.TB) [][]byte {
+	tb.Helper()
+	names, _ := filepath.Glob("testdata/*_*")
+	var docs [][]byte
+	for _, name := range names {
+		body, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, line := range bytes.Split(body, []byte("\n")) {
+			line = bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\ufeff"))
+			if bytes.HasPrefix(line, []byte("{")) {
+				docs = append(docs, line)
+			}
+		}
+	}
+	return docs
+}
+
+// dumpValue prints v with pointers followed, map keys sorted and NaN equal
+// to itself, for comparing decoded documents.
+func dumpValue(v any) string {
+	var b strings.Builder
+	dumpReflect(&b, reflect.ValueOf(v))
+	return b.String()
+}
+
+func dumpReflect(b *strings.Builder, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		b.WriteString("&")
+		dumpReflect(b, v.Elem())
+	case reflect.Struct:
+		b.WriteString("{")
+		for i := 0; i < v.NumField(); i++ {
+			fmt.Fprintf(b, "%s:", v.Type().Field(i).Name)
+			dumpReflect(b, v.Field(i))
+			b.WriteString(" ")
+		}
+		b.WriteString("}")
+	case reflect.Slice:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		b.WriteString("[")
+		for i := 0; i < v.Len(); i++ {
+			dumpReflect(b, v.Index(i))
+			b.WriteString(" ")
+		}
+		b.WriteString("]")
+	case reflect.Map:
+		if v.IsNil() {
+			b.WriteString("nil")
+			return
+		}
+		keys := v.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		b.WriteString("map[")
+		for _, k := range keys {
+			fmt.Fprintf(b, "%q:", k.String())
+			dumpReflect(b, v.MapIndex(k))
+			b.WriteString(" ")
+		}
+		b.WriteString("]")
+	case reflect.Float64:
+		b.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+	case reflect.String:
+		b.WriteString(strconv.Quote(v.String()))
+	default:
+		fmt.Fprint(b, v)
+	}
 }
 
 func fuzzDumps(f *testing.F, globs ...string) {

@@ -58,7 +58,7 @@ type targetFacts struct {
 // startHarness reads command lines and target facts into the context. It
 // never starts a block.
 func startHarness(ctx *context, l line) block {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	if argv, ok := parseCommand(t); ok {
 		ctx.cmd = &command{line: l.num, argv: argv}
 		return nil
@@ -145,12 +145,18 @@ func (b *doneBlock) end() ([]Record, error) { return b.recs, b.err }
 // bunLayout reports the runtime and framework of a
 // results/<runtime>/<framework>.txt path.
 func bunLayout(file string) (runtime, target string, ok bool) {
-	parts := strings.Split(filepath.ToSlash(filepath.Clean(file)), "/")
-	if len(parts) < 3 || parts[len(parts)-3] != "results" {
+	p := filepath.ToSlash(filepath.Clean(file))
+	// p is …[/]results/<runtime>/<framework>.txt: cut at its last three slashes.
+	last := strings.LastIndexByte(p, '/')
+	if last < 0 {
 		return "", "", false
 	}
-	base := parts[len(parts)-1]
-	return parts[len(parts)-2], strings.TrimSuffix(base, path.Ext(base)), true
+	mid := strings.LastIndexByte(p[:last], '/')
+	if mid < 0 || p[strings.LastIndexByte(p[:mid], '/')+1:mid] != "results" {
+		return "", "", false
+	}
+	base := p[last+1:]
+	return p[mid+1 : last], strings.TrimSuffix(base, path.Ext(base)), true
 }
 
 // bunScenarios are the harness's requests, in the order it runs them.

@@ -24,35 +24,43 @@ func (p *logPrefix) strip(text []byte) (out []byte, keep bool) {
 		if bytes.Equal(text, bytes.TrimRight(p.prefix, " ")) {
 			return nil, true
 		}
-		if i := bytes.Index(text, composeBar); i > 0 && containerName(bytes.TrimRight(text[:i], " ")) {
+		if _, ok := composePrefix(text); ok {
 			return nil, false
 		}
 		return text, true
 	}
-	i := bytes.Index(text, composeBar)
-	if i <= 0 || !containerName(bytes.TrimRight(text[:i], " ")) {
+	n, ok := composePrefix(text)
+	if !ok || !startsRun(bytes.TrimSpace(text[n:])) {
 		return text, true
 	}
-	rest := text[i+len(composeBar):]
-	if !startsRun(bytes.TrimSpace(rest)) {
-		return text, true
-	}
-	p.prefix = append([]byte(nil), text[:i+len(composeBar)]...)
-	return rest, true
+	p.prefix = append([]byte(nil), text[:n]...)
+	return text[n:], true
 }
 
-// containerName reports whether b looks like a compose service name.
-func containerName(b []byte) bool {
-	if len(b) == 0 {
-		return false
+// composePrefix returns the length of the prefix docker compose puts before
+// a container's line: a service name, blanks, a bar and a blank. It reads
+// the line from its start, so that a line without one, nearly every line,
+// is told apart in a few bytes.
+func composePrefix(text []byte) (int, bool) {
+	name := 0
+	for name < len(text) && nameByte(text[name], name == 0) {
+		name++
 	}
-	for i, c := range b {
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '_' && c != '-' && c != '.') {
-			return false
-		}
+	bar := name
+	for bar < len(text) && text[bar] == ' ' {
+		bar++
 	}
-	return true
+	if name == 0 || bar == name || bar+1 >= len(text) || text[bar] != '|' || text[bar+1] != ' ' {
+		return 0, false
+	}
+	return bar + 2, true
+}
+
+// nameByte reports whether c may be in a compose service name: a letter or
+// digit, or after the first one also _ - or .
+func nameByte(c byte, first bool) bool {
+	alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	return alnum || !first && (c == '_' || c == '-' || c == '.')
 }
 
 // startsRun reports whether a trimmed line opens a tool run.

@@ -41,6 +41,17 @@ const maxLine = 64 << 20
 type line struct {
 	text string
 	num  int
+	trim string // text without the white space around it, if known; see trimmed
+}
+
+// trimmed returns the text without the white space around it, as
+// strings.TrimSpace would, once per line: the reader trims each line before
+// it offers it.
+func (l line) trimmed() string {
+	if l.trim == "" {
+		return strings.TrimSpace(l.text)
+	}
+	return l.trim
 }
 
 // block reads the lines of one tool run.
@@ -189,7 +200,9 @@ func (r *Reader) readAll() {
 	r.endBlock()
 	r.release()
 	r.pending = append(r.pending, r.ctx.end()...)
-	sha := hex.EncodeToString(r.sum.Sum(nil))
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], r.sum.Sum(nil))
+	sha := string(hexSum[:])
 	for _, rec := range r.pending {
 		switch rec := rec.(type) {
 		case *Measurement:
@@ -220,6 +233,12 @@ func (r *Reader) offer(text []byte, num int) {
 		return
 	}
 	l := line{text: string(text), num: num}
+	if len(trimmed) > 0 {
+		// trimmed is text[start:start+len(trimmed)], and its capacity that
+		// of text less start.
+		start := cap(text) - cap(trimmed)
+		l.trim = l.text[start : start+len(trimmed)]
+	}
 	if r.cur != nil {
 		ok, err := r.cur.add(l)
 		if err != nil {
@@ -258,8 +277,8 @@ func (r *Reader) endBlock() {
 // mayStart reports whether a trimmed line outside any block may matter to a
 // starter, so that prose and other lines between runs are skipped without
 // making strings of them. Every line a starter acts on begins with one of
-// these bytes or names a tool (a command line); TestMayStart checks it
-// against every fixture.
+// these bytes or names a tool and holds a flag or URL (a command line);
+// TestMayStart checks it against every fixture.
 func mayStart(t []byte) bool {
 	if len(t) == 0 {
 		return false
@@ -271,6 +290,10 @@ func mayStart(t []byte) bool {
 		'M', // Memory before:, Memory after:
 		'{': // JSON
 		return true
+	}
+	// A command line also has a flag or a URL: see mayBeCommand.
+	if bytes.IndexByte(t, '-') < 0 && bytes.IndexByte(t, ':') < 0 {
+		return false
 	}
 	for _, name := range toolWords {
 		if bytes.Contains(t, name) {
@@ -351,8 +374,12 @@ func lastFrame(piece []byte) int {
 // and cursor sequences are removed. The result is only valid until the next
 // line is read.
 func (r *Reader) logical(raw []byte) []byte {
-	raw = bytes.TrimRight(raw, "\n")
-	raw = bytes.TrimRight(raw, "\r")
+	for len(raw) > 0 && raw[len(raw)-1] == '\n' {
+		raw = raw[:len(raw)-1]
+	}
+	for len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		raw = raw[:len(raw)-1]
+	}
 	// Most lines have no CR: IndexByte says so at vector speed, where
 	// LastIndexByte would test every byte.
 	if bytes.IndexByte(raw, '\r') >= 0 {

@@ -11,7 +11,7 @@ import (
 
 // startRunning starts a block at a "Running … @ …" line.
 func startRunning(ctx *context, l line) block {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	if !strings.HasPrefix(t, "Running ") || !strings.Contains(t, " @ ") {
 		return nil
 	}
@@ -30,11 +30,11 @@ func (b *runningBlock) add(l line) (bool, error) {
 	if b.inner != nil {
 		return b.inner.add(l)
 	}
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	switch {
 	case t == "":
 		return true, nil // a pasted copy may double the line breaks
-	case strings.Contains(t, " threads and ") || strings.Contains(t, " thread and "):
+	case threadsLine(t):
 		b.inner = newWrkBlock(b.ctx, b.first)
 	case autocannonConnections(t):
 		b.inner = newAutocannonText(b.ctx, b.first)

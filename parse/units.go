@@ -53,7 +53,10 @@ func numberEnd(s string) bool {
 
 // isNaN reports whether s is glibc's nan, -nan or +nan, in any case.
 func isNaN(s string) bool {
-	if s != "" && (s[0] == '-' || s[0] == '+') {
+	if s == "" || s[len(s)-1]|0x20 != 'n' {
+		return false // not spelled …n: decided without EqualFold
+	}
+	if s[0] == '-' || s[0] == '+' {
 		s = s[1:]
 	}
 	return strings.EqualFold(s, "nan")
@@ -69,11 +72,13 @@ func finite(v float64) float64 {
 
 // scaled parses mantissa×10^exp exactly.
 func scaled(mantissa string, exp int) (float64, bool) {
-	if mantissa == "" || strings.ContainsAny(mantissa, "eExXpP_") {
-		return 0, false
-	}
+	// A plain decimal, the common case, has none of the characters refused
+	// below.
 	if v, ok := exactDecimal(mantissa, exp); ok {
 		return v, true
+	}
+	if mantissa == "" || strings.ContainsAny(mantissa, "eExXpP_") {
+		return 0, false
 	}
 	if exp == 0 {
 		v, err := strconv.ParseFloat(mantissa, 64)
@@ -88,28 +93,34 @@ func scaled(mantissa string, exp int) (float64, bool) {
 // digits are below 2^52 and the power of ten within 10^22, both are exact
 // floats and one multiplication or division rounds as ParseFloat does. It
 // reports false for anything else, which the caller hands to ParseFloat.
-func exactDecimal(s string, exp int) (float64, bool) {
+// s is text or, for the JSON decoders, bytes.
+func exactDecimal[T string | []byte](s T, exp int) (float64, bool) {
 	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
 		neg, s = s[0] == '-', s[1:]
 	}
 	var m uint64
-	digits, dot := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '.' && !dot:
-			dot = true
-		case c >= '0' && c <= '9' && m < 1<<52:
-			m = m*10 + uint64(c-'0')
-			digits++
-			if dot {
-				exp--
-			}
-		default:
+	i := 0
+	for ; i < len(s) && s[i]-'0' <= 9; i++ {
+		if m >= 1<<52 {
 			return 0, false
 		}
+		m = m*10 + uint64(s[i]-'0')
 	}
-	if digits == 0 || m >= 1<<52 {
+	digits := i
+	if i < len(s) && s[i] == '.' {
+		i++
+		frac := i
+		for ; i < len(s) && s[i]-'0' <= 9; i++ {
+			if m >= 1<<52 {
+				return 0, false
+			}
+			m = m*10 + uint64(s[i]-'0')
+		}
+		digits += i - frac
+		exp -= i - frac
+	}
+	if i != len(s) || digits == 0 || m >= 1<<52 {
 		return 0, false
 	}
 	f := float64(m)
@@ -271,6 +282,15 @@ func atoi(s string) (int64, bool) {
 	return n, err == nil
 }
 
+// appendPercentile appends p to ps, making room for a tool's usual rows
+// (4 to 8) at the first, so that a table of them costs one allocation.
+func appendPercentile(ps []Percentile, p Percentile) []Percentile {
+	if ps == nil {
+		ps = make([]Percentile, 0, 8)
+	}
+	return append(ps, p)
+}
+
 // roundInt64 rounds a byte count or count to an integer.
 func roundInt64(v float64) int64 {
 	if math.IsNaN(v) || v > math.MaxInt64 || v < math.MinInt64 {
@@ -292,8 +312,11 @@ func leadingInt(s string) int {
 
 // ints returns the unsigned decimal integers in s, in order: a fast stand-in
 // for fmt.Sscanf on fixed-format lines ("connect 0, read 9667, write 0, …").
-func ints(s string) []int64 {
-	var out []int64
+func ints(s string) []int64 { return appendInts(nil, s) }
+
+// appendInts appends the integers ints finds to out, which may be an array
+// on the caller's stack.
+func appendInts(out []int64, s string) []int64 {
 	for i := 0; i < len(s); {
 		if s[i] < '0' || s[i] > '9' {
 			i++
@@ -313,27 +336,39 @@ func ints(s string) []int64 {
 // dst: with dst an array on the caller's stack, a short line is split
 // without allocating.
 func fields(dst []string, s string) []string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return append(dst, strings.Fields(s)...)
+	n := len(dst)
+	for i := 0; i < len(s); {
+		for i < len(s) && byteClass[s[i]] == blankByte {
+			i++
 		}
-	}
-	start := -1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '\v', '\f', '\r':
-			if start >= 0 {
-				dst = append(dst, s[start:i])
-				start = -1
-			}
-		default:
-			if start < 0 {
-				start = i
-			}
+		start := i
+		for i < len(s) && byteClass[s[i]] == wordByte {
+			i++
 		}
-	}
-	if start >= 0 {
-		dst = append(dst, s[start:])
+		if i < len(s) && byteClass[s[i]] == wideByte {
+			return append(dst[:n], strings.Fields(s)...) // Unicode spaces
+		}
+		if i > start {
+			dst = append(dst, s[start:i])
+		}
 	}
 	return dst
 }
+
+// byteClass sorts bytes for fields: ASCII white space, other ASCII, and
+// bytes of multi-byte characters.
+var byteClass = func() (c [256]uint8) {
+	for i := utf8.RuneSelf; i < 256; i++ {
+		c[i] = wideByte
+	}
+	for _, b := range []byte(" \t\n\v\f\r") {
+		c[b] = blankByte
+	}
+	return c
+}()
+
+const (
+	wordByte = iota
+	blankByte
+	wideByte
+)

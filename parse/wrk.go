@@ -53,7 +53,7 @@ func newWrkBlock(ctx *context, first line) *wrkBlock {
 	m := &Measurement{Tool: ToolWrk, Source: Source{LineStart: first.num, LineEnd: first.num}}
 	b := &wrkBlock{ctx: ctx, m: m, last: first.num}
 	// "Running 2m test @ <url>": the header rounds the requested duration.
-	head := strings.TrimPrefix(strings.TrimSpace(first.text), "Running ")
+	head := strings.TrimPrefix(first.trimmed(), "Running ")
 	what, u, _ := strings.Cut(head, " @ ")
 	m.URL = strings.TrimSpace(u)
 	if d, ok := duration(strings.TrimSuffix(what, " test")); ok {
@@ -67,7 +67,7 @@ func (b *wrkBlock) syntax(l line, format string, args ...any) error {
 }
 
 func (b *wrkBlock) add(l line) (bool, error) {
-	t := strings.TrimSpace(l.text)
+	t := l.trimmed()
 	if b.transfer || (b.complete && !strings.HasPrefix(t, "Transfer/sec:")) {
 		return false, nil
 	}
@@ -77,9 +77,13 @@ func (b *wrkBlock) add(l line) (bool, error) {
 	b.last = l.num
 	m := b.m
 	switch {
+	case b.section >= wrkHdrRecorded && plainSpectrumRow(t):
+		// Most of wrk2's spectrum, told apart before the cases below, none
+		// of which takes a row of numbers; wrk2Line skips the rest.
 	case t == "" || strings.HasPrefix(t, "Thread Stats"):
-	case strings.Contains(t, " threads and ") || strings.Contains(t, " thread and "):
-		n := ints(t)
+	case threadsLine(t):
+		var counts [12]int64
+		n := appendInts(counts[:0], t)
 		if len(n) != 2 || !strings.HasSuffix(t, " connections") && !strings.HasSuffix(t, " connection") {
 			return true, b.syntax(l, "%q: want \"N threads and N connections\"", t)
 		}
@@ -100,7 +104,8 @@ func (b *wrkBlock) add(l line) (bool, error) {
 	case strings.Contains(t, " requests in "):
 		return true, b.summaryLine(l, t)
 	case strings.HasPrefix(t, "Socket errors:"):
-		n := ints(t)
+		var counts [12]int64
+		n := appendInts(counts[:0], t)
 		if len(n) != 4 || !strings.Contains(t, "connect ") || !strings.Contains(t, ", timeout ") {
 			return true, b.syntax(l, "%q: want \"Socket errors: connect N, read N, write N, timeout N\"", t)
 		}
@@ -130,7 +135,7 @@ func (b *wrkBlock) add(l line) (bool, error) {
 		if b.section == wrkDistrib || b.section == wrkHdrRecorded || b.section == wrkHdrOther {
 			if p, ok := b.percentileRow(t); ok {
 				if b.section != wrkHdrOther {
-					m.Latency.Percentiles = append(m.Latency.Percentiles, p)
+					m.Latency.Percentiles = appendPercentile(m.Latency.Percentiles, p)
 				}
 				return true, nil
 			}
@@ -138,6 +143,17 @@ func (b *wrkBlock) add(l line) (bool, error) {
 		return true, b.syntax(l, "unexpected line %q", t)
 	}
 	return true, nil
+}
+
+// threadsLine reports whether t holds " threads and " or " thread and ",
+// looking for what they share once.
+func threadsLine(t string) bool {
+	i := strings.Index(t, " thread")
+	if i < 0 {
+		return false
+	}
+	t = t[i:]
+	return strings.Contains(t, " threads and ") || strings.Contains(t, " thread and ")
 }
 
 // interrupts reports whether a line starts another run or command, so that

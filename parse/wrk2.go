@@ -53,6 +53,37 @@ func (b *wrkBlock) wrk2Line(l line, t string) (bool, error) {
 	return false, nil
 }
 
+// plainSpectrumRow reports, quicker than spectrumRow, whether t is four
+// plain decimals ("0.096   0.000000   1   1.00") apart by blanks: the form
+// nearly every spectrum row has, and one that spectrumRow takes too.
+func plainSpectrumRow(t string) bool {
+	n := 0
+	for i := 0; i < len(t); {
+		for i < len(t) && isBlank(t[i]) {
+			i++
+		}
+		if i == len(t) {
+			break
+		}
+		digits, dots := 0, 0
+		for ; i < len(t) && !isBlank(t[i]); i++ {
+			switch c := t[i]; {
+			case c >= '0' && c <= '9':
+				digits++
+			case c == '.':
+				dots++
+			default:
+				return false
+			}
+		}
+		if digits == 0 || dots > 1 {
+			return false
+		}
+		n++
+	}
+	return n == 4
+}
+
 // spectrumRow reports whether t is "  0.096   0.000000   1   1.00" (or "inf").
 func spectrumRow(t string) bool {
 	var buf [16]string
