@@ -72,6 +72,7 @@ type collector struct {
 	// those roles (nil: here).
 	hosts          []*sshHost
 	server, client *sshHost
+	live           []LeftoverRecord // process groups started on hosts, not seen to end
 }
 
 func newCollector(suite *Suite, opt Options) *collector {

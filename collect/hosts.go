@@ -3,7 +3,9 @@ package collect
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"slices"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -34,9 +36,18 @@ func LoadHosts(path string) ([]HostSpec, error) {
 }
 
 // WithHosts returns the suite with hosts in place of its own [[host]]
-// tables; its hash stays the suite file's.
-func (s *Suite) WithHosts(hosts []HostSpec) *Suite {
+// tables; its hash stays the suite file's. A suite with services cannot
+// take hosts: services run on the collector's machine only.
+func (s *Suite) WithHosts(hosts []HostSpec) (*Suite, error) {
+	if len(s.Services) > 0 && len(hosts) > 0 {
+		return nil, fmt.Errorf("%s has services, which run on this machine only: it cannot run on hosts (start the service on the server host yourself and give the targets its address in env)", s.File)
+	}
 	c := *s
 	c.Hosts = hosts
-	return &c
+	return &c, nil
+}
+
+// hasRole reports whether a host of the suite has role.
+func (s *Suite) hasRole(role string) bool {
+	return slices.ContainsFunc(s.Hosts, func(h HostSpec) bool { return slices.Contains(h.Roles, role) })
 }

@@ -43,8 +43,10 @@ type Manifest struct {
 	// Orphans are dumps found on disk on resume that run.json did not list
 	// (a crash between storing and recording): kept, never measurements.
 	Orphans []OrphanRecord `json:"orphans,omitempty"`
-	// Leftovers are processes on SSH hosts that could not be ended when
-	// their host was out of reach; -resume ends them over a fresh connection.
+	// Leftovers are the process groups fairbench started on SSH hosts and
+	// has not seen end: the server running now, or one left when its host
+	// was out of reach (or the collector died). The next connection to the
+	// host, or -resume, ends them over a fresh connection.
 	Leftovers []LeftoverRecord `json:"leftovers,omitempty"`
 	Errors    []string         `json:"errors,omitempty"`
 }
@@ -58,11 +60,16 @@ type HostRecord struct {
 	Tools       map[string]Version `json:"tools,omitempty"` // asked on this host
 }
 
-// LeftoverRecord is a process group left running on an SSH host.
+// LeftoverRecord is a process group started on an SSH host.
 type LeftoverRecord struct {
 	Host  string `json:"host"`
 	Group int    `json:"process_group"`
 	What  string `json:"what"` // the target, or "load tool"
+	// BootID (the host's /proc/sys/kernel/random/boot_id) and Start (the
+	// group leader's start time, in clock ticks after boot) tell the group
+	// from a later one with the same number: after a reboot, or a reuse.
+	BootID string `json:"boot_id,omitempty"`
+	Start  string `json:"start,omitempty"`
 }
 
 // MergedRecord is one shard run that went into a merged run.

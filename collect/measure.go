@@ -52,7 +52,7 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 				return err
 			}
 			if srv.Exited() {
-				return fmt.Errorf("%s exited during the warm-up of %s; its last output:\n%s", t.Name, sc.Name, srv.Output())
+				return fmt.Errorf("%s exited during the warm-up of %s: %s", t.Name, sc.Name, srv.exitReason(ctx))
 			}
 		}
 		c.opt.Progress.Step(fmt.Sprintf("%s %s rep %s", t.Name, sc.Name, reps), load.Duration.Std())
@@ -66,7 +66,7 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 			return err
 		}
 		if srv.Exited() {
-			return fmt.Errorf("%s exited during %s; its last output:\n%s", t.Name, sc.Name, srv.Output())
+			return fmt.Errorf("%s exited during %s: %s", t.Name, sc.Name, srv.exitReason(ctx))
 		}
 	}
 	after := srv.RSS()
@@ -133,8 +133,8 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + toolGrace
-	serverCPU := srv.CPUSeconds()
 	peak := srv.samplePeakRSS(rssSampleEvery)
+	serverCPU := srv.CPUSeconds()
 	mr.Start = c.opt.Now().UTC()
 	if srv.remote != nil {
 		mr.ServerHost = srv.remote.host.spec.Name
@@ -148,7 +148,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	mr.End = c.opt.Now().UTC()
 	mr.RSSPeak = peak()
-	mr.ServerCPUS = srv.CPUSeconds() - serverCPU
+	mr.ServerCPUS = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
 	if ctx.Err() != nil {
 		return mr, ctx.Err()
 	}
@@ -160,10 +160,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		mr.Error = fmt.Sprintf("%s: %v; its dump is kept but not counted", load.Tool, tr.err)
 	}
 	if srv.Exited() {
-		mr.Error = fmt.Sprintf("%s exited during the window; its last output:\n%s", t.Name, srv.Output())
-		if srv.remote != nil && !srv.remote.host.alive(ctx) {
-			mr.Error = fmt.Sprintf("the link to host %s was lost during the window; its dump is kept but not counted", srv.remote.host.spec.Name)
-		}
+		mr.Error = fmt.Sprintf("%s exited during the window: %s", t.Name, srv.exitReason(ctx))
 	}
 	stdout, stderr := bytes.NewBuffer(tr.stdout), bytes.NewBuffer(tr.stderr)
 	base := c.dumpBase(t.Name, sc.Name, rep, warmup)
@@ -218,9 +215,11 @@ func (c *collector) addMeasurement(mr MeasurementRecord) error {
 // samplePeakRSS samples the RSS of the server's process tree every
 // interval until the returned function is called, which returns the peak.
 // The tree is listed anew every second. On an SSH host the peak is the
-// kernel's own (the sum of each process's VmHWM), read when the window ends.
+// kernel's own: each process's VmHWM is reset when the window starts and
+// their sum read when it ends.
 func (s *Server) samplePeakRSS(interval time.Duration) func() int64 {
 	if s.remote != nil {
+		s.remote.resetPeak()
 		return func() int64 { return s.remote.stats().Peak }
 	}
 	stop, done := make(chan struct{}), make(chan int64)

@@ -40,6 +40,10 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 				continue
 			}
 			d, err := DriverFor(name)
+			if err == nil && c.suite.hasRole(RoleClient) && name != "bombardier" {
+				c.drivers[name] = d // found on the client host (resolveOnClient)
+				continue
+			}
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
 				var v Version
@@ -57,10 +61,10 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 				c.drivers[name] = nil // reported once
 			}
 		}
-		if c.suite.Isolation.ServerCPUs != "" || c.suite.Isolation.ClientCPUs != "" {
+		if (c.suite.Isolation.ServerCPUs != "" && !c.suite.hasRole(RoleServer)) || (c.suite.Isolation.ClientCPUs != "" && !c.suite.hasRole(RoleClient)) {
 			errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
 		}
-	} else if c.suite.Isolation.ServerCPUs != "" {
+	} else if c.suite.Isolation.ServerCPUs != "" && !c.suite.hasRole(RoleServer) {
 		errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
 	}
 	for _, sv := range c.suite.Services {

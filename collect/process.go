@@ -108,6 +108,15 @@ func (s *Server) Exited() bool {
 	}
 }
 
+// exitReason says why an exited server ended: its last output, or, on an
+// SSH host, a lost link.
+func (s *Server) exitReason(ctx context.Context) string {
+	if s.remote != nil && !s.remote.host.alive(ctx) {
+		return fmt.Sprintf("the link to host %s was lost (the process may still run there: it is ended when the host is reached again)", s.remote.host.spec.Name)
+	}
+	return "its last output:\n" + s.Output()
+}
+
 // Output is the last bytes the server wrote to stdout and stderr.
 func (s *Server) Output() string { return s.output.String() }
 
@@ -142,7 +151,7 @@ func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready fun
 // Stop ends the server's whole process group: SIGTERM, then SIGKILL after grace.
 func (s *Server) Stop(grace time.Duration) {
 	if s.remote != nil {
-		s.remote.stop(s.Target.Name)
+		s.remote.stop()
 		s.Cmd.Process.Kill() // the local ssh, if the link left it waiting
 		<-s.exited
 		return

@@ -38,6 +38,7 @@ type sshHost struct {
 	spec   HostSpec
 	ctl    string // the master's control socket
 	master *exec.Cmd
+	ended  chan struct{} // closed when master has been waited for
 	// dir is the host's work folder, absolute, as the host resolved it.
 	dir  string
 	arch string // uname -m
@@ -45,6 +46,9 @@ type sshHost struct {
 	// and runtimes found on it.
 	facts Host
 	tools map[string]Version
+	// addr is where the client host reaches targets on this host, and the
+	// address they listen on ($HOST): an IP address where one is known.
+	addr string
 }
 
 // newSSHHost prepares h; connect opens its master connection. The control
@@ -62,8 +66,13 @@ func (h *sshHost) destination() string {
 	return h.spec.SSH
 }
 
-// address is where the client host reaches targets on h.
+// address is where the client host reaches targets on h, and what they
+// listen on: the host's address key, else the address ssh connects to (an
+// alias in the ssh config resolved by `ssh -G`, a name looked up here).
 func (h *sshHost) address() string {
+	if h.addr != "" {
+		return h.addr
+	}
 	if h.spec.Address != "" {
 		return h.spec.Address
 	}
@@ -72,6 +81,35 @@ func (h *sshHost) address() string {
 		addr = addr[i+1:]
 	}
 	return strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+}
+
+// resolveAddress settles address once: a name becomes the IP address it
+// has here, so that a target does not listen on what the host calls
+// itself (Debian maps its own name to 127.0.1.1).
+func (h *sshHost) resolveAddress(ctx context.Context) {
+	addr := h.address()
+	if h.spec.Address == "" {
+		a := append([]string{"ssh", "-G"}, h.options()...)
+		if out, err := exec.CommandContext(ctx, a[0], append(a[1:], h.spec.SSH)...).Output(); err == nil {
+			for _, l := range strings.Split(string(out), "\n") {
+				if v, ok := strings.CutPrefix(l, "hostname "); ok {
+					addr = strings.TrimSpace(v)
+				}
+			}
+		}
+	}
+	if net.ParseIP(addr) == nil {
+		if ips, err := net.DefaultResolver.LookupIP(ctx, "ip", addr); err == nil && len(ips) > 0 {
+			addr = ips[0].String()
+			for _, ip := range ips {
+				if ip.To4() != nil {
+					addr = ip.String()
+					break
+				}
+			}
+		}
+	}
+	h.addr = addr
 }
 
 // options are the ssh options every connection to h takes.
@@ -97,7 +135,26 @@ func (h *sshHost) options() []string {
 func (h *sshHost) argv(script string, extra ...string) []string {
 	a := append([]string{"ssh", "-S", h.ctl, "-o", "ControlMaster=no"}, h.options()...)
 	a = append(a, extra...)
-	return append(a, h.spec.SSH, "--", script)
+	return append(a, h.spec.SSH, "--", posix(script))
+}
+
+// posix makes script the same on every host: whatever the login shell
+// (bash, dash, zsh, fish), it runs under /bin/sh, and in the C locale, so
+// that numbers are printed with a decimal point (ssh passes LANG and LC_*
+// on by default).
+func posix(script string) string {
+	return "exec env LC_ALL=C /bin/sh -c " + shellQuote(script)
+}
+
+// sshHint says what to do about the ssh errors people meet first.
+func sshHint(stderr string) string {
+	switch {
+	case strings.Contains(stderr, "Host key verification failed"):
+		return " (the host's key is not in known_hosts: add it, e.g. ssh-keyscan HOST >> ~/.ssh/known_hosts, or name a file with known_hosts)"
+	case strings.Contains(stderr, "Permission denied"):
+		return " (the key was refused: name it with identity, or load it into ssh-agent)"
+	}
+	return ""
 }
 
 // connect opens the master connection and learns the host's work folder
@@ -114,19 +171,19 @@ func (h *sshHost) connect(ctx context.Context) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("host %s: start ssh: %w", h.spec.Name, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	h.master = cmd
+	var waitErr error
+	ended := make(chan struct{})
+	go func() { waitErr = cmd.Wait(); close(ended) }()
+	h.master, h.ended = cmd, ended
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		if exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.spec.SSH).Run() == nil {
 			break
 		}
 		select {
-		case err := <-exited:
-			exited <- err
+		case <-ended:
 			h.master = nil
-			return fmt.Errorf("host %s (%s) cannot be reached: %v: %s", h.spec.Name, h.destination(), err, strings.TrimSpace(stderr.String()))
+			return fmt.Errorf("host %s (%s) cannot be reached: %v: %s%s", h.spec.Name, h.destination(), waitErr, strings.TrimSpace(stderr.String()), sshHint(stderr.String()))
 		case <-ctx.Done():
 			h.close()
 			return ctx.Err()
@@ -137,7 +194,7 @@ func (h *sshHost) connect(ctx context.Context) error {
 			return fmt.Errorf("host %s (%s): no connection after 15 s: %s", h.spec.Name, h.destination(), strings.TrimSpace(stderr.String()))
 		}
 	}
-	dir := h.spec.Dir
+	dir := strings.TrimPrefix(h.spec.Dir, "~/") // relative paths are in the home already
 	if dir == "" {
 		dir = ".cache/fairbench-remote"
 	}
@@ -152,6 +209,7 @@ func (h *sshHost) connect(ctx context.Context) error {
 		return fmt.Errorf("host %s: pwd and uname -m said %q", h.spec.Name, out)
 	}
 	h.dir, h.arch = f[0], f[1]
+	h.resolveAddress(ctx)
 	return nil
 }
 
@@ -175,13 +233,16 @@ func (h *sshHost) close() {
 		return
 	}
 	exec.Command("ssh", "-S", h.ctl, "-O", "exit", h.spec.SSH).Run()
-	syscall.Kill(-h.master.Process.Pid, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { h.master.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-h.ended:
+	default:
+		syscall.Kill(-h.master.Process.Pid, syscall.SIGTERM)
+	}
+	select {
+	case <-h.ended:
 	case <-time.After(2 * time.Second):
 		syscall.Kill(-h.master.Process.Pid, syscall.SIGKILL)
+		<-h.ended
 	}
 	h.master = nil
 	os.Remove(h.ctl)
@@ -225,7 +286,7 @@ func (h *sshHost) failure(err error, stderr string) error {
 // the way to reach a host after its master connection died.
 func (h *sshHost) fresh(ctx context.Context, script string) ([]byte, error) {
 	a := append([]string{"ssh", "-S", "none", "-n"}, h.options()...)
-	a = append(a, h.spec.SSH, "--", script)
+	a = append(a, h.spec.SSH, "--", posix(script))
 	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -258,12 +319,28 @@ func (h *sshHost) put(ctx context.Context, src, dst string) error {
 // connection.
 func (h *sshHost) rsync(ctx context.Context, src, dst string, flags ...string) error {
 	rsh := strings.Join(quoteAll(append([]string{"ssh", "-S", h.ctl, "-o", "ControlMaster=no"}, h.options()...)), " ")
-	a := append(append([]string{"rsync", "-a"}, flags...), "-e", rsh, src, h.spec.SSH+":"+dst)
+	a := append(append([]string{"rsync", "-a"}, flags...), "-e", rsh, src, rsyncHost(h.spec.SSH)+":"+dst)
 	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("copy %s to host %s: %v: %s", src, h.spec.Name, err, strings.TrimSpace(string(out)))
 	}
 	return nil
+}
+
+// rsyncHost writes an ssh destination the way rsync reads it: an IPv6
+// address in brackets (rsync would take "::" for its daemon syntax).
+func rsyncHost(dest string) string {
+	user, host, ok := strings.Cut(dest, "@")
+	if !ok {
+		user, host = "", dest
+	}
+	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
+		host = "[" + host + "]"
+	}
+	if ok {
+		return user + "@" + host
+	}
+	return host
 }
 
 // path is rel inside the host's work folder; absolute paths stay.
@@ -294,11 +371,25 @@ func quoteAll(argv []string) []string {
 
 // killGroupScript ends process group pg on a host: SIGTERM, up to 2 s for
 // it to go, then SIGKILL. It succeeds when nothing of the group is left.
-func killGroupScript(pg int) string {
+// When boot and start are given (the host's boot_id and the group
+// leader's start time), a group that is not that process any more (the
+// host rebooted, the number was reused) is left alone.
+func killGroupScript(pg int, boot, start string) string {
 	g := strconv.Itoa(pg)
-	return "kill -TERM -- -" + g + " 2>/dev/null; i=0; while kill -0 -- -" + g +
-		" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL -- -" + g +
-		" 2>/dev/null; sleep 0.1; ! kill -0 -- -" + g + " 2>/dev/null"
+	guard := ""
+	if boot != "" && start != "" {
+		guard = "[ \"$(cat /proc/sys/kernel/random/boot_id)\" = " + shellQuote(boot) + " ] && [ \"$(" + startTimeOf(g) + ")\" = " + shellQuote(start) + " ] || exit 0; "
+	}
+	// No "--" after kill: dash's kill does not take it.
+	return guard + "kill -TERM -" + g + " 2>/dev/null; i=0; while kill -0 -" + g +
+		" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL -" + g +
+		" 2>/dev/null; sleep 0.1; ! kill -0 -" + g + " 2>/dev/null"
+}
+
+// startTimeOf is a shell command printing the start time (in clock ticks
+// since boot) of process pid, field 22 of /proc/<pid>/stat.
+func startTimeOf(pid string) string {
+	return "awk '{ sub(/^.*\\) /, \"\"); print $20 }' /proc/" + pid + "/stat 2>/dev/null"
 }
 
 // viaHost is an HTTP client whose TCP connections start on h: each is a
@@ -319,13 +410,12 @@ func viaHost(h *sshHost) *http.Client {
 		if err != nil {
 			return nil, err
 		}
-		var stderr tailBuffer
-		stderr.max = 1 << 10
-		cmd.Stderr = &stderr
+		stderr := &tailBuffer{max: 1 << 10}
+		cmd.Stderr = stderr
 		if err := cmd.Start(); err != nil {
 			return nil, err
 		}
-		return &streamConn{cmd: cmd, in: in, out: out, host: h.spec.Name, addr: addr}, nil
+		return &streamConn{cmd: cmd, in: in, out: out, stderr: stderr, host: h.spec.Name, addr: addr}, nil
 	}
 	return &http.Client{Timeout: gateClient.Timeout, CheckRedirect: gateClient.CheckRedirect, Transport: t}
 }
@@ -335,11 +425,23 @@ type streamConn struct {
 	cmd        *exec.Cmd
 	in         io.WriteCloser
 	out        io.ReadCloser
+	stderr     *tailBuffer
 	host, addr string
 	once       sync.Once
 }
 
-func (c *streamConn) Read(p []byte) (int, error)  { return c.out.Read(p) }
+// Read reads the stream; where it ends with ssh's complaint (the host
+// could not connect), the complaint is the error.
+func (c *streamConn) Read(p []byte) (int, error) {
+	n, err := c.out.Read(p)
+	if err == io.EOF {
+		time.Sleep(20 * time.Millisecond) // ssh writes its reason as it exits
+		if msg := strings.TrimSpace(c.stderr.String()); msg != "" {
+			err = fmt.Errorf("from host %s to %s: %s", c.host, c.addr, msg)
+		}
+	}
+	return n, err
+}
 func (c *streamConn) Write(p []byte) (int, error) { return c.in.Write(p) }
 func (c *streamConn) Close() error {
 	c.once.Do(func() {

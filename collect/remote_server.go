@@ -11,25 +11,42 @@ import (
 	"time"
 )
 
-// remoteProc is a server process on an SSH host. Its ssh session is its
-// process group there (sshd starts every session in a new session), so
-// the group id it reports on its first line ends the whole tree.
+// remoteProc is a process group on an SSH host: a server, or a load tool.
+// Its ssh session is its process group there (sshd starts every session in
+// a new session), so the group id it reports on its first line ends the
+// whole tree.
 type remoteProc struct {
 	host *sshHost
-	pg   int
-	// left is told when the group could not be ended; the collector keeps
-	// it in run.json and ends it over a fresh connection later.
-	left func(host string, pg int, what string)
+	rec  LeftoverRecord // host, group, the host's boot and the leader's start
+	// track is told when the group starts and when it has ended; the
+	// collector keeps the ones not seen to end in run.json.
+	track tracker
+	// stats are the last ones asked, reused for a moment: one question
+	// answers the CPU time, the RSS and the peak of the same instant.
+	mu    sync.Mutex
+	last  groupStats
+	asked time.Time
 }
 
-// pgidMark starts the first line a remote command prints: its process group.
+// tracker keeps the process groups started on hosts until they end.
+type tracker interface {
+	started(LeftoverRecord)
+	ended(LeftoverRecord)
+	unended(LeftoverRecord, error)
+}
+
+// pgidMark starts the first line a remote command prints: its process
+// group, the host's boot_id and the group leader's start time.
 const pgidMark = "fairbench-pgid "
+
+// markLine is the shell command that prints pgidMark's line.
+const markLine = "echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat) $(cat /proc/sys/kernel/random/boot_id) $(" + "awk '{ sub(/^.*\\) /, \"\"); print $20 }' /proc/$$/stat" + ")\""
 
 // remoteScript is the shell command that runs argv in dir on a host with
 // env, printing its process group first and then becoming argv.
 func remoteScript(dir string, env []string, argv []string) string {
 	var b strings.Builder
-	b.WriteString("cd " + shellQuote(dir) + " && echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat)\" && exec")
+	b.WriteString("cd " + shellQuote(dir) + " && " + markLine + " && exec")
 	if len(env) > 0 {
 		b.WriteString(" env")
 		for _, e := range env {
@@ -44,8 +61,10 @@ func remoteScript(dir string, env []string, argv []string) string {
 
 // startRemoteServer starts t on h in dir (a path on h) with PORT set, and
 // HOST, the address to listen on: the one the client host reaches. Port 0
-// picks a port that is free on h.
-func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, port int, cpus string, left func(string, int, string)) (*Server, error) {
+// picks a port that is free on h. Spawned is when the host said the
+// process was about to start, so that startup time leaves out the ssh
+// session's own start.
+func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, port int, cpus string, track tracker) (*Server, error) {
 	port, err := remotePort(ctx, h, port)
 	if err != nil {
 		return nil, err
@@ -57,10 +76,9 @@ func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, po
 	cmd := h.command(context.Background(), remoteScript(dir, env, pinned(cpus, t.Start)), "-n")
 	cmd.Cancel = nil
 	out := &tailBuffer{max: 8 << 10}
-	mark := &markWriter{next: out, found: make(chan int, 1)}
+	mark := newMarkWriter(out)
 	cmd.Stdout, cmd.Stderr = mark, out
 	s := &Server{Target: t, Port: port, Cmd: cmd, output: out, exited: make(chan struct{})}
-	s.Spawned = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s on host %s: %w", t.Name, h.spec.Name, err)
 	}
@@ -68,9 +86,10 @@ func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, po
 		s.waitErr = cmd.Wait()
 		close(s.exited)
 	}()
-	rp := &remoteProc{host: h, left: left}
+	rp := &remoteProc{host: h, track: track}
 	select {
-	case rp.pg = <-mark.found:
+	case rp.rec = <-mark.found:
+		s.Spawned = time.Now()
 	case <-s.exited:
 		return nil, fmt.Errorf("%s did not start on host %s (%v): %s", t.Name, h.spec.Name, h.failure(s.waitErr, ""), s.Output())
 	case <-time.After(15 * time.Second):
@@ -78,6 +97,8 @@ func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, po
 		<-s.exited
 		return nil, fmt.Errorf("%s: no word from host %s in 15 s: %s", t.Name, h.spec.Name, s.Output())
 	}
+	rp.rec.Host, rp.rec.What = h.spec.Name, t.Name
+	track.started(rp.rec)
 	s.remote = rp
 	return s, nil
 }
@@ -109,13 +130,17 @@ func remotePort(ctx context.Context, h *sshHost, port int) (int, error) {
 }
 
 // markWriter passes everything on but the first line, which must be
-// pgidMark and a number; the number is sent on found.
+// pgidMark's; what it says is sent on found.
 type markWriter struct {
 	next  *tailBuffer
-	found chan int
+	found chan LeftoverRecord
 	mu    sync.Mutex
 	line  []byte
 	done  bool
+}
+
+func newMarkWriter(next *tailBuffer) *markWriter {
+	return &markWriter{next: next, found: make(chan LeftoverRecord, 1)}
 }
 
 func (w *markWriter) Write(p []byte) (int, error) {
@@ -127,19 +152,21 @@ func (w *markWriter) Write(p []byte) (int, error) {
 	w.line = append(w.line, p...)
 	i := bytes.IndexByte(w.line, '\n')
 	if i < 0 {
-		if len(w.line) > 256 {
+		if len(w.line) > 512 {
 			w.done = true
 			w.next.Write(w.line)
 		}
 		return len(p), nil
 	}
 	w.done = true
-	first, rest := w.line[:i], w.line[i+1:]
-	if v, ok := bytes.CutPrefix(first, []byte(pgidMark)); ok {
-		if pg, err := strconv.Atoi(string(bytes.TrimSpace(v))); err == nil {
-			w.found <- pg
-			w.next.Write(rest)
-			return len(p), nil
+	first, rest := string(w.line[:i]), w.line[i+1:]
+	if v, ok := strings.CutPrefix(first, pgidMark); ok {
+		if f := strings.Fields(v); len(f) == 3 {
+			if pg, err := strconv.Atoi(f[0]); err == nil {
+				w.found <- LeftoverRecord{Group: pg, BootID: f[1], Start: f[2]}
+				w.next.Write(rest)
+				return len(p), nil
+			}
 		}
 	}
 	w.next.Write(w.line)
@@ -147,23 +174,24 @@ func (w *markWriter) Write(p []byte) (int, error) {
 }
 
 // stop ends the process group on its host: through the master connection,
-// else over a fresh one; when neither reaches the host the group is
-// handed to left.
-func (rp *remoteProc) stop(name string) {
+// else over a fresh one; when neither reaches the host the group stays
+// with the tracker, for -resume or the next connection to end.
+func (rp *remoteProc) stop() {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	script := killGroupScript(rp.pg)
+	script := killGroupScript(rp.rec.Group, rp.rec.BootID, rp.rec.Start)
+	var err error
 	if rp.host.alive(ctx) {
-		if _, err := rp.host.output(ctx, script); err == nil {
+		if _, err = rp.host.output(ctx, script); err == nil {
+			rp.track.ended(rp.rec)
 			return
 		}
 	}
-	if _, err := rp.host.fresh(ctx, script); err == nil {
+	if _, err = rp.host.fresh(ctx, script); err == nil {
+		rp.track.ended(rp.rec)
 		return
 	}
-	if rp.left != nil {
-		rp.left(rp.host.spec.Name, rp.pg, name)
-	}
+	rp.track.unended(rp.rec, err)
 }
 
 // groupStats is what /proc on a host says of a process group.
@@ -175,25 +203,47 @@ type groupStats struct {
 
 // groupStatsScript prints, for process group pg: CPU seconds (user +
 // system), resident bytes, and the sum of each process's VmHWM in bytes.
-func groupStatsScript(pg int) string {
-	return `cat /proc/[0-9]*/stat 2>/dev/null | awk -v pg=` + strconv.Itoa(pg) + ` -v ps="$(getconf PAGESIZE)" -v hz="$(getconf CLK_TCK)" '
+// With reset, each process's VmHWM is then set back to its RSS (clear_refs
+// 5), so that the next peak is the next window's own.
+func groupStatsScript(pg int, reset bool) string {
+	r := "0"
+	if reset {
+		r = "1"
+	}
+	return `cat /proc/[0-9]*/stat 2>/dev/null | awk -v pg=` + strconv.Itoa(pg) + ` -v reset=` + r + ` -v ps="$(getconf PAGESIZE)" -v hz="$(getconf CLK_TCK)" '
 { l = $0; sub(/^.*\) /, "", l); split(l, f, " ")
   if (f[3] == pg) {
     t += f[12] + f[13]; r += f[22]; file = "/proc/" $1 "/status"
     while ((getline s < file) > 0) if (s ~ /^VmHWM:/) { split(s, v, " "); h += v[2] }
     close(file)
+    if (reset) system("echo 5 > /proc/" $1 "/clear_refs 2>/dev/null")
   } }
-END { printf "%.2f %d %d\n", t / hz, r * ps, h * 1024 }'`
+END { printf "%.2f %.0f %.0f\n", t / hz, r * ps, h * 1024 }'`
 }
 
-// stats asks the host about the group.
+// stats asks the host about the group, or reuses what it said in the last
+// quarter second.
 func (rp *remoteProc) stats() groupStats {
+	return rp.ask(false)
+}
+
+// resetPeak asks the stats and starts a new peak.
+func (rp *remoteProc) resetPeak() groupStats {
+	return rp.ask(true)
+}
+
+func (rp *remoteProc) ask(reset bool) groupStats {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if !reset && time.Since(rp.asked) < 250*time.Millisecond {
+		return rp.last
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if !rp.host.alive(ctx) {
 		return groupStats{} // not over a new connection: the link is gone
 	}
-	out, err := rp.host.output(ctx, groupStatsScript(rp.pg))
+	out, err := rp.host.output(ctx, groupStatsScript(rp.rec.Group, reset))
 	if err != nil {
 		return groupStats{}
 	}
@@ -201,5 +251,6 @@ func (rp *remoteProc) stats() groupStats {
 	if _, err := fmt.Sscan(string(out), &g.CPUSeconds, &g.RSS, &g.Peak); err != nil {
 		return groupStats{}
 	}
+	rp.last, rp.asked = g, time.Now()
 	return g
 }

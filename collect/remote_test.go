@@ -197,18 +197,19 @@ func TestRemoteHostUnreachable(t *testing.T) {
 	}
 }
 
-// TestRemoteLinkDropped cuts the server host's link in the middle of a
-// window: the measurement fails, the server process is left on its host,
-// and -resume (the link back) ends it over a fresh connection and takes
-// the measurement again.
+// TestRemoteLinkDropped cuts the server host's link in the middle of rep
+// 1's window: the measurement fails and the server process is left on its
+// host, out of reach. The link comes back; rep 2 reconnects, ends the
+// left process over a fresh connection first (never two servers at once),
+// and -resume takes rep 1 again.
 func TestRemoteLinkDropped(t *testing.T) {
 	lab := sshlab.Start(t, "server", "client")
 	if !lab.Namespaced {
 		t.Skip("a dropped link needs network namespaces")
 	}
-	suite, out := remoteCase(t, lab, "4s", 1, "server", "client")
+	suite, out := remoteCase(t, lab, "4s", 2, "server", "client")
 	suite.Scenarios = suite.Scenarios[:1]
-	server := lab.Host("server")
+	servers := lab.Host("server").Dir + "/bin/hi/hi"
 	done := make(chan struct{})
 	var dir *collect.RunDir
 	var err error
@@ -216,40 +217,59 @@ func TestRemoteLinkDropped(t *testing.T) {
 		defer close(done)
 		dir, err = collect.Run(context.Background(), suite, collect.Options{Out: out, Progress: collect.ProgressFor(testLog{t})})
 	}()
-	// Wait for the load window, then cut the link.
-	deadline := time.Now().Add(60 * time.Second)
-	for running(t, lab, "client", lab.Host("client").Dir+"/tools/bombardier") == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("the load tool never started on the client host")
+	deadline := time.Now().Add(90 * time.Second)
+	wait := func(what string, ok func() bool) {
+		t.Helper()
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited in vain for %s", what)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
+	wait("the load tool on the client host", func() bool { return running(t, lab, "client", lab.Host("client").Dir+"/tools/bombardier") != "" })
 	time.Sleep(time.Second)
 	lab.Drop("server")
 	cut := time.Now()
-	<-done
-	t.Logf("collect ended %v after the cut", time.Since(cut).Round(time.Millisecond))
-	if err == nil || dir == nil {
-		t.Fatalf("collect with the server host cut off: %v", err)
-	}
-	t.Logf("collect with the link cut: %v", err)
-	m := checkRunDir(t, dir.Path)
-	if len(m.Leftovers) != 1 || m.Leftovers[0].Host != "server" {
-		t.Fatalf("leftovers %+v, errors %q", m.Leftovers, m.Errors)
+	wait("the collector to give up on the server", func() bool {
+		m, _ := filepath.Glob(filepath.Join(out, "*", "run.json"))
+		b, _ := os.ReadFile(m[0])
+		return strings.Contains(string(b), "could not be ended")
+	})
+	t.Logf("gave up %v after the cut", time.Since(cut).Round(time.Millisecond))
+	if running(t, lab, "server", servers) == "" {
+		t.Fatal("no server process left on the server host: the test shows nothing")
 	}
 	lab.Restore("server")
-	if p := running(t, lab, "server", server.Dir+"/bin/hi"); p == "" {
-		t.Fatal("no server process left on the server host: the test shows nothing")
+	most := 0
+	for {
+		select {
+		case <-done:
+		default:
+			if n := len(strings.Fields(running(t, lab, "server", servers))) / 2; n > most {
+				most = n
+			}
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		break
+	}
+	if err == nil || dir == nil {
+		t.Fatalf("collect with rep 1 cut off: %v", err)
+	}
+	if most > 1 {
+		t.Errorf("%d servers ran at once on the server host", most)
+	}
+	m := checkRunDir(t, dir.Path)
+	if len(m.Leftovers) != 0 {
+		t.Errorf("leftovers at the end of the run: %+v", m.Leftovers)
+	}
+	if p := running(t, lab, "server", servers); p != "" {
+		t.Errorf("still running on the server host: %s", p)
 	}
 	resumed := time.Now()
 	m = resumeToEnd(t, suite, dir.Path)
 	t.Logf("resume took %v", time.Since(resumed).Round(time.Millisecond))
-	if len(m.Leftovers) != 0 {
-		t.Errorf("leftovers after resume: %+v", m.Leftovers)
-	}
-	if p := running(t, lab, "server", server.Dir+"/bin/hi"); p != "" {
-		t.Errorf("still running on the server host after resume: %s", p)
-	}
 	var failed, good int
 	for _, mr := range m.Measurements {
 		if mr.Error != "" {
@@ -261,7 +281,7 @@ func TestRemoteLinkDropped(t *testing.T) {
 			good++
 		}
 	}
-	if failed != 1 || good != 1 {
+	if failed != 1 || good != 2 {
 		t.Errorf("%d failed, %d good measurements", failed, good)
 	}
 }
@@ -303,7 +323,11 @@ func TestRemoteShardsMerged(t *testing.T) {
 			t.Fatal(err)
 		}
 		shard, _ := collect.ParseShard(strconv.Itoa(n+1) + "/2")
-		dir, err := collect.Run(context.Background(), suite.WithHosts(hosts), collect.Options{Out: out, Shard: shard})
+		withHosts, err := suite.WithHosts(hosts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, err := collect.Run(context.Background(), withHosts, collect.Options{Out: out, Shard: shard})
 		if err != nil {
 			t.Fatalf("shard %v: %v", shard, err)
 		}
@@ -351,5 +375,32 @@ func TestRemoteVerify(t *testing.T) {
 	}
 	if p := running(t, lab, "server", lab.Host("server").Dir+"/bin/hi/hi"); p != "" {
 		t.Errorf("left running on the server host: %s", p)
+	}
+}
+
+// TestRemoteDirAlreadyThere declares the target's files already on the
+// server host (remote_dir): nothing is copied, the build runs there.
+func TestRemoteDirAlreadyThere(t *testing.T) {
+	lab := sshlab.Start(t, "server", "client")
+	base, _ := remoteCase(t, lab, "1s", 1, "server", "client")
+	there := filepath.Join(lab.Host("server").Dir, "apps", "hi")
+	os.MkdirAll(filepath.Dir(there), 0o755)
+	if out, err := exec.Command("cp", "-r", base.Targets[0].Dir, there).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	src := strings.Replace(string(base.Source), `dir = "`+base.Targets[0].Dir+`"`, `remote_dir = "apps/hi"`, 1)
+	suite, err := collect.ParseSuite([]byte(src), base.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := collect.Verify(context.Background(), suite, collect.Options{})
+	if err != nil || len(res) != 1 || res[0].Err != nil || len(res[0].Failed) != 0 {
+		t.Fatalf("verify: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(lab.Host("server").Dir, "targets")); !os.IsNotExist(err) {
+		t.Errorf("the target was copied although it was there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(lab.Host("server").Dir, "bin", "hi", "hi")); err != nil {
+		t.Errorf("not built on the server host: %v", err)
 	}
 }

@@ -29,13 +29,13 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 			return toolRun{exit: -1, err: err}
 		}
 	}
-	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat)\" && { " +
+	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && " + markLine + " && { " +
 		strings.Join(quoteAll(argv), " ") + " >tool.out 2>tool.err; rc=$?; times; sha256sum tool.out tool.err; stat -c '%s %n' tool.out tool.err; echo \"" + rcMark + "$rc\"; }"
 	cmd := h.command(context.Background(), script, "-n")
 	cmd.Cancel = nil
 	var log tailBuffer
 	log.max = 4 << 10
-	mark := &markWriter{next: &log, found: make(chan int, 1)}
+	mark := newMarkWriter(&log)
 	var errs tailBuffer
 	errs.max = 4 << 10
 	cmd.Stdout, cmd.Stderr = mark, &errs
@@ -81,7 +81,7 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 		tr.err = fmt.Errorf("exit status %d on host %s", end.status, h.spec.Name)
 	}
 	// Both files in one stream, cut by the sizes the host gave.
-	data, err := h.output(fctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err && cd / && rm -rf "+shellQuote(remote))
+	data, err := h.output(fctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err")
 	if err == nil && int64(len(data)) != end.size[0]+end.size[1] {
 		err = fmt.Errorf("%d bytes came from host %s, it listed %d + %d", len(data), h.spec.Name, end.size[0], end.size[1])
 	}
@@ -94,9 +94,12 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 	tr.stdout, tr.stderr = data[:end.size[0]], data[end.size[0]:]
 	for i, b := range [][]byte{tr.stdout, tr.stderr} {
 		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != end.sha[i] {
-			tr.err = fmt.Errorf("tool.%s changed on its way from host %s: sha256 %s there, %x here", []string{"out", "err"}[i], h.spec.Name, end.sha[i], got)
+			tr.err = fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %x here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
+			return tr
 		}
 	}
+	// The host's copy goes only once this one is known to be whole.
+	h.output(fctx, "rm -rf "+shellQuote(remote))
 	return tr
 }
 
@@ -104,9 +107,10 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 // one that cannot be reached is kept for later.
 func (c *collector) endOnHost(h *sshHost, mark *markWriter, what string) {
 	select {
-	case pg := <-mark.found:
-		mark.found <- pg
-		(&remoteProc{host: h, pg: pg, left: c.leftBehind}).stop(what)
+	case rec := <-mark.found:
+		mark.found <- rec
+		rec.Host, rec.What = h.spec.Name, what
+		(&remoteProc{host: h, rec: rec, track: c}).stop()
 	default:
 	}
 }
@@ -155,6 +159,7 @@ func readToolEnd(log string) (toolEnd, bool) {
 
 // shellTime reads a time as `times` prints it: 1m2.345s.
 func shellTime(s string) float64 {
+	s = strings.ReplaceAll(s, ",", ".") // a decimal comma, should a locale slip through
 	m, sec, ok := strings.Cut(strings.TrimSuffix(s, "s"), "m")
 	if !ok {
 		return 0

@@ -141,7 +141,7 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 		if err := c.reconnect(ctx); err != nil {
 			return nil, 0, err
 		}
-		srv, err = startRemoteServer(ctx, c.server, c.expanded(t), c.remoteDir(t), t.Port, c.suite.Isolation.ServerCPUs, c.leftBehind)
+		srv, err = startRemoteServer(ctx, c.server, c.expanded(t), c.remoteDir(t), t.Port, c.suite.Isolation.ServerCPUs, c)
 	} else {
 		srv, err = StartServer(c.expanded(t), c.targetDir(t), t.Port, c.suite.Isolation.ServerCPUs)
 	}

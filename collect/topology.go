@@ -237,20 +237,10 @@ func runtimeOnHost(ctx context.Context, h *sshHost, rt string) (Version, bool) {
 // recordHosts keeps the hosts in run.json and, on a resumed run, ends the
 // processes an earlier session left on them, over a fresh connection.
 func (c *collector) recordHosts(ctx context.Context) error {
-	var still []LeftoverRecord
-	for _, l := range c.dir.Manifest().Leftovers {
-		h := c.hostNamed(l.Host)
-		if h == nil {
-			still = append(still, l)
-			continue
-		}
-		c.opt.Progress.Step(fmt.Sprintf("host %s: ending %s (process group %d) left by an earlier session", l.Host, l.What, l.Group), 0)
-		if _, err := h.fresh(ctx, killGroupScript(l.Group)); err != nil {
-			still = append(still, l)
-		}
-	}
+	c.live = c.dir.Manifest().Leftovers
+	c.endLeftovers(ctx, nil)
 	return c.dir.Update(func(m *Manifest) {
-		m.Hosts, m.Leftovers = c.hostRecords(), still
+		m.Hosts, m.Leftovers = c.hostRecords(), slices.Clone(c.live)
 	})
 }
 
@@ -263,23 +253,18 @@ func (c *collector) hostNamed(name string) *sshHost {
 	return nil
 }
 
-// leftBehind keeps a process group that could not be ended on its host.
-func (c *collector) leftBehind(host string, pg int, what string) {
-	c.note("host %s: %s (process group %d) could not be ended: the host is out of reach; -resume ends it", host, what, pg)
-	if c.dir != nil {
-		c.dir.Update(func(m *Manifest) {
-			m.Leftovers = append(m.Leftovers, LeftoverRecord{Host: host, Group: pg, What: what})
-		})
-	}
-}
-
 // reconnect opens a new master connection to every host whose link was
-// lost, before a fresh server process is started.
+// lost, before a fresh server process is started, and ends what was left
+// running there when the link went.
 func (c *collector) reconnect(ctx context.Context) error {
 	for _, h := range c.hosts {
+		if h.alive(ctx) {
+			continue
+		}
 		if err := h.reconnect(ctx); err != nil {
 			return err
 		}
+		c.endLeftovers(ctx, h)
 	}
 	return nil
 }

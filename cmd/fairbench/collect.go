@@ -97,7 +97,9 @@ func runCollect(e *env, args []string) error {
 		if err != nil {
 			return usageErr("%w", err)
 		}
-		suite = suite.WithHosts(hosts)
+		if suite, err = suite.WithHosts(hosts); err != nil {
+			return usageErr("%w", err)
+		}
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
