@@ -234,12 +234,19 @@ func (c *collector) note(format string, args ...any) {
 func (c *collector) startServices(ctx context.Context) error {
 	for _, sv := range c.suite.Services {
 		c.opt.Progress.Step("service "+sv.Name+": starting", 0)
-		rs, rec, err := startService(ctx, sv, c.opt.BaseDir)
+		var rs *runningService
+		var rec ServiceRecord
+		var err error
+		if c.server != nil {
+			rs, rec, err = c.startServiceOn(ctx, c.server, sv)
+		} else {
+			rs, rec, err = startService(ctx, sv, c.opt.BaseDir)
+			rec.Version = c.tools[sv.Name].Version
+		}
 		if err != nil {
 			return err
 		}
 		c.services = append(c.services, rs)
-		rec.Version = c.tools[sv.Name].Version
 		if c.dir != nil {
 			if err := c.dir.Update(func(m *Manifest) { m.Services = append(m.Services, rec) }); err != nil {
 				return err
@@ -352,6 +359,15 @@ func (c *collector) targetDir(t Target) string {
 		return t.Dir
 	}
 	return filepath.Join(c.opt.BaseDir, t.Dir)
+}
+
+// serviceDir is where a service's argvs run here, and what is copied to
+// the server host.
+func (c *collector) serviceDir(sv Service) string {
+	if filepath.IsAbs(sv.Dir) {
+		return sv.Dir
+	}
+	return filepath.Join(c.opt.BaseDir, sv.Dir)
 }
 
 // expand fills in {bin} (the target's scratch folder) and the services'

@@ -3,7 +3,6 @@ package collect
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"slices"
 
@@ -36,12 +35,9 @@ func LoadHosts(path string) ([]HostSpec, error) {
 }
 
 // WithHosts returns the suite with hosts in place of its own [[host]]
-// tables; its hash stays the suite file's. A suite with services cannot
-// take hosts: services run on the collector's machine only.
+// tables; its hash stays the suite file's. The hosts are checked as in a
+// suite.
 func (s *Suite) WithHosts(hosts []HostSpec) (*Suite, error) {
-	if len(s.Services) > 0 && len(hosts) > 0 {
-		return nil, fmt.Errorf("%s has services, which run on this machine only: it cannot run on hosts (start the service on the server host yourself and give the targets its address in env)", s.File)
-	}
 	c := *s
 	c.Hosts = hosts
 	return &c, nil

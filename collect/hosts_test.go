@@ -28,16 +28,6 @@ func TestLoadHostsErrors(t *testing.T) {
 	}
 }
 
-func TestHostsWithServices(t *testing.T) {
-	src := "name = \"s\"\n[[host]]\nname = \"a\"\nssh = \"x\"\nroles = [\"server\"]\n" +
-		"[[service]]\nname = \"pg\"\nstart = [\"postgres\"]\nversion = [\"postgres\", \"--version\"]\n" +
-		"[[target]]\nname = \"t\"\nstart = [\"t\"]\n[[scenario]]\nname = \"p\"\nrequest = { path = \"/\" }\nexpect = { status = 200 }\n"
-	_, err := ParseSuite([]byte(src), "suite.toml")
-	if err == nil || !strings.Contains(err.Error(), "suite.toml:7: name: services run on the collector's machine") {
-		t.Errorf("err = %v", err)
-	}
-}
-
 func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain/path-1.0": "plain/path-1.0",

@@ -68,6 +68,9 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 		errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
 	}
 	for _, sv := range c.suite.Services {
+		if len(c.suite.Hosts) > 0 {
+			break // services are found on the server host when they start there
+		}
 		who := "service " + sv.Name
 		for _, a := range []struct {
 			key  string

@@ -42,6 +42,7 @@ type sshHost struct {
 	// dir is the host's work folder, absolute, as the host resolved it.
 	dir  string
 	arch string // uname -m
+	root bool   // the login is root: a service's user is taken with runuser
 	// facts and tools are what the host said of itself and of the tools
 	// and runtimes found on it.
 	facts Host
@@ -198,17 +199,17 @@ func (h *sshHost) connect(ctx context.Context) error {
 	if dir == "" {
 		dir = ".cache/fairbench-remote"
 	}
-	out, err := h.output(ctx, "mkdir -p "+shellQuote(dir)+" && cd "+shellQuote(dir)+" && pwd && uname -m")
+	out, err := h.output(ctx, "mkdir -p "+shellQuote(dir)+" && cd "+shellQuote(dir)+" && pwd && uname -m && id -u")
 	if err != nil {
 		h.close()
 		return fmt.Errorf("host %s: work folder %s: %w", h.spec.Name, dir, err)
 	}
 	f := strings.Fields(string(out))
-	if len(f) != 2 {
+	if len(f) != 3 {
 		h.close()
-		return fmt.Errorf("host %s: pwd and uname -m said %q", h.spec.Name, out)
+		return fmt.Errorf("host %s: pwd, uname -m and id -u said %q", h.spec.Name, out)
 	}
-	h.dir, h.arch = f[0], f[1]
+	h.dir, h.arch, h.root = f[0], f[1], f[2] == "0"
 	h.resolveAddress(ctx)
 	return nil
 }

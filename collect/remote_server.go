@@ -73,14 +73,25 @@ func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, po
 	for _, k := range sortedKeys(t.Env) {
 		env = append(env, k+"="+t.Env[k])
 	}
-	cmd := h.command(context.Background(), remoteScript(dir, env, pinned(cpus, t.Start)), "-n")
+	s, err := startRemote(h, t.Name, dir, env, pinned(cpus, t.Start), track)
+	if err != nil {
+		return nil, err
+	}
+	s.Target, s.Port = t, port
+	return s, nil
+}
+
+// startRemote starts argv on h in dir with env, a process group of its
+// own there, and waits for its first word.
+func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker) (*Server, error) {
+	cmd := h.command(context.Background(), remoteScript(dir, env, argv), "-n")
 	cmd.Cancel = nil
 	out := &tailBuffer{max: 8 << 10}
 	mark := newMarkWriter(out)
 	cmd.Stdout, cmd.Stderr = mark, out
-	s := &Server{Target: t, Port: port, Cmd: cmd, output: out, exited: make(chan struct{})}
+	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s on host %s: %w", t.Name, h.spec.Name, err)
+		return nil, fmt.Errorf("start %s on host %s: %w", name, h.spec.Name, err)
 	}
 	go func() {
 		s.waitErr = cmd.Wait()
@@ -91,13 +102,13 @@ func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, po
 	case rp.rec = <-mark.found:
 		s.Spawned = time.Now()
 	case <-s.exited:
-		return nil, fmt.Errorf("%s did not start on host %s (%v): %s", t.Name, h.spec.Name, h.failure(s.waitErr, ""), s.Output())
+		return nil, fmt.Errorf("%s did not start on host %s (%v): %s", name, h.spec.Name, h.failure(s.waitErr, ""), s.Output())
 	case <-time.After(15 * time.Second):
 		cmd.Process.Kill()
 		<-s.exited
-		return nil, fmt.Errorf("%s: no word from host %s in 15 s: %s", t.Name, h.spec.Name, s.Output())
+		return nil, fmt.Errorf("%s: no word from host %s in 15 s: %s", name, h.spec.Name, s.Output())
 	}
-	rp.rec.Host, rp.rec.What = h.spec.Name, t.Name
+	rp.rec.Host, rp.rec.What = h.spec.Name, name
 	track.started(rp.rec)
 	s.remote = rp
 	return s, nil

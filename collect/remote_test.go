@@ -404,3 +404,60 @@ func TestRemoteDirAlreadyThere(t *testing.T) {
 		t.Errorf("not built on the server host: %v", err)
 	}
 }
+
+// TestRemoteServicePostgres starts a real PostgreSQL on the server host,
+// as user postgres (runuser: the lab logs in as root), seeds it there and
+// hands its port to the target, which runs on the same host.
+func TestRemoteServicePostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL")
+	}
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	if len(bins) == 0 {
+		t.Skip("no PostgreSQL: apt-get install postgresql (.ci/run does)")
+	}
+	bin := bins[len(bins)-1]
+	lab := sshlab.Start(t, "server", "client")
+	base, out := remoteCase(t, lab, "1s", 1, "server", "client")
+	// postgres must reach its data folder: a work folder it may traverse.
+	work, err := os.MkdirTemp("", "fb-remote-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	os.Chmod(work, 0o755)
+	src := strings.Replace(string(base.Source), strconv.Quote(lab.Host("server").Dir), strconv.Quote(work), 1)
+	src = strings.Replace(src, `env = { BODY = "Hi" }`, `env = { BODY = "Hi", DSN = "postgres://bench@127.0.0.1:{pg.port}/postgres" }`, 1)
+	src = strings.Replace(src, "[[target]]", `[[service]]
+name = "pg"
+user = "postgres"
+version = ["`+bin+`/postgres", "--version"]
+init = ["`+bin+`/initdb", "-D", "{dir}/data", "-U", "bench", "--auth=trust", "--no-sync"]
+start = ["`+bin+`/postgres", "-D", "{dir}/data", "-p", "{port}", "-k", "{dir}", "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"]
+ready = ["`+bin+`/pg_isready", "-q", "-h", "127.0.0.1", "-p", "{port}"]
+seed = ["`+bin+`/psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "{port}", "-U", "bench", "-d", "postgres", "-c", "CREATE TABLE world (id int); INSERT INTO world VALUES (1)"]
+
+[[target]]`, 1)
+	suite, err := collect.ParseSuite([]byte(src), base.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite.Scenarios = suite.Scenarios[:1]
+	dir, err := collect.Run(context.Background(), suite, collect.Options{Out: out})
+	if err != nil {
+		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
+	}
+	m := checkRunDir(t, dir.Path)
+	if len(m.Services) != 1 || m.Services[0].SeedS <= 0 || !strings.HasPrefix(m.Services[0].Version, "postgres (PostgreSQL)") {
+		t.Fatalf("services %+v", m.Services)
+	}
+	if v := m.Hosts[0].Tools["pg"]; !strings.HasPrefix(v.Version, "postgres (PostgreSQL)") {
+		t.Errorf("server host tools[pg] = %+v", v)
+	}
+	if p := running(t, lab, "server", bin+"/postgres"); p != "" {
+		t.Errorf("PostgreSQL still runs on the server host: %s", p)
+	}
+	if _, err := os.Stat(filepath.Join(work, "services", "pg")); !os.IsNotExist(err) {
+		t.Errorf("the service's scratch folder is still there: %v", err)
+	}
+}

@@ -66,6 +66,7 @@ type runningService struct {
 	port    int
 	scratch string
 	cred    *syscall.Credential
+	host    *sshHost // the host it runs on; nil: here
 }
 
 // credential resolves a service's user, nil when none is asked or when
@@ -211,7 +212,13 @@ func (rs *runningService) stop() {
 	if rs.proc != nil {
 		rs.proc.Stop(10 * time.Second)
 	}
-	if rs.scratch != "" {
+	switch {
+	case rs.scratch == "":
+	case rs.host != nil:
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		rs.host.output(ctx, "rm -rf "+shellQuote(rs.scratch))
+	default:
 		os.RemoveAll(rs.scratch)
 	}
 }

@@ -121,7 +121,7 @@ func (s *Suite) checkHosts(e *suiteErrors) {
 		}
 		for _, r := range h.Roles {
 			if r != RoleServer && r != RoleClient {
-				e.add("host", i, "roles", "%q: a host is a %q or a %q (services run on the collector's machine)", r, RoleServer, RoleClient)
+				e.add("host", i, "roles", "%q: a host is a %q or a %q (services run on the server host, beside the targets)", r, RoleServer, RoleClient)
 			}
 			has[r]++
 			if has[r] == 2 {
@@ -132,9 +132,7 @@ func (s *Suite) checkHosts(e *suiteErrors) {
 	if len(s.Hosts) > 0 && has[RoleServer] == 0 {
 		e.add("host", 0, "roles", "no host has the role %q: the targets run there", RoleServer)
 	}
-	if len(s.Hosts) > 0 && len(s.Services) > 0 {
-		e.add("service", 0, "name", "services run on the collector's machine, and the targets of a suite with hosts on the server host: start the service on the server host yourself and give the targets its address in env")
-	}
+
 }
 
 // checkName checks a [[table]]'s name: present, path-safe and unique.
