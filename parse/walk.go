@@ -158,8 +158,16 @@ func ReadAll(paths []string) (*Set, []error) {
 		}
 		return nil
 	})
-	sort.SliceStable(s.Measurements, func(i, j int) bool {
-		a, b := s.Measurements[i], s.Measurements[j]
+	SortMeasurements(s.Measurements)
+	return s, errs
+}
+
+// SortMeasurements puts measurements in the order a Set keeps them: by
+// run, target and scenario, warm-ups first, then by repetition; the order
+// they were read in otherwise.
+func SortMeasurements(ms []*Measurement) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := ms[i], ms[j]
 		if a.Run != b.Run {
 			return a.Run < b.Run
 		}
@@ -174,7 +182,6 @@ func ReadAll(paths []string) (*Set, []error) {
 		}
 		return a.Rep < b.Rep
 	})
-	return s, errs
 }
 
 // Set is everything read from some paths.

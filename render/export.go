@@ -89,6 +89,7 @@ type exportCell struct {
 	run, scenario, name, target, runtime, tool string
 	rps, good                                  parse.Stat
 	reps                                       []exportRep
+	dumps                                      []string // each rep's dump in the site, "" for none
 	model                                      *parse.Cell
 }
 
@@ -114,6 +115,7 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 					rps: c.RPS, good: c.GoodRPS, model: c}
 				for _, r := range c.Reps {
 					ec.reps = append(ec.reps, newExportRep(r))
+					ec.dumps = append(ec.dumps, m.links.Raw(r.Source.File))
 				}
 				if err := fn(ec); err != nil {
 					return err
@@ -126,9 +128,13 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 			return fmt.Errorf("render: spool of run %s: %w", id, err)
 		}
 		out := make([]exportCell, len(cells))
+		dir, prefix := m.runDirs[id], "raw/"+safePath(id)+"/"
 		for i, c := range cells {
 			out[i] = exportCell{run: id, scenario: c.Scenario, name: m.in.cellName(c.Target, c.Runtime), target: c.Target, runtime: c.Runtime,
-				tool: c.Tool, rps: c.RPS, good: c.GoodRPS, reps: c.Reps}
+				tool: c.Tool, rps: c.RPS, good: c.GoodRPS, reps: c.Reps, dumps: make([]string, len(c.Reps))}
+			for k, r := range c.Reps {
+				out[i].dumps[k] = rawOfOlder(dir, prefix, r.Source.File)
+			}
 		}
 		sort.SliceStable(out, func(i, j int) bool {
 			if out[i].scenario != out[j].scenario {
@@ -161,131 +167,215 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 			rc.VsLeader = &resultsRatio{Ratio: finite(cmp.Ratio), Lo: finite(cmp.Lo), Hi: finite(cmp.Hi), Delta: cmp.Delta(), Reason: cmp.Reason}
 		}
 	}
+	if len(c.reps) > 0 {
+		rc.Reps = make([]resultsRep, 0, len(c.reps))
+	}
 	for i, rep := range c.reps {
 		src := rep.Source
-		src.File = m.links.Raw(src.File)
-		if c.model == nil {
-			src.File = m.rawOfOlder(c.run, rep.Source.File)
-		}
+		src.File = c.dumps[i]
 		rc.Reps = append(rc.Reps, resultsRep{Rep: rep.Rep, Value: st.Values[i], GoodRPS: c.good.Values[i], Argv: rep.Argv, Source: src})
 	}
 	return rc
 }
 
-// rawOfOlder is the path under raw/ of a dump of a run not on show.
-func (m *model) rawOfOlder(run, file string) string {
-	dir, ok := m.runDirs[run]
-	if !ok {
+// rawOfOlder is the path in the site of a dump of a run not on show, whose
+// run dir is dir ("" if unknown) and whose files are under prefix there.
+func rawOfOlder(dir, prefix, file string) string {
+	if dir == "" {
 		return ""
 	}
 	rel, err := filepath.Rel(dir, filepath.Clean(file))
 	if err != nil || !filepath.IsLocal(rel) {
 		return ""
 	}
-	return "raw/" + safePath(run) + "/" + safePath(filepath.ToSlash(rel))
+	return prefix + safePath(filepath.ToSlash(rel))
 }
 
-// jsonIndented is v as the results.json encoder writes it at depth prefix.
-func jsonIndented(v any, prefix string) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent(prefix, "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+// jsonIndenter encodes values as the results.json encoder writes them at
+// one depth, through buffers it reuses.
+type jsonIndenter struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newJSONIndenter(prefix string) *jsonIndenter {
+	j := &jsonIndenter{}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetIndent(prefix, "  ")
+	j.enc.SetEscapeHTML(false)
+	return j
+}
+
+// encode is v indented, valid until the next call.
+func (j *jsonIndenter) encode(v any) ([]byte, error) {
+	j.buf.Reset()
+	if err := j.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")), nil
 }
 
-// writeResultsJSON writes results.json a cell at a time: the same bytes
-// encoding one resultsDoc would give.
-func (m *model) writeResultsJSON(w *writer) error {
-	f, err := w.create("results.json")
+// writeExports writes results.json and results.csv in one pass over the
+// cells, a cell at a time, so that each older run is read back from the
+// spool once.
+func (m *model) writeExports(w *writer) error {
+	jf, err := w.create("results.json")
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(f)
-	if err := m.resultsJSON(bw); err != nil {
-		f.Close()
-		return fmt.Errorf("results.json: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
+	cf, err := w.create("results.csv")
+	if err != nil {
+		jf.Close()
 		return err
 	}
-	return w.close(f)
+	if err := m.exports(jf, cf); err != nil {
+		jf.Close()
+		cf.Close()
+		return err
+	}
+	if err := w.close(jf); err != nil {
+		cf.Close()
+		return err
+	}
+	return w.close(cf)
 }
 
-func (m *model) resultsJSON(out io.Writer) error {
-	var runs []resultsRun
-	for _, r := range m.in.runs {
-		runs = append(runs, resultsRun{ID: r.ID, Suite: r.Suite, SuiteSHA256: r.SuiteSHA256, Start: r.Start, Host: r.Host})
+// exports writes results.json to jf, the same bytes encoding one resultsDoc
+// would give, and results.csv to cf, one line per repetition (warm-ups
+// excluded) in base units with the dump each came from.
+func (m *model) exports(jf, cf io.Writer) error {
+	jw := bufio.NewWriter(jf)
+	cw := csv.NewWriter(cf)
+	rj := &resultsJSON{m: m, out: jw, field: newJSONIndenter("  "), elem: newJSONIndenter("    ")}
+	if err := rj.head(); err != nil {
+		return fmt.Errorf("results.json: %w", err)
 	}
-	findings := m.findings
-	if findings == nil {
-		findings = []parse.Finding{}
-	}
-	field := func(name string, v any, last bool) error {
-		b, err := jsonIndented(v, "  ")
-		if err != nil {
-			return err
-		}
-		sep := ",\n"
-		if last {
-			sep = "\n"
-		}
-		_, err = fmt.Fprintf(out, "  %q: %s%s", name, b, sep)
-		return err
-	}
-	io.WriteString(out, "{\n")
-	for _, f := range []struct {
-		name string
-		v    any
-	}{{"schema", ResultsSchema}, {"metric", m.metric.String()}, {"primary_run", m.run}, {"runs", runs}} {
-		if err := field(f.name, f.v, false); err != nil {
-			return err
-		}
-	}
-	n := 0
+	_ = cw.Write(resultsCSVHeader)
 	err := m.eachExportCell(func(c exportCell) error {
-		b, err := jsonIndented(m.resultsCell(c), "    ")
-		if err != nil {
-			return err
+		if err := rj.add(c); err != nil {
+			return fmt.Errorf("results.json: %w", err)
 		}
-		lead := ",\n    "
-		if n == 0 {
-			lead = "  \"cells\": [\n    "
+		if err := m.csvRows(cw, c); err != nil {
+			return fmt.Errorf("results.csv: %w", err)
 		}
-		n++
-		_, err = fmt.Fprintf(out, "%s%s", lead, b)
-		return err
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if n == 0 {
-		io.WriteString(out, "  \"cells\": null,\n")
-	} else {
-		io.WriteString(out, "\n  ],\n")
+	if err := rj.tail(); err != nil {
+		return fmt.Errorf("results.json: %w", err)
 	}
-	if err := field("findings", findings, true); err != nil {
-		return err
+	if err := jw.Flush(); err != nil {
+		return fmt.Errorf("results.json: %w", err)
 	}
-	_, err = io.WriteString(out, "}\n")
-	return err
+	if cw.Flush(); cw.Error() != nil {
+		return fmt.Errorf("results.csv: %w", cw.Error())
+	}
+	return nil
 }
 
-// writeResultsCSV writes one line per repetition (warm-ups excluded) in
-// base units, with the dump each came from, a cell at a time.
-func (m *model) writeResultsCSV(wr *writer) error {
-	f, err := wr.create("results.csv")
+// resultsJSON writes results.json: head, then add for each cell, then
+// tail.
+type resultsJSON struct {
+	m     *model
+	out   io.Writer
+	field *jsonIndenter // a field of the document
+	elem  *jsonIndenter // an element of an array field
+	n     int           // cells written
+}
+
+func (r *resultsJSON) writeField(name string, v any, last bool) error {
+	b, err := r.field.encode(v)
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(f)
-	_ = w.Write([]string{"run", "scenario", "name", "target", "runtime", "rep", "tool", "tool_version",
-		"rps", "good_rps", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
-		"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"})
+	sep := ",\n"
+	if last {
+		sep = "\n"
+	}
+	_, err = fmt.Fprintf(r.out, "  %q: %s%s", name, b, sep)
+	return err
+}
+
+// head writes the fields before the cells, the runs a run at a time.
+func (r *resultsJSON) head() error {
+	m := r.m
+	io.WriteString(r.out, "{\n")
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"schema", ResultsSchema}, {"metric", m.metric.String()}, {"primary_run", m.run}} {
+		if err := r.writeField(f.name, f.v, false); err != nil {
+			return err
+		}
+	}
+	for i := range m.in.runs {
+		run := &m.in.runs[i]
+		v := resultsRun{ID: run.id, Suite: run.env.suite, SuiteSHA256: run.env.suiteSHA256, Start: run.start, Host: run.host()}
+		if err := r.element("runs", i, v); err != nil {
+			return err
+		}
+	}
+	return r.endArray("runs", len(m.in.runs))
+}
+
+// element writes the i-th element of the array field name, as encoding
+// the whole array at depth 1 would.
+func (r *resultsJSON) element(name string, i int, v any) error {
+	b, err := r.elem.encode(v)
+	if err != nil {
+		return err
+	}
+	lead := ",\n    "
+	if i == 0 {
+		lead = "  " + strconv.Quote(name) + ": [\n    "
+	}
+	if _, err := io.WriteString(r.out, lead); err != nil {
+		return err
+	}
+	_, err = r.out.Write(b)
+	return err
+}
+
+// endArray ends the array field name of n elements, null when empty as a
+// nil slice encodes.
+func (r *resultsJSON) endArray(name string, n int) error {
+	var err error
+	if n == 0 {
+		_, err = io.WriteString(r.out, "  "+strconv.Quote(name)+": null,\n")
+	} else {
+		_, err = io.WriteString(r.out, "\n  ],\n")
+	}
+	return err
+}
+
+func (r *resultsJSON) add(c exportCell) error {
+	r.n++
+	return r.element("cells", r.n-1, r.m.resultsCell(c))
+}
+
+func (r *resultsJSON) tail() error {
+	if err := r.endArray("cells", r.n); err != nil {
+		return err
+	}
+	findings := r.m.findings
+	if findings == nil {
+		findings = []parse.Finding{}
+	}
+	if err := r.writeField("findings", findings, true); err != nil {
+		return err
+	}
+	_, err := io.WriteString(r.out, "}\n")
+	return err
+}
+
+var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", "rep", "tool", "tool_version",
+	"rps", "good_rps", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
+	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
+
+// csvRows writes a line for each repetition of c.
+func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	pct := func(v time.Duration, ok bool) string {
 		if !ok {
@@ -293,29 +383,15 @@ func (m *model) writeResultsCSV(wr *writer) error {
 		}
 		return fl(v.Seconds())
 	}
-	err = m.eachExportCell(func(c exportCell) error {
-		for _, r := range c.reps {
-			dump := m.links.Raw(r.Source.File)
-			if c.model == nil {
-				dump = m.rawOfOlder(c.run, r.Source.File)
-			}
-			if err := w.Write([]string{c.run, c.scenario, c.name, c.target, c.runtime, strconv.Itoa(r.Rep), r.Tool, r.ToolVersion,
-				fl(r.RPS), fl(r.GoodRPS), strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
-				fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
-				strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
-				dump, strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
-				return err
-			}
+	for i, r := range c.reps {
+		dump := c.dumps[i]
+		if err := w.Write([]string{c.run, c.scenario, c.name, c.target, c.runtime, strconv.Itoa(r.Rep), r.Tool, r.ToolVersion,
+			fl(r.RPS), fl(r.GoodRPS), strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
+			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
+			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
+			dump, strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
+			return err
 		}
-		return nil
-	})
-	w.Flush()
-	if err == nil {
-		err = w.Error()
 	}
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("results.csv: %w", err)
-	}
-	return wr.close(f)
+	return nil
 }

@@ -85,8 +85,8 @@ func newModel(in *Input, site *Site) *model {
 	}
 	m.runDirs = map[string]string{}
 	for _, r := range in.runs {
-		if _, ok := m.runDirs[r.ID]; !ok && r.Path != "" {
-			m.runDirs[r.ID] = filepath.Clean(r.Path)
+		if _, ok := m.runDirs[r.id]; !ok && r.path != "" {
+			m.runDirs[r.id] = filepath.Clean(r.path)
 		}
 	}
 	m.links = newLinker(set, m.scenarios, m.names)

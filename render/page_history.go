@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/fairbench/fairbench/parse"
 )
 
 // HistoryPage lists the runs of the primary run's suite, oldest first, with
@@ -60,7 +58,7 @@ type SparkBar struct{ X, Y1, Y2 float64 }
 
 // history is the runs of one suite, oldest first.
 type history struct {
-	runs    []*parse.Run
+	runs    []*runFacts
 	index   []int // each run's place in Input.runs
 	changes [][]string
 }
@@ -71,7 +69,7 @@ func (m *model) history() history {
 		return h
 	}
 	for _, i := range m.in.runOrder() {
-		if r := m.in.runs[i]; r.Suite == m.runInfo.Suite {
+		if r := &m.in.runs[i]; r.env.suite == m.runInfo.Suite {
 			h.runs = append(h.runs, r)
 			h.index = append(h.index, i)
 		}
@@ -87,32 +85,36 @@ func (m *model) history() history {
 }
 
 // envChanges says what differs between two runs' environments.
-func envChanges(a, b *parse.Run) []string {
+func envChanges(ra, rb *runFacts) []string {
+	a, b := ra.env, rb.env
+	if a == b {
+		return nil
+	}
 	var out []string
 	diff := func(what, x, y string) {
 		if x != y {
 			out = append(out, fmt.Sprintf("%s: %s → %s", what, orNone(x), orNone(y)))
 		}
 	}
-	ha, hb := a.Host, b.Host
+	ha, hb := a.host, b.host
 	diff("CPU", ha.CPUModel, hb.CPUModel)
 	diff("cores/threads", fmt.Sprintf("%d/%d", ha.Cores, ha.Threads), fmt.Sprintf("%d/%d", hb.Cores, hb.Threads))
 	diff("memory", Bytes(ha.MemoryBytes), Bytes(hb.MemoryBytes))
 	diff("OS", ha.OS, hb.OS)
 	diff("kernel", ha.Kernel, hb.Kernel)
 	diff("governor", ha.Governor, hb.Governor)
-	diff("suite", shortHash(a.SuiteSHA256), shortHash(b.SuiteSHA256))
-	diff("server CPUs", a.Isolation.ServerCPUs, b.Isolation.ServerCPUs)
-	diff("client CPUs", a.Isolation.ClientCPUs, b.Isolation.ClientCPUs)
+	diff("suite", shortHash(a.suiteSHA256), shortHash(b.suiteSHA256))
+	diff("server CPUs", a.serverCPUs, b.serverCPUs)
+	diff("client CPUs", a.clientCPUs, b.clientCPUs)
 	tools := map[string]bool{}
-	for k := range a.Tools {
+	for k := range a.tools {
 		tools[k] = true
 	}
-	for k := range b.Tools {
+	for k := range b.tools {
 		tools[k] = true
 	}
 	for _, k := range sortedKeys(tools) {
-		diff(k, a.Tools[k].Version, b.Tools[k].Version)
+		diff(k, a.tools[k], b.tools[k])
 	}
 	return out
 }
@@ -139,10 +141,11 @@ func (m *model) historyPage(h history) *HistoryPage {
 		p.Suite = m.runInfo.Suite
 	}
 	for i, r := range h.runs {
+		host := r.env.host
 		p.Runs = append(p.Runs, HistoryRun{
-			ID: r.ID, Start: r.Start.UTC().Format("2006-01-02 15:04"),
-			Host:    strings.TrimSpace(fmt.Sprintf("%s, %d threads, %s", r.Host.CPUModel, r.Host.Threads, r.Host.Kernel)),
-			Changes: h.changes[i], Primary: m.primary[r.ID],
+			ID: r.id, Start: r.start.UTC().Format("2006-01-02 15:04"),
+			Host:    strings.TrimSpace(fmt.Sprintf("%s, %d threads, %s", host.CPUModel, host.Threads, host.Kernel)),
+			Changes: h.changes[i], Primary: m.primary[r.id],
 		})
 	}
 	if !p.Single {
@@ -153,44 +156,56 @@ func (m *model) historyPage(h history) *HistoryPage {
 	return p
 }
 
-func (m *model) historyScenarioPage(h history, s string) *HistoryScenarioPage {
+// historyScenarioPage reads each run's history statistics back from the
+// spool once, for every row.
+func (m *model) historyScenarioPage(h history, s string) (*HistoryScenarioPage, error) {
 	p := &HistoryScenarioPage{Name: s, Metric: m.metric.String()}
 	p.Page = m.newPage("history-scenario", "history/"+m.links.scenario[s]+".html", s+" across runs")
 	for i, r := range h.runs {
-		col := HistoryColumn{ID: r.ID, Short: r.Start.UTC().Format("01-02"), Title: r.ID, Changed: len(h.changes[i]) > 0}
+		col := HistoryColumn{ID: r.id, Short: r.start.UTC().Format("01-02"), Title: r.id, Changed: len(h.changes[i]) > 0}
 		if col.Changed {
 			col.Title += ": " + strings.Join(h.changes[i], "; ")
 		}
 		p.Runs = append(p.Runs, col)
 	}
-	for _, name := range m.names {
-		row := HistoryRow{Target: Link{Href: p.href(m.links.Target(name)), Text: name}}
-		var stats []parse.Stat
-		target, runtime := m.targetOf(name), m.runtimeOf(name)
-		for _, i := range h.index {
-			st, ok := m.in.histOf(i, s, target, runtime)
-			if !ok {
-				row.Cells = append(row.Cells, Num{Text: "–"})
-				stats = append(stats, parse.Stat{})
-				continue
-			}
-			n := statNum(st, "")
-			row.Cells = append(row.Cells, n)
-			stats = append(stats, st)
+	rowsOf := map[int32][]int{} // cell → the rows that show it
+	stats := make([][]histStat, len(m.names))
+	p.Rows = make([]HistoryRow, len(m.names))
+	for k, name := range m.names {
+		row := HistoryRow{Target: Link{Href: p.href(m.links.Target(name)), Text: name}, Cells: make([]Num, len(h.index))}
+		for j := range row.Cells {
+			row.Cells[j] = Num{Text: "–"}
 		}
-		row.Spark = sparkline(stats)
-		p.Rows = append(p.Rows, row)
+		p.Rows[k], stats[k] = row, make([]histStat, len(h.index))
+		if c, ok := m.in.cellOf(s, m.targetOf(name), m.runtimeOf(name)); ok {
+			rowsOf[c] = append(rowsOf[c], k)
+		}
 	}
-	return p
+	var buf []histEntry
+	for j, i := range h.index {
+		var err error
+		if buf, err = m.in.histOf(i, buf); err != nil {
+			return nil, err
+		}
+		for _, e := range buf {
+			for _, k := range rowsOf[e.cell] {
+				p.Rows[k].Cells[j], stats[k][j] = statNum(e.stat.stat(), ""), e.stat
+			}
+		}
+	}
+	for k := range p.Rows {
+		p.Rows[k].Spark = sparkline(stats[k])
+	}
+	return p, nil
 }
 
 // sparkline draws medians across runs from zero, with interval ticks.
-func sparkline(stats []parse.Stat) Sparkline {
+func sparkline(stats []histStat) Sparkline {
 	const w, h = 120.0, 24.0
 	sp := Sparkline{Width: w, Height: h}
 	top := 0.0
 	for _, s := range stats {
-		lo, hi, _ := interval(s)
+		lo, hi, _ := interval(s.stat())
 		_ = lo
 		top = maxFinite(top, s.Median, hi)
 	}
@@ -209,7 +224,7 @@ func sparkline(stats []parse.Stat) Sparkline {
 			x = w / 2
 		}
 		pts = append(pts, fmt.Sprintf("%g,%g", x, y(s.Median)))
-		if lo, hi, label := interval(s); label != "" && s.N > 1 {
+		if lo, hi, label := interval(s.stat()); label != "" && s.N > 1 {
 			sp.Bars = append(sp.Bars, SparkBar{X: x, Y1: y(hi), Y2: y(lo)})
 		}
 	}

@@ -7,16 +7,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"time"
 )
 
 // rawFile is a file copied byte for byte into the site's raw/ folder.
 type rawFile struct {
-	src string // path on disk
-	rel string // path under raw/
+	src  string // path on disk
+	dest string // path in the site: "raw/" + rel
+	rel  string // path under raw/, sharing dest's bytes
 }
+
+func newRawFile(src, rel string) rawFile {
+	dest := "raw/" + rel
+	return rawFile{src: src, dest: dest, rel: dest[len("raw/"):]}
+}
+
+// link is the file's link from the downloads page.
+func (f rawFile) link() Link { return Link{Href: f.dest, Text: f.rel} }
 
 // runFiles lists every regular file of a run dir, sorted by its path under
 // raw/ (<run-id>/<path in the run dir>). Links are not followed.
@@ -33,7 +41,7 @@ func runFiles(dir, id string) ([]rawFile, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, rawFile{src: p, rel: safePath(id) + "/" + safePath(filepath.ToSlash(rel))})
+		out = append(out, newRawFile(p, safePath(id)+"/"+safePath(filepath.ToSlash(rel))))
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
@@ -46,7 +54,7 @@ func (m *model) looseFiles() []rawFile {
 	var out []rawFile
 	for src, rel := range m.links.raw {
 		if _, inRun := m.links.inRun(src); !inRun && rel != "" {
-			out = append(out, rawFile{src: src, rel: rel})
+			out = append(out, newRawFile(src, rel))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
@@ -60,40 +68,45 @@ func (m *model) looseFiles() []rawFile {
 // lists its run.json and suite.toml, the rest being in its archive.
 func (m *model) writeRaw(w *writer) (*DownloadsPage, error) {
 	p := m.downloadsPage()
-	runs := slices.Clone(m.in.runs)
-	sort.SliceStable(runs, func(i, j int) bool { return safePath(runs[i].ID) < safePath(runs[j].ID) })
+	p.Runs = make([]DownloadRun, 0, len(m.in.runs))
+	runs := make([]*runFacts, len(m.in.runs))
+	for i := range m.in.runs {
+		runs[i] = &m.in.runs[i]
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return safePath(runs[i].id) < safePath(runs[j].id) })
 	done := map[string]bool{}
 	for _, r := range runs {
-		if r.Path == "" || done[r.ID] {
+		if r.path == "" || done[r.id] {
 			continue
 		}
-		done[r.ID] = true
-		files, err := runFiles(r.Path, r.ID)
+		done[r.id] = true
+		files, err := runFiles(r.path, r.id)
 		if err != nil {
 			return nil, err
 		}
-		d := DownloadRun{ID: r.ID}
+		d := DownloadRun{ID: r.id}
+		dir := safePath(r.id)
+		suite, manifest := dir+"/suite.toml", dir+"/run.json"
 		for _, f := range files {
-			if err := w.copy("raw/"+f.rel, f.src); err != nil {
+			if err := w.copy(f.dest, f.src); err != nil {
 				return nil, err
 			}
 			p.copied++
-			l := Link{Href: "raw/" + f.rel, Text: f.rel}
-			if f.rel == safePath(r.ID)+"/suite.toml" {
-				d.Suite = l
+			if f.rel == suite {
+				d.Suite = f.link()
 			}
 			listed := len(d.Files) < maxListedFiles
-			if !m.primary[r.ID] {
-				listed = f.rel == safePath(r.ID)+"/suite.toml" || f.rel == safePath(r.ID)+"/run.json"
+			if !m.primary[r.id] {
+				listed = f.rel == suite || f.rel == manifest
 			}
 			if listed {
-				d.Files = append(d.Files, l)
+				d.Files = append(d.Files, f.link())
 			} else {
 				d.More++
 			}
 		}
-		name := "raw/" + safePath(r.ID) + ".tar.gz"
-		if err := w.archive(name, files, r.Start); err != nil {
+		name := "raw/" + dir + ".tar.gz"
+		if err := w.archive(name, files, r.start); err != nil {
 			return nil, err
 		}
 		p.archives++
@@ -101,11 +114,11 @@ func (m *model) writeRaw(w *writer) (*DownloadsPage, error) {
 		p.Runs = append(p.Runs, d)
 	}
 	for _, f := range m.looseFiles() {
-		if err := w.copy("raw/"+f.rel, f.src); err != nil {
+		if err := w.copy(f.dest, f.src); err != nil {
 			return nil, err
 		}
 		p.copied++
-		p.Loose = append(p.Loose, Link{Href: "raw/" + f.rel, Text: f.rel})
+		p.Loose = append(p.Loose, f.link())
 	}
 	return p, nil
 }
@@ -140,7 +153,7 @@ func (w *writer) writeArchive(out io.Writer, files []rawFile, when time.Time) er
 	gz := w.gz
 	tw := tar.NewWriter(gz)
 	for _, f := range files {
-		if err := addToArchive(tw, f, when); err != nil {
+		if err := w.addToArchive(tw, f, when); err != nil {
 			return err
 		}
 	}
@@ -150,7 +163,11 @@ func (w *writer) writeArchive(out io.Writer, files []rawFile, when time.Time) er
 	return gz.Close()
 }
 
-func addToArchive(tw *tar.Writer, f rawFile, when time.Time) error {
+// readerOnly hides an *os.File's WriteTo, which, into a tar.Writer, would
+// copy through a new 32 kB buffer for every file.
+type readerOnly struct{ io.Reader }
+
+func (w *writer) addToArchive(tw *tar.Writer, f rawFile, when time.Time) error {
 	src, err := os.Open(f.src)
 	if err != nil {
 		return err
@@ -164,6 +181,9 @@ func addToArchive(tw *tar.Writer, f rawFile, when time.Time) error {
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err
 	}
-	_, err = io.Copy(tw, src)
+	if w.cp == nil {
+		w.cp = make([]byte, 32<<10)
+	}
+	_, err = io.CopyBuffer(tw, readerOnly{src}, w.cp)
 	return err
 }

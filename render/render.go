@@ -16,7 +16,7 @@
 package render
 
 import (
-	"bytes"
+	"bufio"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -143,14 +143,17 @@ func resetOut(out string) error {
 	return os.WriteFile(filepath.Join(out, marker), []byte("written by fairbench render; the next render empties this folder\n"), 0o644)
 }
 
-// writer writes files under out and counts them.
+// writer writes files under out and counts them. Its buffers are made
+// once and reused by every file, so that copying 100,000 dumps makes no
+// garbage per dump.
 type writer struct {
 	out   string
 	tmpl  *template.Template
 	files int
 	bytes int64
-	buf   bytes.Buffer
-	gz    *gzip.Writer // reused by every archive
+	bw    *bufio.Writer // a page on its way to its file
+	gz    *gzip.Writer  // reused by every archive
+	cp    []byte        // io.CopyBuffer's buffer
 }
 
 func (w *writer) write(rel string, b []byte) error {
@@ -205,48 +208,82 @@ func (w *writer) copy(rel, src string) error {
 	return w.close(f)
 }
 
-// page executes the template a page names and writes it at its path.
+// page executes the template a page names into the file at its path,
+// through one buffer for every page: the history of 1,000 runs is a page
+// of 600 kB that need not be held whole.
 func (w *writer) page(p interface{ page() Page }, data any) error {
 	pg := p.page()
-	w.buf.Reset()
-	if err := w.tmpl.ExecuteTemplate(&w.buf, pg.Template, data); err != nil {
+	f, err := w.create(pg.Path)
+	if err != nil {
+		return err
+	}
+	if w.bw == nil {
+		w.bw = bufio.NewWriterSize(f, 64<<10)
+	} else {
+		w.bw.Reset(f)
+	}
+	if err := w.tmpl.ExecuteTemplate(w.bw, pg.Template, data); err != nil {
+		f.Close()
 		return fmt.Errorf("render %s: %w", pg.Path, err)
 	}
-	return w.write(pg.Path, w.buf.Bytes())
+	if err := w.bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	w.bw.Reset(nil) // not to hold on to the file
+	return w.close(f)
 }
 
 func (p Page) page() Page { return p }
 
-// writePages renders every page.
+// writePages renders every page, each built just before it is written so
+// that only one page's data is held at a time.
 func (m *model) writePages(w *writer, progress func(string, ...any)) error {
-	pages := []interface{ page() Page }{m.indexPage(), m.resultsPage(), m.conformancePage()}
-	method, err := m.methodologyPage()
-	if err != nil {
+	n := 0
+	put := func(p interface{ page() Page }, err error) error {
+		if err != nil {
+			return err
+		}
+		n++
+		return w.page(p, p)
+	}
+	if err := put(m.indexPage(), nil); err != nil {
 		return err
 	}
-	soft, err := m.softPage()
-	if err != nil {
+	if err := put(m.resultsPage(), nil); err != nil {
+		return err
+	}
+	if err := put(m.conformancePage(), nil); err != nil {
+		return err
+	}
+	if err := put(m.methodologyPage()); err != nil {
+		return err
+	}
+	if err := put(m.softPage()); err != nil {
 		return err
 	}
 	h := m.history()
-	pages = append(pages, method, soft, m.historyPage(h))
+	if err := put(m.historyPage(h), nil); err != nil {
+		return err
+	}
 	if len(h.runs) > 1 {
 		for _, s := range m.scenarios {
-			pages = append(pages, m.historyScenarioPage(h, s))
+			if err := put(m.historyScenarioPage(h, s)); err != nil {
+				return err
+			}
 		}
 	}
 	for _, s := range m.scenarios {
-		pages = append(pages, m.scenarioPage(s))
-	}
-	for _, name := range m.names {
-		pages = append(pages, m.targetPage(name))
-	}
-	for _, p := range pages {
-		if err := w.page(p, p); err != nil {
+		if err := put(m.scenarioPage(s), nil); err != nil {
 			return err
 		}
 	}
-	progress("%d pages", len(pages))
+	for _, name := range m.names {
+		if err := put(m.targetPage(name), nil); err != nil {
+			return err
+		}
+	}
+	progress("%d pages", n)
 	files := m.dumpFiles()
 	for i, f := range sortedKeys(files) {
 		p, err := m.dumpPage(f, files[f])
@@ -290,14 +327,12 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 	if err != nil {
 		return fmt.Errorf("raw files: %w", err)
 	}
+	w.gz = nil // a megabyte the rest does not need
 	progress("copied %d raw files, %d archives", downloads.copied, downloads.archives)
 	if err := w.page(downloads, downloads); err != nil {
 		return err
 	}
-	if err := m.writeResultsJSON(w); err != nil {
-		return err
-	}
-	if err := m.writeResultsCSV(w); err != nil {
+	if err := m.writeExports(w); err != nil {
 		return err
 	}
 	return w.write("results.md", m.resultsMarkdown())

@@ -203,7 +203,9 @@ func renderInChild(tb testing.TB, dir, mode string) int64 {
 }
 
 // TestRenderPeakRSSChild is the child of BenchmarkRenderPeakRSS: it
-// renders the site FAIRBENCH_RSS_SITE names, and nothing without it.
+// renders the site FAIRBENCH_RSS_SITE names, and nothing without it. With
+// FAIRBENCH_RSS_PROFILE=dir, a streamed render writes a heap profile and
+// its peak resident set at each stage into dir (see TestRSSSite).
 func TestRenderPeakRSSChild(t *testing.T) {
 	dir := os.Getenv("FAIRBENCH_RSS_SITE")
 	if dir == "" {
@@ -220,7 +222,13 @@ func TestRenderPeakRSSChild(t *testing.T) {
 	out := filepath.Join(dir, "public-"+os.Getenv("FAIRBENCH_RSS_MODE"))
 	switch mode := os.Getenv("FAIRBENCH_RSS_MODE"); mode {
 	case "stream":
-		if _, errs, err := BuildPaths(paths, Options{Out: out, Site: site}); err != nil || len(errs) > 0 {
+		opt := Options{Out: out, Site: site}
+		if dir := os.Getenv("FAIRBENCH_RSS_PROFILE"); dir != "" {
+			p := newRSSProbe(t, dir)
+			defer p.close()
+			opt.Progress = p
+		}
+		if _, errs, err := BuildPaths(paths, opt); err != nil || len(errs) > 0 {
 			t.Fatalf("%v; %d read errors: %v", err, len(errs), errs)
 		}
 	case "set":
