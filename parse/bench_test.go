@@ -19,6 +19,9 @@ func benchDumps(b *testing.B, dir string) ([]string, int64) {
 	small, _ := filepath.Glob("testdata/*_*")
 	big, _ := filepath.Glob("testdata/bun/ba1520c/results/*/*.txt")
 	sort.Strings(small)
+	if len(small) == 0 || len(big) == 0 {
+		b.Fatal("no fixtures under testdata: run the benchmark in the parse folder (go test ./parse -bench ...)")
+	}
 	var bodies, bigBodies [][]byte
 	for _, n := range small {
 		if body, err := os.ReadFile(n); err == nil && len(body) > 0 {
