@@ -129,15 +129,7 @@ func hostFacts(r *parse.Run) []Fact {
 	}
 	add("suite", r.Suite)
 	add("suite sha256", r.SuiteSHA256)
-	add("CPU", h.CPUModel)
-	add("cores / threads", fmt.Sprintf("%d / %d", h.Cores, h.Threads))
-	if h.MemoryBytes > 0 {
-		add("memory", Bytes(h.MemoryBytes))
-	}
-	add("OS", h.OS)
-	add("kernel", h.Kernel)
-	add("architecture", h.Arch)
-	add("CPU governor", h.Governor)
+	facts = append(facts, hardwareFacts(h)...)
 	if len(h.LoadAvg) > 0 {
 		var ls []string
 		for _, l := range h.LoadAvg {
@@ -154,12 +146,20 @@ func hostFacts(r *parse.Run) []Fact {
 // lists them.
 func machineFacts(h parse.Host) []Fact {
 	var facts []Fact
+	if h.Hostname != "" {
+		facts = append(facts, Fact{Label: "host name", Value: h.Hostname})
+	}
+	return append(facts, hardwareFacts(h)...)
+}
+
+// hardwareFacts are a machine's CPU, memory, OS and kernel, those it said.
+func hardwareFacts(h parse.Host) []Fact {
+	var facts []Fact
 	add := func(label, value string) {
 		if value != "" && value != "0 / 0" {
 			facts = append(facts, Fact{Label: label, Value: value})
 		}
 	}
-	add("host name", h.Hostname)
 	add("CPU", h.CPUModel)
 	add("cores / threads", fmt.Sprintf("%d / %d", h.Cores, h.Threads))
 	if h.MemoryBytes > 0 {
