@@ -80,27 +80,36 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 	if end.status != 0 {
 		tr.err = fmt.Errorf("exit status %d on host %s", end.status, h.spec.Name)
 	}
-	// Both files in one stream, cut by the sizes the host gave.
-	data, err := h.output(fctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err")
-	if err == nil && int64(len(data)) != end.size[0]+end.size[1] {
-		err = fmt.Errorf("%d bytes came from host %s, it listed %d + %d", len(data), h.spec.Name, end.size[0], end.size[1])
-	}
-	if err != nil {
+	var err error
+	if tr.stdout, tr.stderr, err = fetchBoth(fctx, h, remote, end); err != nil {
 		if tr.err == nil {
-			tr.err = fmt.Errorf("copy the dump from host %s: %w", h.spec.Name, err)
+			tr.err = err
 		}
 		return tr
-	}
-	tr.stdout, tr.stderr = data[:end.size[0]], data[end.size[0]:]
-	for i, b := range [][]byte{tr.stdout, tr.stderr} {
-		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != end.sha[i] {
-			tr.err = fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %x here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
-			return tr
-		}
 	}
 	// The host's copy goes only once this one is known to be whole.
 	h.output(fctx, "rm -rf "+shellQuote(remote))
 	return tr
+}
+
+// fetchBoth copies tool.out and tool.err from the folder remote on h in one
+// stream, cut by the sizes the host listed, and checks each against the
+// sha256 taken there. On a mismatch the host's copy is kept.
+func fetchBoth(ctx context.Context, h *sshHost, remote string, end toolEnd) (stdout, stderr []byte, err error) {
+	data, err := h.output(ctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err")
+	if err != nil {
+		return nil, nil, fmt.Errorf("copy the dump from host %s: %w", h.spec.Name, err)
+	}
+	if int64(len(data)) != end.size[0]+end.size[1] {
+		return nil, nil, fmt.Errorf("copy the dump from host %s: %d bytes came, it listed %d + %d", h.spec.Name, len(data), end.size[0], end.size[1])
+	}
+	stdout, stderr = data[:end.size[0]], data[end.size[0]:]
+	for i, b := range [][]byte{stdout, stderr} {
+		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != end.sha[i] {
+			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %x here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
+		}
+	}
+	return stdout, stderr, nil
 }
 
 // endOnHost ends the process group a command on h reported, if it did;
