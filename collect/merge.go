@@ -2,8 +2,6 @@ package collect
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -479,9 +477,4 @@ func readInside(root, rel string) ([]byte, error) {
 		return nil, fmt.Errorf("%s links to %s, outside the run dir: not followed", name, real)
 	}
 	return os.ReadFile(real)
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Services of a suite with hosts run on the server host, beside the
@@ -46,7 +45,7 @@ func (c *collector) startServiceOn(ctx context.Context, h *sshHost, sv Service) 
 		}
 	}
 	if len(sv.Init) > 0 {
-		if err := rs.runOnceOn(ctx, "init", sv.Init, dir); err != nil {
+		if err := rs.runOnce(ctx, "init", sv.Init, dir); err != nil {
 			rs.stop()
 			return nil, rec, err
 		}
@@ -55,23 +54,9 @@ func (c *collector) startServiceOn(ctx context.Context, h *sshHost, sv Service) 
 		rs.stop()
 		return nil, rec, err
 	}
-	timeout := serviceTimeout
-	if sv.ReadyTimeout > 0 {
-		timeout = sv.ReadyTimeout.Std()
-	}
-	startup, err := rs.proc.WaitReady(ctx, timeout, func(ctx context.Context) bool { return rs.readyOn(ctx, dir) })
-	if err != nil {
+	if err := rs.readyAndSeed(ctx, &rec, dir); err != nil {
 		rs.stop()
-		return nil, rec, fmt.Errorf("service %s on host %s: %w", sv.Name, h.spec.Name, err)
-	}
-	rec.StartupS = startup.Seconds()
-	if len(sv.Seed) > 0 {
-		start := time.Now()
-		if err := rs.runOnceOn(ctx, "seed", sv.Seed, dir); err != nil {
-			rs.stop()
-			return nil, rec, err
-		}
-		rec.SeedS = time.Since(start).Seconds()
+		return nil, rec, err
 	}
 	return rs, rec, nil
 }
@@ -104,8 +89,6 @@ func (rs *runningService) askVersionOn(ctx context.Context) (Version, error) {
 
 // runOnceOn runs an init or seed argv on the host to completion.
 func (rs *runningService) runOnceOn(ctx context.Context, step string, argv []string, dir string) error {
-	ctx, cancel := context.WithTimeout(ctx, serviceTimeout)
-	defer cancel()
 	if out, err := rs.host.output(ctx, rs.script(argv, dir)+" 2>&1"); err != nil {
 		return fmt.Errorf("service %s: %s %q on host %s: %v\n%s", rs.Name, step, rs.expand(argv), rs.host.spec.Name, err, out)
 	}

@@ -105,8 +105,8 @@ func fetchBoth(ctx context.Context, h *sshHost, remote string, end toolEnd) (std
 	}
 	stdout, stderr = data[:end.size[0]], data[end.size[0]:]
 	for i, b := range [][]byte{stdout, stderr} {
-		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != end.sha[i] {
-			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %x here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
+		if got := sha256Hex(b); got != end.sha[i] {
+			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %s here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
 		}
 	}
 	return stdout, stderr, nil
@@ -195,9 +195,8 @@ func fetchChecked(ctx context.Context, h *sshHost, path string) ([]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("copy %s from host %s: %w", path, h.spec.Name, err)
 	}
-	got := sha256.Sum256(data)
-	if hex.EncodeToString(got[:]) != want {
-		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %x here", path, h.spec.Name, want, got)
+	if got := sha256Hex(data); got != want {
+		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %s here", path, h.spec.Name, want, got)
 	}
 	return data, nil
 }

@@ -1,8 +1,6 @@
 package collect
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -100,8 +98,7 @@ func findOrphans(dir string, m Manifest) ([]OrphanRecord, error) {
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(b)
-		out = append(out, OrphanRecord{Dump: rel, SHA256: hex.EncodeToString(sum[:]), Bytes: int64(len(b))})
+		out = append(out, OrphanRecord{Dump: rel, SHA256: sha256Hex(b), Bytes: int64(len(b))})
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Dump < out[j].Dump })

@@ -98,8 +98,13 @@ func (d *RunDir) WriteDump(rel string, data []byte) (string, error) {
 	if err := d.writeOnce(rel, data); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	return sha256Hex(data), nil
+}
+
+// sha256Hex is the hex sha256 of b, as run.json keeps it.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // WriteFile replaces a non-dump file (a conformance transcript) atomically.

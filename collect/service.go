@@ -133,25 +133,41 @@ func startService(ctx context.Context, sv Service, base string) (*runningService
 		rs.stop()
 		return nil, rec, err
 	}
+	if err := rs.readyAndSeed(ctx, &rec, dir); err != nil {
+		rs.stop()
+		return nil, rec, err
+	}
+	return rs, rec, nil
+}
+
+// readyAndSeed waits until the started service is ready, then seeds it,
+// here or on its host, and records both times.
+func (rs *runningService) readyAndSeed(ctx context.Context, rec *ServiceRecord, dir string) error {
 	timeout := serviceTimeout
-	if sv.ReadyTimeout > 0 {
-		timeout = sv.ReadyTimeout.Std()
+	if rs.ReadyTimeout > 0 {
+		timeout = rs.ReadyTimeout.Std()
 	}
 	startup, err := rs.proc.WaitReady(ctx, timeout, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
 	if err != nil {
-		rs.stop()
-		return nil, rec, fmt.Errorf("service %s: %w", sv.Name, err)
+		return fmt.Errorf("service %s%s: %w", rs.Name, rs.where(), err)
 	}
 	rec.StartupS = startup.Seconds()
-	if len(sv.Seed) > 0 {
+	if len(rs.Seed) > 0 {
 		start := time.Now()
-		if err := rs.runOnce(ctx, "seed", sv.Seed, dir); err != nil {
-			rs.stop()
-			return nil, rec, err
+		if err := rs.runOnce(ctx, "seed", rs.Seed, dir); err != nil {
+			return err
 		}
 		rec.SeedS = time.Since(start).Seconds()
 	}
-	return rs, rec, nil
+	return nil
+}
+
+// where is " on host <name>" for a service on a host, else "".
+func (rs *runningService) where() string {
+	if rs.host == nil {
+		return ""
+	}
+	return " on host " + rs.host.spec.Name
 }
 
 // expand fills in {port} and {dir}.
@@ -184,18 +200,25 @@ func (rs *runningService) command(ctx context.Context, argv []string, dir string
 	return cmd
 }
 
-// runOnce runs an init or seed argv to completion.
+// runOnce runs an init or seed argv to completion, here or on the host.
 func (rs *runningService) runOnce(ctx context.Context, step string, argv []string, dir string) error {
 	ctx, cancel := context.WithTimeout(ctx, serviceTimeout)
 	defer cancel()
+	if rs.host != nil {
+		return rs.runOnceOn(ctx, step, argv, dir)
+	}
 	if out, err := rs.command(ctx, argv, dir).CombinedOutput(); err != nil {
 		return fmt.Errorf("service %s: %s %q: %v\n%s", rs.Name, step, rs.expand(argv), err, out)
 	}
 	return nil
 }
 
-// ready runs the readiness argv, or connects to the port.
+// ready runs the readiness argv, or connects to the port (on the host,
+// see readyOn).
 func (rs *runningService) ready(ctx context.Context, dir string) bool {
+	if rs.host != nil {
+		return rs.readyOn(ctx, dir)
+	}
 	if len(rs.Ready) == 0 {
 		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:"+strconv.Itoa(rs.port))
 		if err != nil {
