@@ -312,21 +312,14 @@ func msCell(d time.Duration) string {
 func countCell(v float64) string {
 	s := strconv.FormatFloat(v, 'f', -1, 64)
 	whole, frac, _ := strings.Cut(s, ".")
-	sign := ""
-	if strings.HasPrefix(whole, "-") {
-		sign, whole = "-", whole[1:]
-	}
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return s // beyond int64: no separators
 	}
 	if frac != "" {
-		return sign + b.String() + "." + frac
+		return group(n) + "." + frac
 	}
-	return sign + b.String()
+	return group(n)
 }
 
 // bytesCell writes bytes per second as autocannon's pretty-bytes does: SI
