@@ -196,3 +196,38 @@ func TestTitleLines(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLineSettings checks what a command line before a run adds
+// and what it leaves: wrk's pipeline scripts take their depth after "--",
+// another script leaves pipelining unknown, and a command line never
+// overrides what the tool printed.
+func TestCommandLineSettings(t *testing.T) {
+	wrkOut := "Running 1s test @ http://127.0.0.1:1/\n  2 threads and 8 connections\n" +
+		"  Thread Stats   Avg      Stdev     Max   +/- Stdev\n" +
+		"    Latency     1.00ms    0.50ms   3.00ms   90.00%\n" +
+		"    Req/Sec     4.00k     0.10k    4.10k    50.00%\n" +
+		"  8000 requests in 1.00s, 1.00MB read\nRequests/sec:   8000.00\nTransfer/sec:      1.00MB\n"
+	acOut := "Running 1s test @ http://127.0.0.1:1/\n8 connections\n\n" +
+		"│ Stat │ 2.5% │ 50% │ 97.5% │ 99% │ Avg │ Stdev │ Max │\n" +
+		"│ Latency │ 5 ms │ 6 ms │ 11 ms │ 13 ms │ 6.63 ms │ 1.4 ms │ 30 ms │\n" +
+		"1k requests in 1.01s, 179 kB read\n"
+	for _, c := range []struct {
+		name, in   string
+		pipelining int
+		from       string
+	}{
+		{"wrk pipeline script", "$ wrk -t2 -c8 -d1s -s pipeline.lua http://127.0.0.1:1/ -- 16\n" + wrkOut, 16, FromCommand},
+		{"wrk other script", "$ wrk -t2 -c8 -d1s -s post.lua http://127.0.0.1:1/\n" + wrkOut, 0, FromUnknown},
+		{"wrk no script", "$ wrk -t2 -c8 -d1s http://127.0.0.1:1/\n" + wrkOut, 0, FromCommand},
+		{"wrk no command", wrkOut, 0, ""},
+		{"autocannon printed wins", "$ autocannon -c 8 -d 1 -p 10 http://127.0.0.1:1/\n" + acOut, 0, FromPrinted},
+	} {
+		ms, _, errs := readString("post.md", c.in)
+		if len(errs) > 0 || len(ms) != 1 {
+			t.Fatalf("%s: %d runs, %v", c.name, len(ms), errs)
+		}
+		if m := ms[0]; m.Pipelining != c.pipelining || m.Settings.Pipelining != c.from {
+			t.Errorf("%s: pipelining %d from %q, want %d from %q", c.name, m.Pipelining, m.Settings.Pipelining, c.pipelining, c.from)
+		}
+	}
+}
