@@ -66,7 +66,8 @@ import (
 //	settings_from   {"url", "connections", "threads", "pipelining", "duration"}: where each
 //	                setting came from: "printed" (the tool's output), "command line",
 //	                "title line" (the post's line that introduces the run) or "unknown"
-//	                (the value is empty); a setting the output has no place for is left out
+//	                (the value is empty); a setting the output has no place for is left
+//	                out, and so is the whole object when the tool printed every setting
 //	title, title_line  the post's line that introduces the run, where there is one
 //	bytes_per_s_samples  {"mean", "stdev", "min", "max", "percentiles": {"2.5": B/s, …}}:
 //	                the tool's per-interval bytes/s, where printed (autocannon)
@@ -128,7 +129,7 @@ type jsonMeasurement struct {
 	ClientHost string `json:"client_host,omitempty"`
 	Shard      string `json:"shard,omitempty"`
 
-	SettingsFrom     map[string]string `json:"settings_from"`
+	SettingsFrom     map[string]string `json:"settings_from,omitempty"`
 	Title            string            `json:"title,omitempty"`
 	TitleLine        int               `json:"title_line,omitempty"`
 	BytesPerSSamples *jsonRateSamples  `json:"bytes_per_s_samples,omitempty"`
@@ -142,14 +143,20 @@ type jsonRateSamples struct {
 	Percentiles map[string]float64 `json:"percentiles"`
 }
 
-// settingsJSON lists the settings whose source is known to matter.
+// settingsJSON lists where each setting came from; nil when the tool
+// printed every setting it has.
 func settingsJSON(s SettingSources) map[string]string {
 	out := map[string]string{}
+	printed := true
 	for _, kv := range [...][2]string{{"url", s.URL}, {"connections", s.Connections}, {"threads", s.Threads},
 		{"pipelining", s.Pipelining}, {"duration", s.Duration}} {
 		if kv[1] != "" {
 			out[kv[0]] = kv[1]
+			printed = printed && kv[1] == FromPrinted
 		}
+	}
+	if printed {
+		return nil
 	}
 	return out
 }
