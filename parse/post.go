@@ -13,7 +13,8 @@ import (
 //	🔬 Benchmarking Hono at http://localhost:3003    a script's line names the next run (and its URL)
 //	- **Express**:                                  so does a list item
 //	```console                                      a fence ends any run it interrupts
-//	$ wrk -t2 -c64 -d3s http://127.0.0.1:3101/      the command line (command.go)
+//	$ wrk -t2 -c64 -d3s http://127.0.0.1:3101/      the command line (command.go), which
+//	                                                may go on over lines ending in "\"
 //
 // A heading stays the name until the next heading; a "Benchmarking" line or
 // a list item overrides it until the next such line, or until prose comes
@@ -46,6 +47,22 @@ func (p *postContext) title() (postTitle, bool) {
 // prose notes a line that is neither a run, a command nor a title: it
 // separates a list item or a "Benchmarking" line from what follows.
 func (p *postContext) prose() { p.item = postTitle{} }
+
+// continuing reports whether the last command line ended in a backslash,
+// so that the next line goes on with it.
+func (c *context) continuing() bool {
+	return c.cmd != nil && len(c.cmd.argv) > 0 && c.cmd.argv[len(c.cmd.argv)-1] == `\`
+}
+
+// see reads a line outside any run: a command line's continuation, a
+// fence or a title. It reports true for a line that is nothing else.
+func (c *context) see(l line) bool {
+	if c.continuing() {
+		c.cmd.argv = append(c.cmd.argv[:len(c.cmd.argv)-1], shellWords(l.trimmed())...)
+		return true
+	}
+	return c.post.see(l)
+}
 
 // see reads a line outside any run. It reports true for a fence line,
 // which is nothing else.

@@ -231,3 +231,21 @@ func TestCommandLineSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandContinues reads a command line that goes on over lines ending
+// in a backslash, before a run pasted without its header.
+func TestCommandContinues(t *testing.T) {
+	post := readFixture(t, "testdata/post-autocannon-9.0.0__benchmarking_collapsed.md")
+	lines := strings.Split(string(post), "\n")
+	in := "```\n$ autocannon -c 100 \\\n    -d 3 -p 10 \\\n  http://127.0.0.1:3102/plaintext\n" + strings.Join(lines[3:18], "\n") + "\n```\n"
+	ms, _, errs := readString("post.md", in)
+	if len(errs) > 0 || len(ms) != 1 {
+		t.Fatalf("%d runs, %v", len(ms), errs)
+	}
+	m := ms[0]
+	got := []any{m.URL, m.Connections, m.Pipelining, m.Window.Seconds(), m.Settings.URL, m.Settings.Pipelining, m.Source.LineStart}
+	want := []any{"http://127.0.0.1:3102/plaintext", 100, 10, 3.0, FromCommand, FromCommand, 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

@@ -230,7 +230,7 @@ func (r *Reader) offer(text []byte, num int) {
 	if len(trimmed) > 0 {
 		r.sawText = true
 	}
-	if r.cur == nil && !mayStart(trimmed) {
+	if r.cur == nil && !mayStart(trimmed) && !r.ctx.continuing() {
 		if len(trimmed) > 0 {
 			r.ctx.post.prose()
 		}
@@ -253,8 +253,8 @@ func (r *Reader) offer(text []byte, num int) {
 		}
 		r.endBlock()
 	}
-	if r.ctx.post.see(l) {
-		return // a fence
+	if r.ctx.see(l) {
+		return // a fence, or a command line's continuation
 	}
 	for _, start := range starters {
 		if r.cur = start(&r.ctx, l); r.cur != nil {
