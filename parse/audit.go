@@ -147,6 +147,7 @@ func Audit(set *Set, opts AuditOptions) []Finding {
 		}
 	}
 	fs = append(fs, readWarningFindings(set, checked)...)
+	fs = append(fs, pastedFindings(set)...) // audit_pasted.go
 	SortFindings(fs)
 	return fs
 }

@@ -107,6 +107,9 @@ func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 		m.Latency.Percentiles = append(m.Latency.Percentiles, Percentile{P: p.P, Value: jsonMillis(p.Value)})
 	}
 	m.RPSPercentiles = j.Requests.percentiles
+	th := j.Throughput
+	m.BytesPerSecSamples = RateSamples{Mean: th.mean, Stdev: th.stddev, Min: th.min, Max: th.max, Percentiles: th.percentiles}
+	m.Settings.Pipelining, m.Settings.Threads = FromPrinted, FromPrinted // "pipelining", "workers"
 	if j.Resets > 0 {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%s:%d: autocannon reset its request pipeline %d times", ctx.file, first, j.Resets))
 	}

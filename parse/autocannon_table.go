@@ -137,6 +137,8 @@ func (b *autocannonText) tableRow(l line, cells []string) error {
 func (b *autocannonText) statRow(l line, cells []string) error {
 	m := b.m
 	label := cells[0]
+	b.rows++
+	var rates RateSamples // the Req/Sec row
 	group, dec := localeSeparators(b.header, cells)
 	for i := 1; i < len(cells); i++ {
 		col, cell := b.header[i], cells[i]
@@ -161,23 +163,10 @@ func (b *autocannonText) statRow(l line, cells []string) error {
 			}
 		case label == "Req/Sec":
 			v, ok = localeNumber(cell, group, dec)
-			switch {
-			case isPct:
-				m.RPSPercentiles = append(m.RPSPercentiles, RatePercentile{P: pv, Value: v})
-			case col == "Avg":
-				m.RPS = v
-			case col == "Stdev":
-				m.RPSStdev = v
-			case col == "Max":
-				m.RPSMax = v
-			case col == "Min":
-				m.RPSMin = v
-			}
+			rates.cell(col, isPct, pv, v)
 		case label == "Bytes/Sec":
 			v, ok = siBytes(cell)
-			if col == "Avg" {
-				m.BytesPerSec = v
-			}
+			m.BytesPerSecSamples.cell(col, isPct, pv, v)
 		default:
 			return b.syntax(l, "unknown table row %q", label)
 		}
@@ -185,7 +174,30 @@ func (b *autocannonText) statRow(l line, cells []string) error {
 			return b.syntax(l, "%s %s cell %q is not a number", label, col, cell)
 		}
 	}
+	switch label {
+	case "Req/Sec":
+		m.RPS, m.RPSStdev, m.RPSMax, m.RPSMin = rates.Mean, rates.Stdev, rates.Max, rates.Min
+		m.RPSPercentiles = rates.Percentiles
+	case "Bytes/Sec":
+		m.BytesPerSec = m.BytesPerSecSamples.Mean
+	}
 	return nil
+}
+
+// cell keeps one cell of a Req/Sec or Bytes/Sec row under its column.
+func (r *RateSamples) cell(col string, isPct bool, p, v float64) {
+	switch {
+	case isPct:
+		r.Percentiles = append(r.Percentiles, RatePercentile{P: p, Value: v})
+	case col == "Avg":
+		r.Mean = v
+	case col == "Stdev":
+		r.Stdev = v
+	case col == "Max":
+		r.Max = v
+	case col == "Min":
+		r.Min = v
+	}
 }
 
 // localeSeparators finds the grouping and decimal separators of a Req/Sec

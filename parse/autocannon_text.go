@@ -42,6 +42,8 @@ type autocannonText struct {
 	table   string    // "stat", "percentile" or "code"
 	summary bool      // "N requests in" read
 	pcts    map[float64]Percentile
+	pasted  bool // the tables without the lines above them (autocannon_pasted.go)
+	rows    int  // Latency, Req/Sec and Bytes/Sec rows read
 }
 
 // autocannonConnections reports whether t is autocannon's second line.
@@ -66,6 +68,7 @@ func newAutocannonText(ctx *context, first line) *autocannonText {
 	if d, ok := duration(what); ok {
 		m.Window = d
 	}
+	m.Settings.Duration = FromPrinted // a duration, or a request count ("Running 5000 requests test")
 	return &autocannonText{ctx: ctx, m: m, last: first.num, pcts: map[float64]Percentile{}}
 }
 
@@ -89,6 +92,9 @@ func (b *autocannonText) add(l line) (bool, error) {
 	case autocannonConnections(t):
 		// "10 connections" or "10 connections with 10 pipelining factor"
 		m.Connections = leadingInt(t)
+		// The line names the pipelining factor above 1, and a "N workers"
+		// line follows it when there are workers: both are printed.
+		m.Settings.Pipelining, m.Settings.Threads = FromPrinted, FromPrinted
 		if p, ok := strings.CutPrefix(t[strings.IndexByte(t, ' ')+1:], "connections with "); ok {
 			m.Pipelining = leadingInt(p)
 		}
@@ -106,6 +112,8 @@ func (b *autocannonText) add(l line) (bool, error) {
 		m.Status.Non2xx = bad
 	case strings.Contains(t, " requests in "):
 		return true, b.summaryLine(l, t)
+	case b.pasted:
+		return false, nil // the post goes on
 	default:
 		return true, b.syntax(l, "unexpected line %q", t)
 	}
@@ -168,7 +176,10 @@ func lossyCount(s string) (int64, bool) {
 func (b *autocannonText) end() ([]Record, error) {
 	m := b.m
 	m.Source.LineEnd = b.last
-	if !b.summary {
+	switch {
+	case !b.summary && b.pasted && b.rows > 0:
+		m.Warnings = append(m.Warnings, fmt.Sprintf(`%s:%d: autocannon's tables without their "N requests in …" line: requests, duration and bytes read unknown`, b.ctx.file, b.last))
+	case !b.summary:
 		return nil, &SyntaxError{File: b.ctx.file, Line: b.last, Msg: `autocannon output cut short: no "N requests in …" line`}
 	}
 	m.Latency.Percentiles = sortedPercentiles(b.pcts)

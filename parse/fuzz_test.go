@@ -21,13 +21,22 @@ import (
 // hostile inputs of issue 8. CI runs each for a few seconds:
 // go test ./parse -run '^$' -fuzz FuzzWrk -fuzztime 5s
 
-func FuzzWrk(f *testing.F)  { fuzzDumps(f, "testdata/wrk-*", "testdata/wrk__*") }
-func FuzzWrk2(f *testing.F) { fuzzDumps(f, "testdata/wrk2-*") }
+func FuzzWrk(f *testing.F) {
+	fuzzDumps(f, "testdata/wrk-*", "testdata/wrk__*", "testdata/post-wrk-*")
+}
+func FuzzWrk2(f *testing.F) { fuzzDumps(f, "testdata/wrk2-*", "testdata/post-wrk2-*") }
 func FuzzBombardierText(f *testing.F) {
-	fuzzDumps(f, "testdata/bombardier-*.txt", "testdata/bombardier-old*")
+	fuzzDumps(f, "testdata/bombardier-*.txt", "testdata/bombardier-old*", "testdata/post-bombardier-*")
 }
 func FuzzBombardierJSON(f *testing.F) { fuzzDumps(f, "testdata/bombardier-*.json") }
-func FuzzAutocannonText(f *testing.F) { fuzzDumps(f, "testdata/autocannon*.txt") }
+func FuzzAutocannonText(f *testing.F) {
+	fuzzDumps(f, "testdata/autocannon*.txt", "testdata/post-autocannon-*", "testdata/posts/autocannon-*")
+}
+
+// FuzzPost starts from the pasted posts of issue 18: runs among Markdown
+// headings, list items, fences, prompts and command lines, tables with
+// collapsed padding or ASCII borders and no header.
+func FuzzPost(f *testing.F)           { fuzzDumps(f, "testdata/post-*") }
 func FuzzAutocannonJSON(f *testing.F) { fuzzDumps(f, "testdata/autocannon*.json") }
 func FuzzHarness(f *testing.F) {
 	fuzzDumps(f, "testdata/bun/d78d01b/results/*/*.txt", "testdata/bun/ba1520c/results/node/h3.txt")
@@ -200,6 +209,12 @@ func checkAnyInput(t *testing.T, in []byte) {
 		s := m.Source
 		if s.LineStart < 1 || s.LineEnd < s.LineStart || s.LineEnd > lines || len(s.SHA256) != 64 {
 			t.Fatalf("source %+v of %d lines", s, lines)
+		}
+		if m.TitleLine < 0 || m.TitleLine > lines || (m.TitleLine > 0) != (m.Title != "") {
+			t.Fatalf("title %q at line %d of %d", m.Title, m.TitleLine, lines)
+		}
+		if m.Settings.URL == FromUnknown && m.URL != "" || m.Settings.Connections == FromUnknown && m.Connections != 0 {
+			t.Fatalf("a setting both unknown and set: %+v, url %q, %d connections", m.Settings, m.URL, m.Connections)
 		}
 	}
 	for _, tg := range ts {

@@ -37,6 +37,7 @@ type context struct {
 	// bun is set for a results/<runtime>/<framework>.txt path.
 	bun             bool
 	runtime, target string
+	post            postContext // titles and fences of a pasted post
 }
 
 func newContext(file string) context {
@@ -197,13 +198,17 @@ func bunScenario(m *Measurement) string {
 func (c *context) label(m *Measurement) {
 	c.order++
 	m.Order = c.order
+	before := settingsBefore(m)
 	if c.cmd != nil {
 		c.cmd.apply(m)
+		c.cmd.applySettings(m)
 		if c.cmd.line < m.Source.LineStart {
 			m.Source.LineStart = c.cmd.line
 		}
-		c.cmd = nil
 	}
+	settle(m, before, c.cmd)
+	c.cmd = nil
+	c.post.name(m)
 	if c.bun {
 		m.Target, m.Runtime = c.target, c.runtime
 		if m.Scenario == "" {

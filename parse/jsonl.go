@@ -61,6 +61,17 @@ import (
 //	server_host, client_host  the machines that ran the server and the load tool
 //	shard           "I/N", in a run merged from shards
 //
+// Added with pasted posts (issue 18):
+//
+//	settings_from   {"url", "connections", "threads", "pipelining", "duration"}: where each
+//	                setting came from: "printed" (the tool's output), "command line",
+//	                "title line" (the post's line that introduces the run) or "unknown"
+//	                (the value is empty); a setting the output has no place for is left
+//	                out, and so is the whole object when the tool printed every setting
+//	title, title_line  the post's line that introduces the run, where there is one
+//	bytes_per_s_samples  {"mean", "stdev", "min", "max", "percentiles": {"2.5": B/s, …}}:
+//	                the tool's per-interval bytes/s, where printed (autocannon)
+//
 // A target:
 //
 //	kind "target", run, target, runtime, build_s, startup_s, rss_before_bytes,
@@ -117,6 +128,49 @@ type jsonMeasurement struct {
 	ServerHost string `json:"server_host,omitempty"`
 	ClientHost string `json:"client_host,omitempty"`
 	Shard      string `json:"shard,omitempty"`
+
+	SettingsFrom     map[string]string `json:"settings_from,omitempty"`
+	Title            string            `json:"title,omitempty"`
+	TitleLine        int               `json:"title_line,omitempty"`
+	BytesPerSSamples *jsonRateSamples  `json:"bytes_per_s_samples,omitempty"`
+}
+
+type jsonRateSamples struct {
+	Mean        float64            `json:"mean"`
+	Stdev       float64            `json:"stdev"`
+	Min         float64            `json:"min"`
+	Max         float64            `json:"max"`
+	Percentiles map[string]float64 `json:"percentiles"`
+}
+
+// settingsJSON lists where each setting came from; nil when the tool
+// printed every setting it has.
+func settingsJSON(s SettingSources) map[string]string {
+	out := map[string]string{}
+	printed := true
+	for _, kv := range [...][2]string{{"url", s.URL}, {"connections", s.Connections}, {"threads", s.Threads},
+		{"pipelining", s.Pipelining}, {"duration", s.Duration}} {
+		if kv[1] != "" {
+			out[kv[0]] = kv[1]
+			printed = printed && kv[1] == FromPrinted
+		}
+	}
+	if printed {
+		return nil
+	}
+	return out
+}
+
+// rateSamplesJSON is nil for samples the tool did not print.
+func rateSamplesJSON(r RateSamples) *jsonRateSamples {
+	if r.Mean == 0 && r.Stdev == 0 && r.Min == 0 && r.Max == 0 && len(r.Percentiles) == 0 {
+		return nil
+	}
+	j := &jsonRateSamples{Mean: r.Mean, Stdev: r.Stdev, Min: r.Min, Max: r.Max, Percentiles: map[string]float64{}}
+	for _, p := range r.Percentiles {
+		j.Percentiles[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value
+	}
+	return j
 }
 
 type jsonErrorMessage struct {
@@ -203,6 +257,8 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 	j.PerThreadRPS = map[string]float64{"mean": m.PerThreadRPS.Mean, "stdev": m.PerThreadRPS.Stdev, "max": m.PerThreadRPS.Max}
 	j.LatMinS, j.LatSamples, j.Mismatches = m.Latency.Min.Seconds(), m.Latency.Samples, m.Errors.Mismatches
 	j.ServerHost, j.ClientHost, j.Shard = m.ServerHost, m.ClientHost, m.Shard
+	j.SettingsFrom, j.Title, j.TitleLine = settingsJSON(m.Settings), m.Title, m.TitleLine
+	j.BytesPerSSamples = rateSamplesJSON(m.BytesPerSecSamples)
 	for _, p := range m.Latency.Percentiles {
 		j.LatPcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value.Seconds()
 	}

@@ -59,6 +59,10 @@ type Measurement struct {
 	BytesPerSec float64 // the tool's transfer rate, where printed
 	// BytesPerSecCountsWrites is true when BytesPerSec includes bytes written (bombardier).
 	BytesPerSecCountsWrites bool
+	// BytesPerSecSamples is the tool's per-interval bytes/s spread, where
+	// printed (autocannon's Bytes/Sec row, its JSON "throughput"), in bytes
+	// per second. Its Mean is the tool's average, as BytesPerSec.
+	BytesPerSecSamples RateSamples
 
 	Latency Latency
 	Status  StatusCounts
@@ -77,6 +81,16 @@ type Measurement struct {
 	Shard string
 
 	Source Source
+
+	// Title is the line of a post that introduces the run (a "Benchmarking
+	// X at URL" line, a Markdown heading, a list item) as printed, "" if
+	// none; TitleLine is its line. Target is named from it when nothing
+	// else names it.
+	Title     string
+	TitleLine int
+	// Settings says where each load setting came from: the tool's output,
+	// the command line before it, the post's title line, or nowhere.
+	Settings SettingSources
 
 	// Warnings are problems found while reading that did not stop it.
 	Warnings []string
@@ -100,6 +114,14 @@ type Latency struct {
 type RatePercentile struct {
 	P     float64
 	Value float64
+}
+
+// RateSamples are the statistics of a rate sampled once per interval, as
+// the tool printed them; zero where it printed none.
+type RateSamples struct {
+	Mean, Stdev, Min, Max float64
+	// Percentiles are ascending by P, P in percent (1, 2.5, 50, 97.5).
+	Percentiles []RatePercentile
 }
 
 // Spread is a mean, standard deviation and maximum of some rate.

@@ -73,6 +73,7 @@ var starters = []starter{
 	startBombardierText,
 	startBombardierJSON,
 	startAutocannonJSON,
+	startAutocannonTable,
 	startBunOldLine,
 	startHarness,
 }
@@ -229,7 +230,10 @@ func (r *Reader) offer(text []byte, num int) {
 	if len(trimmed) > 0 {
 		r.sawText = true
 	}
-	if r.cur == nil && !mayStart(trimmed) {
+	if r.cur == nil && !mayStart(trimmed) && !r.ctx.continuing() {
+		if len(trimmed) > 0 {
+			r.ctx.post.prose()
+		}
 		return
 	}
 	l := line{text: string(text), num: num}
@@ -248,6 +252,9 @@ func (r *Reader) offer(text []byte, num int) {
 			return
 		}
 		r.endBlock()
+	}
+	if r.ctx.see(l) {
+		return // a fence, or a command line's continuation
 	}
 	for _, start := range starters {
 		if r.cur = start(&r.ctx, l); r.cur != nil {
@@ -290,6 +297,9 @@ func mayStart(t []byte) bool {
 		'M', // Memory before:, Memory after:
 		'{': // JSON
 		return true
+	}
+	if mayName(t) {
+		return true // a post's fence or title line, or a pasted table
 	}
 	// A command line also has a flag or a URL: see mayBeCommand.
 	if bytes.IndexByte(t, '-') < 0 && bytes.IndexByte(t, ':') < 0 {

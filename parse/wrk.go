@@ -159,7 +159,7 @@ func threadsLine(t string) bool {
 // interrupts reports whether a line starts another run or command, so that
 // a block missing its last lines ends there instead of swallowing the next.
 func interrupts(t string) bool {
-	if strings.HasPrefix(t, "Running ") && strings.Contains(t, " @ ") || strings.HasPrefix(t, "Bombarding ") {
+	if strings.HasPrefix(t, "Running ") && strings.Contains(t, " @ ") || strings.HasPrefix(t, "Bombarding ") || isFence(t) {
 		return true
 	}
 	_, ok := parseCommand(t)

@@ -2,9 +2,12 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -38,6 +41,9 @@ type TargetScenario struct {
 	CV       string
 	Reps     []RepRow
 	Badges   []Badge
+	// Autocannon holds autocannon's three tables per repetition, as the
+	// tool printed them; empty when no repetition is autocannon's.
+	Autocannon []AutocannonTable
 }
 
 // RepRow is one repetition: its numbers, its dump and its command.
@@ -153,6 +159,7 @@ func (m *model) targetScenario(p Page, c *parse.Cell) TargetScenario {
 		}
 		ts.Reps = append(ts.Reps, row)
 	}
+	ts.Autocannon = autocannonTables(c.Reps, ts.Reps)
 	return ts
 }
 
@@ -198,4 +205,132 @@ func joinComma(xs []string) string {
 		s += x
 	}
 	return s
+}
+
+// AutocannonTable is one of autocannon's three tables on a target page
+// (Latency, Req/Sec, Bytes/Sec), a row per repetition, each cell written as
+// autocannon writes it: latency in milliseconds ("6.63 ms"), req/s with
+// thousands separators ("11,149.61"), bytes/s in SI units ("14.7 MB").
+type AutocannonTable struct {
+	Stat    string   // "Latency", "Req/Sec" or "Bytes/Sec"
+	Columns []string // "2.5%", …, "Avg", "Stdev", "Max"
+	Rows    []AutocannonRow
+}
+
+// AutocannonRow is one repetition's cells; "–" where the dump has none.
+type AutocannonRow struct {
+	Rep   string
+	Dump  Link
+	Cells []string
+}
+
+// The columns of autocannon's tables (lib/printResult.js).
+var (
+	autocannonLatencyPcts = []float64{2.5, 50, 97.5, 99}
+	autocannonRatePcts    = []float64{1, 2.5, 50, 97.5}
+)
+
+// autocannonTables lays out the tables for the repetitions that are
+// autocannon's; rows are the scenario's repetition rows, in order.
+func autocannonTables(reps []*parse.Measurement, rows []RepRow) []AutocannonTable {
+	lat := AutocannonTable{Stat: "Latency", Columns: append(pctColumns(autocannonLatencyPcts), "Avg", "Stdev", "Max")}
+	req := AutocannonTable{Stat: "Req/Sec", Columns: append(pctColumns(autocannonRatePcts), "Avg", "Stdev", "Min")}
+	byt := AutocannonTable{Stat: "Bytes/Sec", Columns: append(pctColumns(autocannonRatePcts), "Avg", "Stdev", "Min")}
+	for i, m := range reps {
+		if m.Tool != parse.ToolAutocannon {
+			continue
+		}
+		row := func(cells []string) AutocannonRow {
+			return AutocannonRow{Rep: rows[i].Rep, Dump: rows[i].Dump, Cells: cells}
+		}
+		var cells []string
+		for _, p := range autocannonLatencyPcts {
+			cells = append(cells, latencyCell(m.Latency.Percentiles, p))
+		}
+		l := m.Latency
+		lat.Rows = append(lat.Rows, row(append(cells, msCell(l.Mean), msCell(l.Stdev), msCell(l.Max))))
+		rps := parse.RateSamples{Mean: m.RPS, Stdev: m.RPSStdev, Min: m.RPSMin, Percentiles: m.RPSPercentiles}
+		req.Rows = append(req.Rows, row(rateCells(rps, countCell)))
+		byt.Rows = append(byt.Rows, row(rateCells(m.BytesPerSecSamples, bytesCell)))
+	}
+	if len(lat.Rows) == 0 {
+		return nil
+	}
+	return []AutocannonTable{lat, req, byt}
+}
+
+func pctColumns(ps []float64) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = strconv.FormatFloat(p, 'f', -1, 64) + "%"
+	}
+	return out
+}
+
+// latencyCell is the percentile p, or "–" when the dump has none.
+func latencyCell(ps []parse.Percentile, p float64) string {
+	for _, x := range ps {
+		if x.P == p {
+			return msCell(x.Value)
+		}
+	}
+	return "–"
+}
+
+// rateCells are a Req/Sec or Bytes/Sec row: percentiles, Avg, Stdev, Min.
+// A row the dump lacks altogether is all "–".
+func rateCells(r parse.RateSamples, format func(float64) string) []string {
+	empty := r.Mean == 0 && r.Stdev == 0 && r.Min == 0 && len(r.Percentiles) == 0
+	var cells []string
+	for _, p := range autocannonRatePcts {
+		cell := "–"
+		for _, x := range r.Percentiles {
+			if x.P == p && !empty {
+				cell = format(x.Value)
+			}
+		}
+		cells = append(cells, cell)
+	}
+	for _, v := range []float64{r.Mean, r.Stdev, r.Min} {
+		if empty {
+			cells = append(cells, "–")
+		} else {
+			cells = append(cells, format(v))
+		}
+	}
+	return cells
+}
+
+// msCell writes a duration as autocannon does, "6.63 ms": the printed
+// milliseconds come back exactly, as parse kept them to the nanosecond.
+func msCell(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + " ms"
+}
+
+// countCell writes a number as Number.toLocaleString does in an English
+// locale: "140,832", "11,149.61".
+func countCell(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return s // beyond int64: no separators
+	}
+	if frac != "" {
+		return group(n) + "." + frac
+	}
+	return group(n)
+}
+
+// bytesCell writes bytes per second as autocannon's pretty-bytes does: SI
+// units, three significant digits, "14.7 MB", "95 kB", "0 B".
+func bytesCell(v float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
+	if v < 1 {
+		return strconv.FormatFloat(v, 'f', -1, 64) + " B"
+	}
+	e := min(int(math.Floor(math.Log10(v)/3)), len(units)-1)
+	x := v / math.Pow(1000, float64(e))
+	x, _ = strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	return strconv.FormatFloat(x, 'f', -1, 64) + " " + units[e]
 }
