@@ -12,13 +12,13 @@ import (
 // LoadHosts reads a hosts file: [[host]] tables as in a suite. Hosts kept
 // apart from the suite let one suite (one suite hash) run on several host
 // pairs, a shard on each.
-func LoadHosts(path string) ([]HostSpec, error) {
+func LoadHosts(path string) ([]HostEntry, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var f struct {
-		Hosts []HostSpec `toml:"host"`
+		Hosts []HostEntry `toml:"host"`
 	}
 	dec := toml.NewDecoder(bytes.NewReader(src))
 	dec.DisallowUnknownFields()
@@ -37,7 +37,7 @@ func LoadHosts(path string) ([]HostSpec, error) {
 // WithHosts returns the suite with hosts in place of its own [[host]]
 // tables; its hash stays the suite file's. The hosts are checked as in a
 // suite.
-func (s *Suite) WithHosts(hosts []HostSpec) (*Suite, error) {
+func (s *Suite) WithHosts(hosts []HostEntry) (*Suite, error) {
 	c := *s
 	c.Hosts = hosts
 	return &c, nil
@@ -45,5 +45,5 @@ func (s *Suite) WithHosts(hosts []HostSpec) (*Suite, error) {
 
 // hasRole reports whether a host of the suite has role.
 func (s *Suite) hasRole(role string) bool {
-	return slices.ContainsFunc(s.Hosts, func(h HostSpec) bool { return slices.Contains(h.Roles, role) })
+	return slices.ContainsFunc(s.Hosts, func(h HostEntry) bool { return slices.Contains(h.Roles, role) })
 }

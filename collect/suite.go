@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/parse/manifest"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -18,13 +19,13 @@ import (
 // to ask it, what bytes to expect, and how to load it. The README has a full
 // commented example; every key below is one of it.
 type Suite struct {
-	Name      string     `toml:"name"`
-	Load      Load       `toml:"load"`
-	Isolation Isolation  `toml:"isolation"`
-	Hosts     []HostSpec `toml:"host"` // none: everything runs on this machine
-	Services  []Service  `toml:"service"`
-	Targets   []Target   `toml:"target"`
-	Scenarios []Scenario `toml:"scenario"`
+	Name      string             `toml:"name"`
+	Load      Load               `toml:"load"`
+	Isolation manifest.Isolation `toml:"isolation"`
+	Hosts     []HostEntry        `toml:"host"` // none: everything runs on this machine
+	Services  []Service          `toml:"service"`
+	Targets   []Target           `toml:"target"`
+	Scenarios []Scenario         `toml:"scenario"`
 
 	// File is the path the suite was read from; Source its exact bytes.
 	File   string `toml:"-"`
@@ -72,12 +73,6 @@ func durationPtr(d time.Duration) *Duration {
 	return &v
 }
 
-// Isolation pins server and client to CPU sets (taskset -c syntax), "" for none.
-type Isolation struct {
-	ServerCPUs string `toml:"server_cpus" json:"server_cpus"`
-	ClientCPUs string `toml:"client_cpus" json:"client_cpus"`
-}
-
 // Target is one server to measure.
 type Target struct {
 	Name    string   `toml:"name"`
@@ -100,10 +95,10 @@ type Target struct {
 	RemoteDir string `toml:"remote_dir"`
 }
 
-// HostSpec is a machine reached over SSH ([[host]] in a suite or a hosts
+// HostEntry is a machine reached over SSH ([[host]] in a suite or a hosts
 // file). A suite with hosts runs its targets on the host with the server
 // role and its load generator on the host with the client role.
-type HostSpec struct {
+type HostEntry struct {
 	Name string `toml:"name"`
 	// SSH is the destination as ssh takes it: [user@]address.
 	SSH        string   `toml:"ssh"`
