@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"github.com/fairbench/fairbench/parse/manifest"
-	"github.com/pelletier/go-toml/v2"
 )
 
 // MergeOptions are the settings of a merge.
