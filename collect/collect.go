@@ -201,6 +201,7 @@ func (c *collector) createRunDir() error {
 		Facts:       host,
 		Tools:       c.tools,
 		Isolation:   c.suite.Isolation,
+		AAPair:      c.suite.AAPair,
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}

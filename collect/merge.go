@@ -315,6 +315,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) manifes
 		Facts:       first.Facts,
 		Tools:       map[string]manifest.Version{},
 		Isolation:   first.Isolation,
+		AAPair:      first.AAPair,
 	}
 	if len(missing) > 0 {
 		m.Status = manifest.StatusFailed
