@@ -21,7 +21,7 @@
 // that crashes or overruns its window (it is killed with its process group
 // after toolGrace), a target that cannot start — each keeps what was
 // written, says why, and leaves the measurement for Options.Resume; the run
-// ends StatusFailed. A run dir that cannot be written (a full disk) stops
+// ends manifest.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
 //
 // Collect leaves parsing, statistics and pages to packages parse and render.
@@ -37,6 +37,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Options are the settings of one collect that are not in the suite.
@@ -63,7 +65,7 @@ type collector struct {
 	opt      Options
 	dir      *RunDir
 	drivers  map[string]Driver
-	tools    map[string]Version
+	tools    map[string]manifest.Version
 	bins     string // scratch folder for build outputs and scripts
 	order    int
 	services []*runningService
@@ -72,7 +74,7 @@ type collector struct {
 	// those roles (nil: here).
 	hosts          []*sshHost
 	server, client *sshHost
-	live           []LeftoverRecord // process groups started on hosts, not seen to end
+	live           []manifest.Leftover // process groups started on hosts, not seen to end
 }
 
 func newCollector(suite *Suite, opt Options) *collector {
@@ -85,7 +87,7 @@ func newCollector(suite *Suite, opt Options) *collector {
 	if opt.Progress == nil {
 		opt.Progress = ProgressFor(nil)
 	}
-	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: map[string]Version{}, vars: map[string]string{}}
+	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: map[string]manifest.Version{}, vars: map[string]string{}}
 }
 
 // Run collects suite and returns the run dir it wrote. Every tool and
@@ -136,16 +138,16 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 		err = c.run(ctx, targets)
 	}
 	c.stopServices()
-	status := StatusComplete
+	status := manifest.StatusComplete
 	switch {
 	case ctx.Err() != nil:
-		status = StatusInterrupted
+		status = manifest.StatusInterrupted
 		err = fmt.Errorf("interrupted: finish with -resume %s", c.dir.Path)
 	case err != nil:
-		status = StatusFailed
+		status = manifest.StatusFailed
 	default:
 		if n := c.missing(targets); n > 0 {
-			status = StatusFailed
+			status = manifest.StatusFailed
 			err = fmt.Errorf("%d measurements missing or failed (see errors in run.json): take them again with -resume %s", n, c.dir.Path)
 		}
 	}
@@ -153,7 +155,7 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 		c.dir.release() // room for the update below
 	}
 	end := c.opt.Now().UTC()
-	uerr := c.dir.Update(func(m *Manifest) {
+	uerr := c.dir.Update(func(m *manifest.Manifest) {
 		m.Status, m.End = status, &end
 		if err != nil {
 			m.Errors = append(m.Errors, err.Error())
@@ -183,22 +185,23 @@ func (c *collector) selected() ([]Target, error) {
 // createRunDir makes a new run dir and writes the manifest's first version.
 func (c *collector) createRunDir() error {
 	start := c.opt.Now().UTC()
-	host := AskHost()
+	host := AskFacts()
 	suiteFile := ""
 	if info, err := os.Stat(c.suite.File); err == nil && info.Mode().IsRegular() {
 		suiteFile, _ = filepath.Abs(c.suite.File)
 	}
-	m := Manifest{
-		Schema:      SchemaVersion,
+	m := manifest.Manifest{
+		Schema:      manifest.SchemaVersion,
 		ID:          runID(start, host.Hostname),
 		Suite:       c.suite.Name,
 		SuiteFile:   suiteFile,
 		SuiteSHA256: c.suite.SHA256(),
-		Status:      StatusRunning,
+		Status:      manifest.StatusRunning,
 		Start:       start,
-		Host:        host,
+		Facts:       host,
 		Tools:       c.tools,
 		Isolation:   c.suite.Isolation,
+		AAPair:      c.suite.AAPair,
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}
@@ -226,7 +229,7 @@ func (c *collector) note(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	c.opt.Progress.Note(msg)
 	if c.dir != nil {
-		c.dir.Update(func(m *Manifest) { m.Errors = append(m.Errors, msg) })
+		c.dir.Update(func(m *manifest.Manifest) { m.Errors = append(m.Errors, msg) })
 	}
 }
 
@@ -235,7 +238,7 @@ func (c *collector) startServices(ctx context.Context) error {
 	for _, sv := range c.suite.Services {
 		c.opt.Progress.Step("service "+sv.Name+": starting", 0)
 		var rs *runningService
-		var rec ServiceRecord
+		var rec manifest.Service
 		var err error
 		if c.server != nil {
 			rs, rec, err = c.startServiceOn(ctx, c.server, sv)
@@ -248,7 +251,7 @@ func (c *collector) startServices(ctx context.Context) error {
 		}
 		c.services = append(c.services, rs)
 		if c.dir != nil {
-			if err := c.dir.Update(func(m *Manifest) { m.Services = append(m.Services, rec) }); err != nil {
+			if err := c.dir.Update(func(m *manifest.Manifest) { m.Services = append(m.Services, rec) }); err != nil {
 				return err
 			}
 		}
@@ -400,17 +403,17 @@ func (c *collector) expanded(t Target) Target {
 	return t
 }
 
-func (c *collector) targetRecord(name string) (TargetRecord, bool) {
+func (c *collector) targetRecord(name string) (manifest.Target, bool) {
 	for _, t := range c.dir.Manifest().Targets {
 		if t.Name == name {
 			return t, true
 		}
 	}
-	return TargetRecord{}, false
+	return manifest.Target{}, false
 }
 
-func (c *collector) setTarget(rec TargetRecord) error {
-	return c.dir.Update(func(m *Manifest) {
+func (c *collector) setTarget(rec manifest.Target) error {
+	return c.dir.Update(func(m *manifest.Manifest) {
 		for i := range m.Targets {
 			if m.Targets[i].Name == rec.Name {
 				m.Targets[i] = rec
@@ -422,8 +425,8 @@ func (c *collector) setTarget(rec TargetRecord) error {
 }
 
 // updateTarget changes a target's record in run.json.
-func (c *collector) updateTarget(name string, change func(*TargetRecord)) error {
-	return c.dir.Update(func(m *Manifest) {
+func (c *collector) updateTarget(name string, change func(*manifest.Target)) error {
+	return c.dir.Update(func(m *manifest.Manifest) {
 		for i := range m.Targets {
 			if m.Targets[i].Name == name {
 				change(&m.Targets[i])

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // buildHiServer builds testdata/hiserver once per test binary.
@@ -63,8 +65,8 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := dir.Manifest()
-	if m.Status != StatusComplete {
-		t.Errorf("status %q, want %q", m.Status, StatusComplete)
+	if m.Status != manifest.StatusComplete {
+		t.Errorf("status %q, want %q", m.Status, manifest.StatusComplete)
 	}
 	verdicts := map[string]string{}
 	for _, tr := range m.Targets {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // smallDisk mounts a 4 MiB tmpfs for the test, or skips when it cannot.
@@ -94,7 +95,7 @@ func TestDiskFills(t *testing.T) {
 		}
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != collect.StatusFailed || !strings.Contains(strings.Join(m.Errors, "\n"), "no space left on device") {
+	if m.Status != manifest.StatusFailed || !strings.Contains(strings.Join(m.Errors, "\n"), "no space left on device") {
 		t.Errorf("status %q, errors %q: want failed, saying the disk is full (the reserve gives run.json room)", m.Status, m.Errors)
 	}
 	if _, err := os.Stat(filepath.Join(dir.Path, ".reserve")); !os.IsNotExist(err) {

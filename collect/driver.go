@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Driver runs one load generator: it finds the binary, asks its version and
@@ -16,7 +18,7 @@ type Driver interface {
 	// Name is the tool's name as in the suite: wrk, bombardier, autocannon.
 	Name() string
 	// Resolve finds (or fetches) the binary and asks it its version.
-	Resolve(ctx context.Context) (Version, error)
+	Resolve(ctx context.Context) (manifest.Version, error)
 	// Argv is the command line for one run against url. dir is a scratch
 	// folder for files the tool needs (a Lua script for wrk). The tool must
 	// write its whole result to stdout.
@@ -37,19 +39,19 @@ func DriverFor(tool string) (Driver, error) {
 }
 
 // goModuleVersion asks the go command which module version a binary was built from.
-func goModuleVersion(ctx context.Context, path, module string) (Version, error) {
+func goModuleVersion(ctx context.Context, path, module string) (manifest.Version, error) {
 	asked := []string{"go", "version", "-m", path}
 	out, err := exec.CommandContext(ctx, asked[0], asked[1:]...).Output()
 	if err != nil {
-		return Version{}, fmt.Errorf("go version -m %s: %w", path, err)
+		return manifest.Version{}, fmt.Errorf("go version -m %s: %w", path, err)
 	}
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Fields(l)
 		if len(f) >= 3 && f[0] == "mod" && f[1] == module {
-			return Version{Path: path, Version: f[2], Asked: asked}, nil
+			return manifest.Version{Path: path, Version: f[2], Asked: asked}, nil
 		}
 	}
-	return Version{}, fmt.Errorf("%s was not built from %s", path, module)
+	return manifest.Version{}, fmt.Errorf("%s was not built from %s", path, module)
 }
 
 // cacheDir is fairbench's folder in the user's cache, where pinned tools
@@ -57,16 +59,16 @@ func goModuleVersion(ctx context.Context, path, module string) (Version, error) 
 // pinnedTool describes a load generator fairbench runs at one version: found on
 // PATH when it is that version, otherwise installed once into the cache.
 type pinnedTool struct {
-	name    string                                                  // the binary's name on PATH
-	version string                                                  // as ask reports it
-	cached  string                                                  // the binary's path once installed in the cache
-	ask     func(ctx context.Context, path string) (Version, error) // asks a binary its version
-	install func(ctx context.Context) error                         // installs the pinned version at cached
+	name    string                                                           // the binary's name on PATH
+	version string                                                           // as ask reports it
+	cached  string                                                           // the binary's path once installed in the cache
+	ask     func(ctx context.Context, path string) (manifest.Version, error) // asks a binary its version
+	install func(ctx context.Context) error                                  // installs the pinned version at cached
 }
 
 // resolve finds the pinned binary, installing it when needed, and returns
 // what it says of itself.
-func (p pinnedTool) resolve(ctx context.Context) (Version, error) {
+func (p pinnedTool) resolve(ctx context.Context) (manifest.Version, error) {
 	if path, err := exec.LookPath(p.name); err == nil {
 		if v, err := p.ask(ctx, path); err == nil && v.Version == p.version {
 			return v, nil
@@ -74,7 +76,7 @@ func (p pinnedTool) resolve(ctx context.Context) (Version, error) {
 	}
 	if _, err := os.Stat(p.cached); err != nil {
 		if err := p.install(ctx); err != nil {
-			return Version{}, err
+			return manifest.Version{}, err
 		}
 	}
 	return p.ask(ctx, p.cached)
@@ -104,18 +106,18 @@ func ToolEnv(tool string) string { return "FAIRBENCH_" + strings.ToUpper(tool) }
 // overriddenTool checks the binary named by ToolEnv and asks its version the
 // way the tool's driver does; a binary that cannot tell its version is
 // recorded as "unknown".
-func overriddenTool(ctx context.Context, tool, path string) (Version, error) {
+func overriddenTool(ctx context.Context, tool, path string) (manifest.Version, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return Version{}, fmt.Errorf("%s=%s: %w", ToolEnv(tool), path, err)
+		return manifest.Version{}, fmt.Errorf("%s=%s: %w", ToolEnv(tool), path, err)
 	}
 	if !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
-		return Version{}, fmt.Errorf("%s=%s: not an executable file: chmod +x it or unset %s", ToolEnv(tool), path, ToolEnv(tool))
+		return manifest.Version{}, fmt.Errorf("%s=%s: not an executable file: chmod +x it or unset %s", ToolEnv(tool), path, ToolEnv(tool))
 	}
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	var v Version
+	var v manifest.Version
 	switch tool {
 	case "bombardier":
 		v, err = goModuleVersion(ctx, path, BombardierModule)
@@ -127,7 +129,7 @@ func overriddenTool(ctx context.Context, tool, path string) (Version, error) {
 		err = fmt.Errorf("no version asker for %s", tool)
 	}
 	if err != nil {
-		return Version{Path: path, Version: "unknown"}, nil
+		return manifest.Version{Path: path, Version: "unknown"}, nil
 	}
 	return v, nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // BombardierModule and BombardierVersion pin the bombardier fairbench runs.
@@ -23,13 +25,13 @@ func (bombardier) Name() string { return "bombardier" }
 // Resolve takes bombardier from PATH when it is the pinned version, and
 // otherwise builds the pinned version with the go command into the user's
 // cache folder (once).
-func (bombardier) Resolve(ctx context.Context) (Version, error) {
+func (bombardier) Resolve(ctx context.Context) (manifest.Version, error) {
 	bin := filepath.Join(cacheDir(), "bombardier-"+BombardierVersion)
 	return pinnedTool{
 		name:    "bombardier",
 		version: BombardierVersion,
 		cached:  filepath.Join(bin, "bombardier"),
-		ask: func(ctx context.Context, path string) (Version, error) {
+		ask: func(ctx context.Context, path string) (manifest.Version, error) {
 			return goModuleVersion(ctx, path, BombardierModule)
 		},
 		install: func(ctx context.Context) error {

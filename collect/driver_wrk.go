@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 type wrk struct{}
@@ -16,16 +18,16 @@ type wrk struct{}
 func (wrk) Name() string { return "wrk" }
 
 // Resolve takes wrk from PATH and asks it its version (wrk -v).
-func (wrk) Resolve(ctx context.Context) (Version, error) {
+func (wrk) Resolve(ctx context.Context) (manifest.Version, error) {
 	path, err := exec.LookPath("wrk")
 	if err != nil {
-		return Version{}, fmt.Errorf("wrk not found on PATH: apt-get install wrk")
+		return manifest.Version{}, fmt.Errorf("wrk not found on PATH: apt-get install wrk")
 	}
 	return wrkVersion(ctx, path)
 }
 
 // wrkVersion asks the wrk at path its version.
-func wrkVersion(ctx context.Context, path string) (Version, error) {
+func wrkVersion(ctx context.Context, path string) (manifest.Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
 	out, _ := exec.CommandContext(ctx, path, "-v").CombinedOutput()
@@ -35,15 +37,15 @@ func wrkVersion(ctx context.Context, path string) (Version, error) {
 }
 
 // wrkVersionIn reads what `wrk -v` printed.
-func wrkVersionIn(path, out string) (Version, error) {
+func wrkVersionIn(path, out string) (manifest.Version, error) {
 	first, _, _ := strings.Cut(out, "\n")
 	v := strings.TrimSpace(first)
 	if !strings.HasPrefix(v, "wrk ") {
-		return Version{}, fmt.Errorf("%s -v did not print a wrk version: %q", path, v)
+		return manifest.Version{}, fmt.Errorf("%s -v did not print a wrk version: %q", path, v)
 	}
 	// "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer": the
 	// version is the second word.
-	return Version{Path: path, Version: strings.Fields(v)[1]}, nil
+	return manifest.Version{Path: path, Version: strings.Fields(v)[1]}, nil
 }
 
 // Argv runs wrk with --latency for the latency distribution. The method,

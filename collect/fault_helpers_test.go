@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // faultSuite is one target, hiserver, whose faults come from the file named
@@ -194,7 +195,7 @@ func runFault(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.Run
 // checkRunDir checks that run.json is valid JSON, that every dump it lists
 // has its sha256, and that every file under dumps/ is listed (as a dump, a
 // stderr or an orphan). It returns the manifest.
-func checkRunDir(t *testing.T, dir string) collect.Manifest {
+func checkRunDir(t *testing.T, dir string) manifest.Manifest {
 	t.Helper()
 	m := readManifest(t, dir)
 	known := map[string]bool{}
@@ -221,15 +222,15 @@ func checkRunDir(t *testing.T, dir string) collect.Manifest {
 // resumeToEnd finishes a run dir and checks that it is complete, that every
 // dump of the first session is byte-identical, and that every measurement
 // is now taken without an error.
-func resumeToEnd(t *testing.T, s *collect.Suite, dir string) collect.Manifest {
+func resumeToEnd(t *testing.T, s *collect.Suite, dir string) manifest.Manifest {
 	t.Helper()
 	before := hashDumps(t, dir)
 	if _, err := runFault(t, s, collect.Options{Resume: dir}); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
 	m := checkRunDir(t, dir)
-	if m.Status != collect.StatusComplete {
-		t.Errorf("status %q after resume, want %q", m.Status, collect.StatusComplete)
+	if m.Status != manifest.StatusComplete {
+		t.Errorf("status %q after resume, want %q", m.Status, manifest.StatusComplete)
 	}
 	sameDumps(t, dir, before)
 	good := map[string]int{}
@@ -251,7 +252,7 @@ func resumeToEnd(t *testing.T, s *collect.Suite, dir string) collect.Manifest {
 }
 
 // errorsSay fails unless one of run.json's errors or err contains want.
-func errorsSay(t *testing.T, m collect.Manifest, err error, want string) {
+func errorsSay(t *testing.T, m manifest.Manifest, err error, want string) {
 	t.Helper()
 	all := strings.Join(m.Errors, "\n")
 	if err != nil {

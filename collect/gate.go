@@ -8,11 +8,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,7 +45,7 @@ var gateClient = &http.Client{
 	CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	},
-	Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true},
+	Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true, DialContext: dialRecorded},
 }
 
 // Gate sends every scenario's request and variants to the server at addr and
@@ -83,14 +87,13 @@ func check(ctx context.Context, client *http.Client, addr string, req Request, w
 	if method == "" {
 		method = http.MethodGet
 	}
-	fmt.Fprintf(w, "=== %s\n> %s %s\n", label, method, req.Path)
-	for _, k := range sortedKeys(req.Headers) {
-		fmt.Fprintf(w, "> %s: %s\n", k, req.Headers[k])
-	}
-	if req.Body != "" {
-		fmt.Fprintf(w, ">\n> %s\n", quoteBody([]byte(req.Body)))
-	}
+	var sent *sentConn
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		sent, _ = info.Conn.(*sentConn)
+	}})
 	status, header, body, err := roundTrip(ctx, client, addr, method, req)
+	fmt.Fprintf(w, "=== %s\n", label)
+	writeSent(w, sent, method, req)
 	var problems []string
 	if err != nil {
 		problems = append(problems, err.Error())
@@ -112,6 +115,70 @@ func check(ctx context.Context, client *http.Client, addr string, req Request, w
 	}
 	w.WriteString("\n")
 	return problems
+}
+
+// writeSent writes the request to the transcript: the head exactly as it
+// went on the wire when the connection recorded it (request line, every
+// header the client added, a line with a control character quoted), else
+// as the suite gave it; then the body.
+func writeSent(w *strings.Builder, sent *sentConn, method string, req Request) {
+	head := ""
+	if sent != nil {
+		sent.mu.Lock()
+		head, _, _ = strings.Cut(string(sent.sent), "\r\n\r\n")
+		sent.mu.Unlock()
+	}
+	if head == "" {
+		fmt.Fprintf(w, "> %s %s\n", method, quoteControl(req.Path))
+		for _, k := range sortedKeys(req.Headers) {
+			fmt.Fprintf(w, "> %s\n", quoteControl(k+": "+req.Headers[k]))
+		}
+	} else {
+		for _, line := range strings.Split(head, "\r\n") {
+			fmt.Fprintf(w, "> %s\n", quoteControl(line))
+		}
+	}
+	if req.Body != "" {
+		fmt.Fprintf(w, ">\n> %s\n", quoteBody([]byte(req.Body)))
+	}
+}
+
+// quoteControl is s, or s as a Go string where it holds a control
+// character, so a stray CR or LF shows as \r or \n.
+func quoteControl(s string) string {
+	if hasControl(s, true) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// sentConn is a connection that keeps the first bytes written to it: the
+// gate's transcript shows what was sent, not what the suite meant to send.
+type sentConn struct {
+	net.Conn
+	mu   sync.Mutex
+	sent []byte
+}
+
+// maxSent is how much of a request sentConn keeps: a head, not a body.
+const maxSent = 64 << 10
+
+func (c *sentConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	if room := maxSent - len(c.sent); room > 0 {
+		c.sent = append(c.sent, p[:min(len(p), room)]...)
+	}
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+// dialRecorded dials as the default transport does, through a sentConn.
+func dialRecorded(ctx context.Context, network, addr string) (net.Conn, error) {
+	conn, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &sentConn{Conn: conn}, nil
 }
 
 func roundTrip(ctx context.Context, client *http.Client, addr, method string, req Request) (int, http.Header, []byte, error) {

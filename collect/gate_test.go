@@ -1,7 +1,10 @@
 package collect
 
 import (
+	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -40,5 +43,39 @@ func TestCompare(t *testing.T) {
 		case c.problem != "" && (len(got) != 1 || !strings.Contains(got[0], c.problem)):
 			t.Errorf("%s: problems %q, want one containing %q", c.name, got, c.problem)
 		}
+	}
+}
+
+// TestGateTranscriptShowsBytesSent checks that the transcript shows the
+// request head as it went on the wire (request line, canonical header
+// names, the headers the client adds) and never writes a raw control
+// character: a path with a CR LF shows quoted.
+func TestGateTranscriptShowsBytesSent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	ok := "ok"
+	g := Gate(context.Background(), addr, []Scenario{{
+		Name:    "post",
+		Request: Request{Method: "POST", Path: "/p?q=1", Headers: map[string]string{"x-a": "1"}, Body: "hi"},
+		Expect:  Expect{Status: 200, Body: &ok},
+		Variants: []Variant{{
+			Request: Request{Path: "/a\r\nX-Injected: 1"},
+			Expect:  Expect{Status: 200},
+		}},
+	}})
+	for _, want := range []string{
+		"=== post\n> POST /p?q=1 HTTP/1.1\n> Host: " + addr + "\n> User-Agent: Go-http-client/1.1\n> Content-Length: 2\n> X-A: 1\n> Connection: close\n>\n> \"hi\"\n< 200\n",
+		"=== post variant 1\n> GET \"/a\\r\\nX-Injected: 1\"\nFAIL\n",
+	} {
+		if !strings.Contains(g.Transcript, want) {
+			t.Errorf("transcript lacks\n%s\ngot\n%s", want, g.Transcript)
+		}
+	}
+	if strings.ContainsRune(g.Transcript, '\r') {
+		t.Errorf("a raw CR in the transcript:\n%q", g.Transcript)
 	}
 }

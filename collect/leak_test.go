@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // openFDs counts this process's open file descriptors.
@@ -80,7 +81,7 @@ func TestNoLeakOver20Targets11Scenarios(t *testing.T) {
 	took := time.Since(start)
 	fdsAfter, procsAfter := openFDs(t), liveDescendants()
 	m := checkRunDir(t, dir.Path)
-	if m.Status != collect.StatusComplete || len(m.Measurements) != 220 {
+	if m.Status != manifest.StatusComplete || len(m.Measurements) != 220 {
 		t.Errorf("status %q with %d measurements, want complete with 220", m.Status, len(m.Measurements))
 	}
 	if fdsAfter > fdsBefore {

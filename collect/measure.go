@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // toolGrace is how long a load tool may run past its window and request
@@ -70,7 +72,7 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 		}
 	}
 	after := srv.RSS()
-	return c.updateTarget(t.Name, func(r *TargetRecord) {
+	return c.updateTarget(t.Name, func(r *manifest.Target) {
 		r.RSSPeak = max(r.RSSPeak, peak)
 		if rep == 1 {
 			r.RSSAfter = after
@@ -91,7 +93,7 @@ func (c *collector) reps() int {
 // (and stderr, when not empty) as write-once dumps. The record is returned
 // for the caller to complete and add to run.json; an interrupted run
 // stores nothing.
-func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, rep int, warmup bool, load Load) (MeasurementRecord, error) {
+func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, rep int, warmup bool, load Load) (manifest.Measurement, error) {
 	d := c.drivers[load.Tool]
 	window := load.Duration.Std()
 	if warmup {
@@ -99,7 +101,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	scratch := filepath.Join(c.bins, t.Name, "scratch")
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
-		return MeasurementRecord{}, err
+		return manifest.Measurement{}, err
 	}
 	tool := c.tools[load.Tool]
 	if c.client != nil {
@@ -110,13 +112,13 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
 		if err := WriteFileAtomic(body, []byte(req.Body)); err != nil {
-			return MeasurementRecord{}, err
+			return manifest.Measurement{}, err
 		}
 		req.BodyPath = body
 	}
 	argv, err := d.Argv(tool.Path, "http://"+srv.Addr()+req.Path, req, load, window, scratch)
 	if err != nil {
-		return MeasurementRecord{}, err
+		return manifest.Measurement{}, err
 	}
 	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
 	c.order++
@@ -126,10 +128,10 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		remoteScratch = c.client.path("scratch/" + strconv.Itoa(c.order))
 		argv = replaceAll(argv, scratch, remoteScratch)
 	}
-	mr := MeasurementRecord{
+	mr := manifest.Measurement{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
 		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
-		ServerCPUs: c.suite.Isolation.ServerCPUs, ClientCPUs: c.suite.Isolation.ClientCPUs,
+		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs,
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + toolGrace
@@ -148,11 +150,11 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	mr.End = c.opt.Now().UTC()
 	mr.RSSPeak = peak()
-	mr.ServerCPUS = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
+	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
 	if ctx.Err() != nil {
 		return mr, ctx.Err()
 	}
-	mr.ExitStatus, mr.ClientCPUS = tr.exit, tr.cpu
+	mr.ExitStatus, mr.ClientCPUSeconds = tr.exit, tr.cpu
 	switch {
 	case tr.overran:
 		mr.Error = fmt.Sprintf("%s ran past its window (%v) + timeout + grace, %v in all: killed; its dump is kept but not counted", load.Tool, window, limit)
@@ -208,8 +210,8 @@ func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
 	return tr
 }
 
-func (c *collector) addMeasurement(mr MeasurementRecord) error {
-	return c.dir.Update(func(m *Manifest) { m.Measurements = append(m.Measurements, mr) })
+func (c *collector) addMeasurement(mr manifest.Measurement) error {
+	return c.dir.Update(func(m *manifest.Manifest) { m.Measurements = append(m.Measurements, mr) })
 }
 
 // samplePeakRSS samples the RSS of the server's process tree every

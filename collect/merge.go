@@ -12,7 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/BurntSushi/toml"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // MergeOptions are the settings of a merge.
@@ -102,7 +103,7 @@ func MergeWith(out string, runDirs []string, opt MergeOptions) (*RunDir, error) 
 type shardRun struct {
 	path  string
 	shard Shard
-	m     Manifest
+	m     manifest.Manifest
 }
 
 // openShards reads every run.json and checks that they are shards of one
@@ -229,11 +230,11 @@ func checkShares(shards []shardRun, names []string, partial bool) ([]string, err
 			problems = append(problems, fmt.Sprintf("shard %d/%d is missing", i, n))
 			continue
 		}
-		if s.m.Status != StatusComplete {
+		if s.m.Status != manifest.StatusComplete {
 			problems = append(problems, fmt.Sprintf("shard %s (%s) is %s: finish it with fairbench collect -resume %s", s.shard, s.path, s.m.Status, s.path))
 		}
 		for k, name := range names {
-			if s.shard.Has(k) && !slices.ContainsFunc(s.m.Targets, func(t TargetRecord) bool { return t.Name == name }) {
+			if s.shard.Has(k) && !slices.ContainsFunc(s.m.Targets, func(t manifest.Target) bool { return t.Name == name }) {
 				problems = append(problems, fmt.Sprintf("shard %s (%s) has no record of target %s", s.shard, s.path, name))
 			}
 		}
@@ -303,20 +304,21 @@ func shardFiles(shards []shardRun) ([]shardFile, error) {
 
 // mergedManifest builds the merged run.json from the shards, as MergeWith
 // documents. missing is what a partial merge lacks.
-func mergedManifest(shards []shardRun, names []string, missing []string) Manifest {
+func mergedManifest(shards []shardRun, names []string, missing []string) manifest.Manifest {
 	first := shards[0].m
-	m := Manifest{
-		Schema:      SchemaVersion,
+	m := manifest.Manifest{
+		Schema:      manifest.SchemaVersion,
 		Suite:       first.Suite,
 		SuiteSHA256: first.SuiteSHA256,
-		Status:      StatusComplete,
+		Status:      manifest.StatusComplete,
 		Start:       first.Start,
-		Host:        first.Host,
-		Tools:       map[string]Version{},
+		Facts:       first.Facts,
+		Tools:       map[string]manifest.Version{},
 		Isolation:   first.Isolation,
+		AAPair:      first.AAPair,
 	}
 	if len(missing) > 0 {
-		m.Status = StatusFailed
+		m.Status = manifest.StatusFailed
 		for _, p := range missing {
 			m.Errors = append(m.Errors, "partial merge: "+p)
 		}
@@ -332,7 +334,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) Manifes
 			end := *s.m.End
 			m.End = &end
 		}
-		m.Merged = append(m.Merged, MergedRecord{ID: s.m.ID, Shard: sh, Start: s.m.Start, End: s.m.End, Host: s.m.Host, Status: s.m.Status})
+		m.Merged = append(m.Merged, manifest.Shard{ID: s.m.ID, Shard: sh, Start: s.m.Start, End: s.m.End, Facts: s.m.Facts, Status: s.m.Status})
 		m.Resumed = append(m.Resumed, s.m.Resumed...)
 		m.Services = append(m.Services, s.m.Services...)
 		m.Orphans = append(m.Orphans, s.m.Orphans...)
@@ -375,7 +377,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) Manifes
 
 // mergeTools fills m.Tools with the union of the shards' tools and returns
 // a note for each tool two shards report in different versions.
-func mergeTools(m *Manifest, shards []shardRun) []string {
+func mergeTools(m *manifest.Manifest, shards []shardRun) []string {
 	var notes []string
 	from := map[string]Shard{}
 	for _, s := range shards {
@@ -395,7 +397,7 @@ func mergeTools(m *Manifest, shards []shardRun) []string {
 }
 
 // servedBy notes targets served by more than one machine.
-func servedBy(m Manifest) []string {
+func servedBy(m manifest.Manifest) []string {
 	servers := map[string][]string{}
 	for _, t := range m.Targets {
 		if t.Host != "" && !slices.Contains(servers[t.Host], t.Name) {
@@ -415,7 +417,7 @@ func servedBy(m Manifest) []string {
 // writeMerged creates the merged run dir and copies the files into it,
 // checking each dump again. run.json says "running" until every file is in;
 // on any error the new run dir is removed.
-func writeMerged(out string, m Manifest, suite []byte, files []shardFile) (*RunDir, error) {
+func writeMerged(out string, m manifest.Manifest, suite []byte, files []shardFile) (*RunDir, error) {
 	base := m.ID
 	for n := 2; ; n++ {
 		if _, err := os.Lstat(filepath.Join(out, m.ID)); errors.Is(err, fs.ErrNotExist) {
@@ -424,7 +426,7 @@ func writeMerged(out string, m Manifest, suite []byte, files []shardFile) (*RunD
 		m.ID = fmt.Sprintf("%s-%d", base, n)
 	}
 	final := m
-	m.Status, m.Measurements, m.Orphans = StatusRunning, nil, nil
+	m.Status, m.Measurements, m.Orphans = manifest.StatusRunning, nil, nil
 	d, err := CreateRunDir(out, m, suite)
 	if err != nil {
 		if d != nil {
@@ -436,7 +438,7 @@ func writeMerged(out string, m Manifest, suite []byte, files []shardFile) (*RunD
 	}
 	err = copyFiles(d, files)
 	if err == nil {
-		err = d.Update(func(m *Manifest) { *m = final })
+		err = d.Update(func(m *manifest.Manifest) { *m = final })
 	}
 	if err != nil {
 		os.RemoveAll(d.Path)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // installHints says how to install the commands a suite commonly names, on
@@ -46,7 +48,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			}
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
-				var v Version
+				var v manifest.Version
 				if p := os.Getenv(ToolEnv(name)); p != "" {
 					v, err = overriddenTool(ctx, name, p)
 				} else {

@@ -28,6 +28,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // sshLost is ssh's exit status when the connection itself failed.
@@ -35,7 +37,7 @@ const sshLost = 255
 
 // sshHost is one host of the suite and its master connection.
 type sshHost struct {
-	spec   HostSpec
+	spec   HostEntry
 	ctl    string // the master's control socket
 	master *exec.Cmd
 	ended  chan struct{} // closed when master has been waited for
@@ -45,8 +47,8 @@ type sshHost struct {
 	root bool   // the login is root: a service's user is taken with runuser
 	// facts and tools are what the host said of itself and of the tools
 	// and runtimes found on it.
-	facts Host
-	tools map[string]Version
+	facts manifest.Facts
+	tools map[string]manifest.Version
 	// addr is where the client host reaches targets on this host, and the
 	// address they listen on ($HOST): an IP address where one is known.
 	addr string
@@ -55,7 +57,7 @@ type sshHost struct {
 // newSSHHost prepares h; connect opens its master connection. The control
 // socket lives in scratch, which must be a short path (sockets are limited
 // to about 100 bytes).
-func newSSHHost(h HostSpec, scratch string) *sshHost {
+func newSSHHost(h HostEntry, scratch string) *sshHost {
 	return &sshHost{spec: h, ctl: filepath.Join(scratch, "ssh-"+h.Name)}
 }
 

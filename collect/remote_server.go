@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // remoteProc is a process group on an SSH host: a server, or a load tool.
@@ -17,7 +19,7 @@ import (
 // whole tree.
 type remoteProc struct {
 	host *sshHost
-	rec  LeftoverRecord // host, group, the host's boot and the leader's start
+	rec  manifest.Leftover // host, group, the host's boot and the leader's start
 	// track is told when the group starts and when it has ended; the
 	// collector keeps the ones not seen to end in run.json.
 	track tracker
@@ -30,9 +32,9 @@ type remoteProc struct {
 
 // tracker keeps the process groups started on hosts until they end.
 type tracker interface {
-	started(LeftoverRecord)
-	ended(LeftoverRecord)
-	unended(LeftoverRecord, error)
+	started(manifest.Leftover)
+	ended(manifest.Leftover)
+	unended(manifest.Leftover, error)
 }
 
 // pgidMark starts the first line a remote command prints: its process
@@ -144,14 +146,14 @@ func remotePort(ctx context.Context, h *sshHost, port int) (int, error) {
 // pgidMark's; what it says is sent on found.
 type markWriter struct {
 	next  *tailBuffer
-	found chan LeftoverRecord
+	found chan manifest.Leftover
 	mu    sync.Mutex
 	line  []byte
 	done  bool
 }
 
 func newMarkWriter(next *tailBuffer) *markWriter {
-	return &markWriter{next: next, found: make(chan LeftoverRecord, 1)}
+	return &markWriter{next: next, found: make(chan manifest.Leftover, 1)}
 }
 
 func (w *markWriter) Write(p []byte) (int, error) {
@@ -174,7 +176,7 @@ func (w *markWriter) Write(p []byte) (int, error) {
 	if v, ok := strings.CutPrefix(first, pgidMark); ok {
 		if f := strings.Fields(v); len(f) == 3 {
 			if pg, err := strconv.Atoi(f[0]); err == nil {
-				w.found <- LeftoverRecord{Group: pg, BootID: f[1], Start: f[2]}
+				w.found <- manifest.Leftover{Group: pg, BootID: f[1], Start: f[2]}
 				w.next.Write(rest)
 				return len(p), nil
 			}

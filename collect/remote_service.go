@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Services of a suite with hosts run on the server host, beside the
@@ -14,8 +16,8 @@ import (
 // target's, and {dir} is a scratch folder in the host's work folder.
 
 // startServiceOn starts sv on h, waits for it to be ready and seeds it.
-func (c *collector) startServiceOn(ctx context.Context, h *sshHost, sv Service) (*runningService, ServiceRecord, error) {
-	rec := ServiceRecord{Name: sv.Name}
+func (c *collector) startServiceOn(ctx context.Context, h *sshHost, sv Service) (*runningService, manifest.Service, error) {
+	rec := manifest.Service{Name: sv.Name}
 	rs := &runningService{Service: sv, host: h}
 	v, err := rs.askVersionOn(ctx)
 	if err != nil {
@@ -76,15 +78,15 @@ func (rs *runningService) script(argv []string, dir string) string {
 }
 
 // askVersionOn runs the version argv on the host; its first line is the version.
-func (rs *runningService) askVersionOn(ctx context.Context) (Version, error) {
+func (rs *runningService) askVersionOn(ctx context.Context) (manifest.Version, error) {
 	h := rs.host
 	out, err := h.output(ctx, "command -v "+shellQuote(rs.Version[0])+" && "+strings.Join(quoteAll(rs.Version), " ")+" 2>&1")
 	if err != nil {
-		return Version{}, fmt.Errorf("service %s: version %q on host %s: %w", rs.Name, rs.Version, h.spec.Name, err)
+		return manifest.Version{}, fmt.Errorf("service %s: version %q on host %s: %w", rs.Name, rs.Version, h.spec.Name, err)
 	}
 	path, rest, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	first, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
-	return Version{Path: path, Version: strings.TrimSpace(first), Asked: append([]string{"ssh", h.spec.Name}, rs.Version...)}, nil
+	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: append([]string{"ssh", h.spec.Name}, rs.Version...)}, nil
 }
 
 // runOnceOn runs an init or seed argv on the host to completion.

@@ -14,6 +14,7 @@ import (
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/internal/sshlab"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // remoteSuite runs hiserver, built on the server host from a copy of its
@@ -128,7 +129,7 @@ func TestRemoteCollect(t *testing.T) {
 		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != collect.StatusComplete || len(m.Measurements) != 8 {
+	if m.Status != manifest.StatusComplete || len(m.Measurements) != 8 {
 		t.Fatalf("status %s, %d measurements, errors %q", m.Status, len(m.Measurements), m.Errors)
 	}
 	server, client := lab.Host("server"), lab.Host("client")
@@ -141,7 +142,7 @@ func TestRemoteCollect(t *testing.T) {
 	}
 	for _, mr := range m.Measurements {
 		t.Logf("%s rep %d: %s on %s → %s, server cpu %.2f s, client cpu %.2f s, rss %d → %d (peak %d), %v",
-			mr.Scenario, mr.Rep, mr.Tool, mr.ClientHost, mr.ServerHost, mr.ServerCPUS, mr.ClientCPUS, mr.RSSBefore, mr.RSSAfter, mr.RSSPeak, mr.End.Sub(mr.Start))
+			mr.Scenario, mr.Rep, mr.Tool, mr.ClientHost, mr.ServerHost, mr.ServerCPUSeconds, mr.ClientCPUSeconds, mr.RSSBefore, mr.RSSAfter, mr.RSSPeak, mr.End.Sub(mr.Start))
 		if mr.ServerHost != "server" || mr.ClientHost != "client" {
 			t.Errorf("%s rep %d: ran on %q → %q", mr.Scenario, mr.Rep, mr.ClientHost, mr.ServerHost)
 		}
@@ -341,7 +342,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := checkRunDir(t, merged.Path)
-	if m.Status != collect.StatusComplete || len(m.Measurements) != 2 || len(m.Hosts) != 4 {
+	if m.Status != manifest.StatusComplete || len(m.Measurements) != 2 || len(m.Hosts) != 4 {
 		t.Fatalf("merged: status %s, %d measurements, hosts %+v", m.Status, len(m.Measurements), m.Hosts)
 	}
 	want := map[string]string{"hi": "srv1/cli1/1/2", "hi-b": "srv2/cli2/2/2"}

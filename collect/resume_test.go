@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // buildHi returns hiserver, which answers GET / with $BODY, built once.
@@ -69,8 +70,8 @@ func TestInterruptAndResume(t *testing.T) {
 		return dir != "" && countMeasured(t, dir) >= 1
 	})
 	first := readManifest(t, runDir)
-	if first.Status != collect.StatusInterrupted {
-		t.Errorf("status %q after SIGINT, want %q", first.Status, collect.StatusInterrupted)
+	if first.Status != manifest.StatusInterrupted {
+		t.Errorf("status %q after SIGINT, want %q", first.Status, manifest.StatusInterrupted)
 	}
 	before := hashDumps(t, runDir)
 	t.Logf("interrupted with %d measurements recorded, dumps kept: %d", countMeasured(t, runDir), len(before))
@@ -84,7 +85,7 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Fatalf("resume: %v\n%s", err, b)
 	}
 	done := readManifest(t, runDir)
-	if done.Status != collect.StatusComplete || len(done.Resumed) != 1 {
+	if done.Status != manifest.StatusComplete || len(done.Resumed) != 1 {
 		t.Errorf("after resume: status %q, resumed %v; want complete, once", done.Status, done.Resumed)
 	}
 	sameDumps(t, runDir, before)
@@ -130,7 +131,7 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	m := dir.Manifest()
 	lost := m.Measurements[len(m.Measurements)-1]
 	m.Measurements = m.Measurements[:len(m.Measurements)-1]
-	m.Status = collect.StatusInterrupted
+	m.Status = manifest.StatusInterrupted
 	b, _ := json.MarshalIndent(m, "", "  ")
 	if err := collect.WriteFileAtomic(filepath.Join(dir.Path, "run.json"), b); err != nil {
 		t.Fatal(err)
@@ -152,13 +153,13 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	}
 }
 
-func readManifest(t *testing.T, dir string) collect.Manifest {
+func readManifest(t *testing.T, dir string) manifest.Manifest {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m collect.Manifest
+	var m manifest.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("%s/run.json is not valid JSON: %v", dir, err)
 	}
@@ -172,7 +173,7 @@ func countMeasured(t *testing.T, dir string) int {
 	if err != nil {
 		return 0
 	}
-	var m collect.Manifest
+	var m manifest.Manifest
 	if json.Unmarshal(b, &m) != nil {
 		return 0
 	}
@@ -185,7 +186,7 @@ func countMeasured(t *testing.T, dir string) int {
 	return n
 }
 
-func containsRecord(list []collect.MeasurementRecord, want collect.MeasurementRecord) bool {
+func containsRecord(list []manifest.Measurement, want manifest.Measurement) bool {
 	for _, mr := range list {
 		if mr.Dump == want.Dump && mr.SHA256 == want.SHA256 && mr.Order == want.Order && mr.Start.Equal(want.Start) {
 			return true

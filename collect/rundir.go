@@ -3,7 +3,6 @@ package collect
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // RunDir is a run directory being written. Dumps are write-once; run.json
@@ -21,12 +22,12 @@ type RunDir struct {
 	Path string
 
 	mu       sync.Mutex
-	manifest Manifest
+	manifest manifest.Manifest
 }
 
 // CreateRunDir makes a new run directory under out for m and writes its
 // run.json and suite.toml.
-func CreateRunDir(out string, m Manifest, suite []byte) (*RunDir, error) {
+func CreateRunDir(out string, m manifest.Manifest, suite []byte) (*RunDir, error) {
 	if m.ID == "" || !filepath.IsLocal(m.ID) || filepath.Base(m.ID) != m.ID {
 		return nil, fmt.Errorf("run id %q is not one folder name", m.ID)
 	}
@@ -53,30 +54,28 @@ func OpenRunDir(path string) (*RunDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a run dir: %w", err)
 	}
-	d := &RunDir{Path: path}
-	if err := json.Unmarshal(b, &d.manifest); err != nil {
+	m, err := manifest.Decode(b)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(path, "run.json"), err)
 	}
-	if d.manifest.Schema > SchemaVersion {
-		return nil, fmt.Errorf("%s: schema %d is newer than this fairbench (%d): update fairbench", path, d.manifest.Schema, SchemaVersion)
-	}
+	d := &RunDir{Path: path, manifest: *m}
 	return d, nil
 }
 
 // Manifest returns a copy of the manifest as it stands.
-func (d *RunDir) Manifest() Manifest {
+func (d *RunDir) Manifest() manifest.Manifest {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m := d.manifest
-	m.Targets = append([]TargetRecord(nil), m.Targets...)
-	m.Measurements = append([]MeasurementRecord(nil), m.Measurements...)
-	m.Services = append([]ServiceRecord(nil), m.Services...)
-	m.Orphans = append([]OrphanRecord(nil), m.Orphans...)
+	m.Targets = append([]manifest.Target(nil), m.Targets...)
+	m.Measurements = append([]manifest.Measurement(nil), m.Measurements...)
+	m.Services = append([]manifest.Service(nil), m.Services...)
+	m.Orphans = append([]manifest.Orphan(nil), m.Orphans...)
 	return m
 }
 
 // Update changes the manifest under the lock and saves it.
-func (d *RunDir) Update(change func(m *Manifest)) error {
+func (d *RunDir) Update(change func(m *manifest.Manifest)) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	change(&d.manifest)
@@ -84,11 +83,11 @@ func (d *RunDir) Update(change func(m *Manifest)) error {
 }
 
 func (d *RunDir) save() error {
-	b, err := json.MarshalIndent(d.manifest, "", "  ")
+	b, err := manifest.Encode(&d.manifest)
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(d.Path, "run.json"), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(d.Path, "run.json"), b)
 }
 
 // WriteDump stores a dump at rel (relative to the run dir) exactly once and

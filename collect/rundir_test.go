@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 func TestRunDirWriteOnce(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), Manifest{Schema: SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	d, err := CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestRunDirWriteOnce(t *testing.T) {
 
 func TestCreateRunDirRefusesExisting(t *testing.T) {
 	out := t.TempDir()
-	m := Manifest{Schema: SchemaVersion, ID: "r1"}
+	m := manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}
 	if _, err := CreateRunDir(out, m, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestCreateRunDirRefusesExisting(t *testing.T) {
 }
 
 func TestRunDirFilesAreReadable(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), Manifest{Schema: SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	d, err := CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Service is a real service the targets need, such as PostgreSQL from
@@ -47,15 +49,6 @@ type Service struct {
 	ReadyTimeout Duration `toml:"ready_timeout"`
 }
 
-// ServiceRecord is what run.json keeps of a service.
-type ServiceRecord struct {
-	Name     string  `json:"name"`
-	Version  string  `json:"version"`
-	Port     int     `json:"port"`
-	StartupS float64 `json:"startup_s"`
-	SeedS    float64 `json:"seed_s,omitempty"`
-}
-
 // serviceTimeout bounds a service's init, readiness and seed, each.
 const serviceTimeout = 2 * time.Minute
 
@@ -85,22 +78,22 @@ func (sv Service) credential() (*syscall.Credential, error) {
 }
 
 // askVersion runs the service's version argv and returns its first line.
-func (sv Service) askVersion(ctx context.Context) (Version, error) {
+func (sv Service) askVersion(ctx context.Context) (manifest.Version, error) {
 	path, err := exec.LookPath(sv.Version[0])
 	if err != nil {
-		return Version{}, fmt.Errorf("service %s: version: %s not found on PATH: install it first", sv.Name, sv.Version[0])
+		return manifest.Version{}, fmt.Errorf("service %s: version: %s not found on PATH: install it first", sv.Name, sv.Version[0])
 	}
 	out, err := exec.CommandContext(ctx, path, sv.Version[1:]...).CombinedOutput()
 	if err != nil {
-		return Version{}, fmt.Errorf("service %s: version %q: %v\n%s", sv.Name, sv.Version, err, out)
+		return manifest.Version{}, fmt.Errorf("service %s: version %q: %v\n%s", sv.Name, sv.Version, err, out)
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return Version{Path: path, Version: strings.TrimSpace(first), Asked: sv.Version}, nil
+	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: sv.Version}, nil
 }
 
 // startService starts sv and waits for it to be ready, then seeds it.
-func startService(ctx context.Context, sv Service, base string) (*runningService, ServiceRecord, error) {
-	rec := ServiceRecord{Name: sv.Name}
+func startService(ctx context.Context, sv Service, base string) (*runningService, manifest.Service, error) {
+	rec := manifest.Service{Name: sv.Name}
 	cred, err := sv.credential()
 	if err != nil {
 		return nil, rec, err
@@ -142,7 +135,7 @@ func startService(ctx context.Context, sv Service, base string) (*runningService
 
 // readyAndSeed waits until the started service is ready, then seeds it,
 // here or on its host, and records both times.
-func (rs *runningService) readyAndSeed(ctx context.Context, rec *ServiceRecord, dir string) error {
+func (rs *runningService) readyAndSeed(ctx context.Context, rec *manifest.Service, dir string) error {
 	timeout := serviceTimeout
 	if rs.ReadyTimeout > 0 {
 		timeout = rs.ReadyTimeout.Std()

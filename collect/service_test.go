@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 const serviceSuite = `
@@ -38,7 +39,7 @@ expect = { status = 200 }
 
 // runServiceSuite collects a suite whose target's BODY names the service,
 // and returns the manifest and the target's transcript.
-func runServiceSuite(t *testing.T, service, dsn string) (collect.Manifest, string) {
+func runServiceSuite(t *testing.T, service, dsn string) (manifest.Manifest, string) {
 	t.Helper()
 	src := strings.NewReplacer("SERVICE", service, "HI", buildHi(t), "DSN", dsn).Replace(serviceSuite)
 	suite, err := collect.ParseSuite([]byte(src), "services.toml")
@@ -128,7 +129,7 @@ seed = ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "{port}"
 	if want := "postgres://bench@127.0.0.1:" + strconv.Itoa(m.Services[0].Port) + "/postgres"; !strings.Contains(transcript, want) {
 		t.Errorf("transcript does not show %s:\n%s", want, transcript)
 	}
-	if m.Status != collect.StatusComplete || len(m.Measurements) != 1 {
+	if m.Status != manifest.StatusComplete || len(m.Measurements) != 1 {
 		t.Errorf("status %s with %d measurements", m.Status, len(m.Measurements))
 	}
 }

@@ -1,34 +1,37 @@
 package collect
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Suite is a benchmark suite as read from its TOML file: what to start, what
 // to ask it, what bytes to expect, and how to load it. The README has a full
 // commented example; every key below is one of it.
 type Suite struct {
-	Name      string     `toml:"name"`
-	Load      Load       `toml:"load"`
-	Isolation Isolation  `toml:"isolation"`
-	Hosts     []HostSpec `toml:"host"` // none: everything runs on this machine
-	Services  []Service  `toml:"service"`
-	Targets   []Target   `toml:"target"`
-	Scenarios []Scenario `toml:"scenario"`
+	Name      string             `toml:"name"`
+	Load      Load               `toml:"load"`
+	Isolation manifest.Isolation `toml:"isolation"`
+	Hosts     []HostEntry        `toml:"host"` // none: everything runs on this machine
+	Services  []Service          `toml:"service"`
+	Targets   []Target           `toml:"target"`
+	Scenarios []Scenario         `toml:"scenario"`
+
+	// AAPair names two targets that are one program under two names (an
+	// A/A twin): the audit takes their difference as the run's noise.
+	AAPair []string `toml:"aa_pair"`
 
 	// File is the path the suite was read from; Source its exact bytes.
 	File   string `toml:"-"`
 	Source []byte `toml:"-"`
+
+	keys *tomlfile.File // which keys the file set, and their lines; nil for a suite built in Go
 }
 
 // Load is how the load generator is driven. Zero fields take DefaultLoad's
@@ -72,12 +75,6 @@ func durationPtr(d time.Duration) *Duration {
 	return &v
 }
 
-// Isolation pins server and client to CPU sets (taskset -c syntax), "" for none.
-type Isolation struct {
-	ServerCPUs string `toml:"server_cpus" json:"server_cpus"`
-	ClientCPUs string `toml:"client_cpus" json:"client_cpus"`
-}
-
 // Target is one server to measure.
 type Target struct {
 	Name    string   `toml:"name"`
@@ -98,27 +95,6 @@ type Target struct {
 	// RemoteDir, on a suite with a server host, says the target's files are
 	// already on that host in this folder; empty: Dir is copied there.
 	RemoteDir string `toml:"remote_dir"`
-}
-
-// HostSpec is a machine reached over SSH ([[host]] in a suite or a hosts
-// file). A suite with hosts runs its targets on the host with the server
-// role and its load generator on the host with the client role.
-type HostSpec struct {
-	Name string `toml:"name"`
-	// SSH is the destination as ssh takes it: [user@]address.
-	SSH        string   `toml:"ssh"`
-	Port       int      `toml:"port"`        // 0: ssh's default (22, or the ssh config's)
-	Identity   string   `toml:"identity"`    // private key file, -i
-	KnownHosts string   `toml:"known_hosts"` // UserKnownHostsFile; empty: ssh's own
-	Config     string   `toml:"config"`      // ssh config file, -F; empty: ssh's own
-	Roles      []string `toml:"roles"`       // "server", "client"
-	// Dir is fairbench's work folder on the host (copied targets, builds,
-	// tools, scratch); relative paths are under the login's home. Empty:
-	// ".cache/fairbench-remote".
-	Dir string `toml:"dir"`
-	// Address is where the client host reaches this host's targets; empty:
-	// the address part of SSH.
-	Address string `toml:"address"`
 }
 
 // Scenario is one request to measure and the response it must get.
@@ -181,15 +157,26 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// UnmarshalTOML reads a duration string and refuses a number: TOML would
+// otherwise give timeout = 2 as two nanoseconds.
+func (d *Duration) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("%v is not a duration: write it as a string like \"%vs\"", v, v)
+	}
+	return d.UnmarshalText([]byte(s))
+}
+
 // MarshalText writes a Go duration string.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
 // Std returns d as a time.Duration.
 func (d Duration) Std() time.Duration { return time.Duration(d) }
 
-// LoadSuite reads and checks a suite file.
+// LoadSuite reads and checks a suite file (a regular file of at most
+// tomlfile.MaxBytes).
 func LoadSuite(path string) (*Suite, error) {
-	src, err := os.ReadFile(path)
+	src, err := tomlfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -199,15 +186,11 @@ func LoadSuite(path string) (*Suite, error) {
 // ParseSuite reads and checks a suite from its bytes; name is used in errors.
 func ParseSuite(src []byte, name string) (*Suite, error) {
 	var s Suite
-	dec := toml.NewDecoder(bytes.NewReader(src))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, suiteDecodeError(name, err)
-	}
-	s.File, s.Source = name, src
-	if err := bareDurations(src, name); err != nil {
+	f, err := tomlfile.Decode(name, src, &s, "")
+	if err != nil {
 		return nil, err
 	}
+	s.File, s.Source, s.keys = name, src, f
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -217,67 +200,64 @@ func ParseSuite(src []byte, name string) (*Suite, error) {
 	return &s, nil
 }
 
-func suiteDecodeError(name string, err error) error {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) && len(strict.Errors) > 0 {
-		var msgs []string
-		for _, e := range strict.Errors {
-			row, _ := e.Position()
-			msgs = append(msgs, fmt.Sprintf("%s:%d: unknown key %q", name, row, strings.Join(e.Key(), ".")))
-		}
-		return errors.New(strings.Join(msgs, "\n"))
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, _ := de.Position()
-		key := strings.Join(de.Key(), ".")
-		if key != "" {
-			return fmt.Errorf("%s:%d: %s: %v", name, row, key, de.Error())
-		}
-		return fmt.Errorf("%s:%d: %v", name, row, de.Error())
-	}
-	return fmt.Errorf("%s: %w", name, err)
-}
-
 // SHA256 is the hex sha256 of the suite's bytes.
 func (s *Suite) SHA256() string {
 	sum := sha256.Sum256(s.Source)
 	return hex.EncodeToString(sum[:])
 }
 
-// LoadFor returns the effective load of a scenario: the scenario's
-// overrides, then the suite's, then DefaultLoad.
+// LoadFor returns the effective load of a scenario: the keys its load
+// sets, then the suite's, then DefaultLoad. A key the file sets to zero is
+// set (a scenario's rate = 0 lifts the suite's cap); in a suite built in Go,
+// where nothing says what was set, a zero field is unset.
 func (s *Suite) LoadFor(sc Scenario) Load {
-	return DefaultLoad.merge(s.Load).merge(sc.Load)
+	at := ""
+	for i := range s.Scenarios {
+		if s.Scenarios[i].Name == sc.Name {
+			at = fmt.Sprintf("scenario.%d.load", i+1)
+			break
+		}
+	}
+	return s.loadAt(at, sc.Load)
 }
 
-// merge returns l with every non-zero field of o set over it.
-func (l Load) merge(o Load) Load {
-	if o.Tool != "" {
+// loadAt is the effective load of a scenario whose load table is at path.
+func (s *Suite) loadAt(path string, raw Load) Load {
+	return DefaultLoad.merge(s.Load, s.setter("load")).merge(raw, s.setter(path))
+}
+
+// setter reports which keys of the table at path the file sets.
+func (s *Suite) setter(path string) func(key string) bool {
+	return func(key string) bool { return s.keys != nil && path != "" && s.keys.Has(path+"."+key) }
+}
+
+// merge returns l with every field of o that is set, or not zero, over it.
+func (l Load) merge(o Load, set func(key string) bool) Load {
+	if o.Tool != "" || set("tool") {
 		l.Tool = o.Tool
 	}
-	if o.Threads != 0 {
+	if o.Threads != 0 || set("threads") {
 		l.Threads = o.Threads
 	}
-	if o.Connections != 0 {
+	if o.Connections != 0 || set("connections") {
 		l.Connections = o.Connections
 	}
-	if o.Duration != 0 {
+	if o.Duration != 0 || set("duration") {
 		l.Duration = o.Duration
 	}
 	if o.Warmup != nil {
 		l.Warmup = o.Warmup
 	}
-	if o.Rate != 0 {
+	if o.Rate != 0 || set("rate") {
 		l.Rate = o.Rate
 	}
-	if o.Repetitions != 0 {
+	if o.Repetitions != 0 || set("repetitions") {
 		l.Repetitions = o.Repetitions
 	}
-	if o.Pipelining != 0 {
+	if o.Pipelining != 0 || set("pipelining") {
 		l.Pipelining = o.Pipelining
 	}
-	if o.Timeout != 0 {
+	if o.Timeout != 0 || set("timeout") {
 		l.Timeout = o.Timeout
 	}
 	return l

@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
-	"time"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/samber/lo"
 )
 
 // namePattern is what target, scenario and service names may be: they
@@ -33,217 +31,194 @@ type suiteErrors struct {
 	errs []error
 }
 
-// add records a problem with key in the i-th [[table]] ("" for the top level).
-func (e *suiteErrors) add(table string, i int, key, format string, args ...any) {
-	line := e.s.lineOf(table, i, key)
-	e.errs = append(e.errs, fmt.Errorf("%s:%d: %s: %s", e.s.File, line, key, fmt.Sprintf(format, args...)))
+// add records a problem with key in the table at path ("" for the top
+// level, "target.2" for the second [[target]]).
+func (e *suiteErrors) add(path, key, format string, args ...any) {
+	e.errs = append(e.errs, e.s.errorAt(join(path, key), key, fmt.Sprintf(format, args...)))
 }
+
+// errorAt is "file:line: key: msg" at the line of the key path, or at the
+// line of its table where the file does not set the key.
+func (s *Suite) errorAt(path, key, msg string) error {
+	line := 1
+	if s.keys != nil {
+		line = s.keys.Line(path)
+	}
+	return fmt.Errorf("%s:%d: %s: %s", s.File, line, key, msg)
+}
+
+// join is a key path: table path and key.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// at is the path of the i-th (from 0) table of an array of tables.
+func at(table string, i int) string { return fmt.Sprintf("%s.%d", table, i+1) }
 
 func (s *Suite) check() error {
 	e := &suiteErrors{s: s}
 	if s.Name == "" {
-		e.add("", 0, "name", "missing: name the suite")
+		e.add("", "name", "missing: name the suite")
 	}
-	s.checkLoad(e, "load", 0, s.Load, DefaultLoad.merge(s.Load))
+	s.checkLoad(e, "load", s.Load, DefaultLoad.merge(s.Load, s.setter("load")))
 	for _, key := range []struct{ name, val string }{{"server_cpus", s.Isolation.ServerCPUs}, {"client_cpus", s.Isolation.ClientCPUs}} {
 		if key.val != "" && !cpuListPattern.MatchString(key.val) {
-			e.add("isolation", 0, key.name, "%q is not a CPU list like \"0\", \"0-3\" or \"0,2\"", key.val)
+			e.add("isolation", key.name, "%q is not a CPU list like \"0\", \"0-3\" or \"0,2\"", key.val)
 		}
 	}
 	s.checkHosts(e)
 	names := map[string]bool{}
 	for i, sv := range s.Services {
-		checkName(e, "service", i, sv.Name, names)
+		p := at("service", i)
+		checkName(e, p, sv.Name, names)
 		if len(sv.Start) == 0 {
-			e.add("service", i, "start", "missing: the argv that starts the service")
+			e.add(p, "start", "missing: the argv that starts the service")
 		}
 		if len(sv.Version) == 0 {
-			e.add("service", i, "version", "missing: the argv that prints its version, e.g. [\"postgres\", \"--version\"]")
+			e.add(p, "version", "missing: the argv that prints its version, e.g. [\"postgres\", \"--version\"]")
 		}
 		if sv.Port < 0 || sv.Port > 65535 {
-			e.add("service", i, "port", "%d is not a port", sv.Port)
+			e.add(p, "port", "%d is not a port", sv.Port)
 		}
-		if sv.ReadyTimeout < 0 {
-			e.add("service", i, "ready_timeout", "%v is negative", sv.ReadyTimeout.Std())
-		}
+		s.checkReadyTimeout(e, p, sv.ReadyTimeout)
+		checkEnv(e, p, sv.Env)
 	}
 	if len(s.Targets) == 0 {
-		e.add("", 0, "target", "no [[target]]: a suite needs at least one")
+		e.add("", "target", "no [[target]]: a suite needs at least one")
 	}
-	names = map[string]bool{}
+	targets := map[string]bool{}
 	for i, t := range s.Targets {
-		checkName(e, "target", i, t.Name, names)
+		p := at("target", i)
+		checkName(e, p, t.Name, targets)
 		if len(t.Start) == 0 {
-			e.add("target", i, "start", "missing: the argv that starts the server")
+			e.add(p, "start", "missing: the argv that starts the server")
 		}
 		if t.Port < 0 || t.Port > 65535 {
-			e.add("target", i, "port", "%d is not a port", t.Port)
+			e.add(p, "port", "%d is not a port", t.Port)
 		}
-		if t.Ready != "" && !strings.HasPrefix(t.Ready, "/") {
-			e.add("target", i, "ready", "path %q must start with /", t.Ready)
+		if t.Ready != "" && (!strings.HasPrefix(t.Ready, "/") || hasControl(t.Ready, false)) {
+			e.add(p, "ready", "path %q must start with / and hold no spaces or control characters", t.Ready)
 		}
-		if t.ReadyTimeout < 0 {
-			e.add("target", i, "ready_timeout", "%v is negative", t.ReadyTimeout.Std())
-		}
+		s.checkReadyTimeout(e, p, t.ReadyTimeout)
+		checkEnv(e, p, t.Env)
 	}
 	if len(s.Scenarios) == 0 {
-		e.add("", 0, "scenario", "no [[scenario]]: a suite needs at least one")
+		e.add("", "scenario", "no [[scenario]]: a suite needs at least one")
 	}
 	names = map[string]bool{}
 	variant := 0
 	for i, sc := range s.Scenarios {
-		checkName(e, "scenario", i, sc.Name, names)
-		checkExchange(e, "scenario", i, sc.Request, sc.Expect)
+		p := at("scenario", i)
+		checkName(e, p, sc.Name, names)
+		checkExchange(e, p, sc.Request, sc.Expect)
 		for _, v := range sc.Variants {
-			checkExchange(e, "scenario.variant", variant, v.Request, v.Expect)
 			variant++
+			checkExchange(e, fmt.Sprintf("%s.variant.%d", p, variant), v.Request, v.Expect)
 		}
-		s.checkLoad(e, "scenario", i, sc.Load, s.LoadFor(sc))
+		s.checkLoad(e, p+".load", sc.Load, s.loadAt(p+".load", sc.Load))
 	}
+	s.checkAAPair(e, targets)
 	return errors.Join(e.errs...)
 }
 
-// checkHosts checks the [[host]] tables: named, reachable by a destination,
-// one server and at most one client.
-func (s *Suite) checkHosts(e *suiteErrors) {
-	names := map[string]bool{}
-	has := map[string]int{}
-	for i, h := range s.Hosts {
-		checkName(e, "host", i, h.Name, names)
-		if h.SSH == "" || strings.HasPrefix(h.SSH, "-") || strings.ContainsAny(h.SSH, " \t\n'\"") {
-			e.add("host", i, "ssh", "%q: give the destination as ssh takes it: [user@]address", h.SSH)
-		}
-		if h.Port < 0 || h.Port > 65535 {
-			e.add("host", i, "port", "%d is not a port", h.Port)
-		}
-		if len(h.Roles) == 0 {
-			e.add("host", i, "roles", "missing: [\"server\"], [\"client\"] or both")
-		}
-		for _, r := range h.Roles {
-			if r != RoleServer && r != RoleClient {
-				e.add("host", i, "roles", "%q: a host is a %q or a %q (services run on the server host, beside the targets)", r, RoleServer, RoleClient)
-			}
-			has[r]++
-			if has[r] == 2 {
-				e.add("host", i, "roles", "a second %q: a run has one server host and one client host (shard the suite to use more)", r)
-			}
-		}
-	}
-	if len(s.Hosts) > 0 && has[RoleServer] == 0 {
-		e.add("host", 0, "roles", "no host has the role %q: the targets run there", RoleServer)
-	}
-
-}
-
 // checkName checks a [[table]]'s name: present, path-safe and unique.
-func checkName(e *suiteErrors, table string, i int, name string, seen map[string]bool) {
+func checkName(e *suiteErrors, path, name string, seen map[string]bool) {
 	switch {
 	case name == "":
-		e.add(table, i, "name", "missing")
+		e.add(path, "name", "missing")
 	case !namePattern.MatchString(name):
-		e.add(table, i, "name", "%q: use letters, digits, '.', '_' and '-' only", name)
+		e.add(path, "name", "%q: use letters, digits, '.', '_' and '-' only", name)
 	case seen[name]:
-		e.add(table, i, "name", "%q is listed twice", name)
+		e.add(path, "name", "%q is listed twice", name)
 	}
 	seen[name] = true
 }
 
-// checkLoad checks the keys a table sets (raw) and what they add up to
-// with the defaults (eff).
-func (s *Suite) checkLoad(e *suiteErrors, table string, i int, raw, eff Load) {
-	key := func(k string) string {
-		if table == "scenario" {
-			return "load." + k
-		}
-		return k
+// checkExchange checks one gate request and its expected response. A
+// request is sent as written, so a control character in its path or
+// headers (a CR LF that would end a header early) is refused here rather
+// than blamed on the server later.
+func checkExchange(e *suiteErrors, path string, req Request, want Expect) {
+	if !strings.HasPrefix(req.Path, "/") {
+		e.add(path, "request", "path %q must start with /", req.Path)
+	} else if hasControl(req.Path, false) {
+		e.add(path, "request", "path %q holds a space or control character: percent-encode it (%%20, %%0D%%0A)", req.Path)
 	}
-	at := func(k string) string {
-		if table == "scenario" {
-			return "load"
-		}
-		return k
+	if req.Method != "" && !methodPattern.MatchString(req.Method) {
+		e.add(path, "request", "method %q is not an upper-case HTTP method", req.Method)
 	}
-	bad := func(k, format string, args ...any) {
-		line := s.lineOf(table, i, at(k))
-		e.errs = append(e.errs, fmt.Errorf("%s:%d: %s: %s", s.File, line, key(k), fmt.Sprintf(format, args...)))
+	checkHeaders(e, path, "request", "headers", req.Headers)
+	if req.Body != "" && req.BodyFile != "" {
+		e.add(path, "request", "body and body_file both given: keep one")
 	}
-	switch raw.Tool {
-	case "", "wrk", "bombardier", "autocannon":
-	default:
-		bad("tool", "%q is not wrk, bombardier or autocannon", raw.Tool)
+	if want.Status == 0 {
+		e.add(path, "expect", "missing status")
+	} else if want.Status < 100 || want.Status > 599 {
+		e.add(path, "expect", "status %d is not an HTTP status", want.Status)
 	}
-	for _, c := range []struct {
-		name string
-		v    int
-	}{{"threads", raw.Threads}, {"connections", raw.Connections}, {"repetitions", raw.Repetitions}, {"pipelining", raw.Pipelining}, {"rate", raw.Rate}} {
-		if c.v < 0 {
-			bad(c.name, "%d is negative", c.v)
-		}
+	if lo.Count([]bool{want.Body != nil, want.BodyFile != "", want.BodyJSON != nil}, true) > 1 {
+		e.add(path, "expect", "body, body_file and body_json are exclusive: keep one")
 	}
-	if raw.Duration < 0 {
-		bad("duration", "%v is negative", raw.Duration.Std())
+	if want.BodyJSON != nil && !json.Valid([]byte(*want.BodyJSON)) {
+		e.add(path, "expect", "body_json is not valid JSON: %q", *want.BodyJSON)
 	}
-	if raw.Warmup != nil && *raw.Warmup < 0 {
-		bad("warmup", "%v is negative: write \"0s\" for no warm-up", raw.Warmup.Std())
+	if want.BodyLength != nil && *want.BodyLength < 0 {
+		e.add(path, "expect", "body_length %d is negative", *want.BodyLength)
 	}
-	if raw.Timeout < 0 {
-		bad("timeout", "%v is negative", raw.Timeout.Std())
+	if h := want.BodySHA256; h != "" && !sha256Pattern.MatchString(h) {
+		e.add(path, "expect", "body_sha256 %q is not 64 hex digits", h)
 	}
-	if eff.Duration.Std() > 0 && eff.Duration.Std() < time.Second && raw.Duration != 0 {
-		bad("duration", "%v is shorter than 1s, the shortest window every tool keeps", raw.Duration.Std())
-	}
-	switch eff.Tool {
-	case "wrk":
-		if eff.Rate > 0 && (raw.Rate > 0 || raw.Tool != "") {
-			bad("rate", "wrk has no rate cap: use bombardier or autocannon, or leave rate out")
-		}
-		if eff.Threads > eff.Connections && (raw.Threads > 0 || raw.Connections > 0 || raw.Tool != "") {
-			bad("threads", "wrk needs at least as many connections (%d) as threads (%d)", eff.Connections, eff.Threads)
-		}
-	case "bombardier":
-		if eff.Pipelining > 1 && (raw.Pipelining > 0 || raw.Tool != "") {
-			bad("pipelining", "bombardier cannot pipeline: use wrk or autocannon")
+	checkHeaders(e, path, "expect", "headers", want.Headers)
+	checkHeaders(e, path, "expect", "headers_equal", want.HeadersEqual)
+	for _, k := range sortedKeys(want.HeadersMatch) {
+		if _, err := regexp.Compile(want.HeadersMatch[k]); err != nil {
+			e.add(path, "expect", "headers_match.%s: %v", k, err)
 		}
 	}
 }
 
-// checkExchange checks one gate request and its expected response.
-func checkExchange(e *suiteErrors, table string, i int, req Request, want Expect) {
-	if !strings.HasPrefix(req.Path, "/") {
-		e.add(table, i, "request", "path %q must start with /", req.Path)
-	}
-	if req.Method != "" && !methodPattern.MatchString(req.Method) {
-		e.add(table, i, "request", "method %q is not an upper-case HTTP method", req.Method)
-	}
-	if req.Body != "" && req.BodyFile != "" {
-		e.add(table, i, "request", "body and body_file both given: keep one")
-	}
-	if want.Status == 0 {
-		e.add(table, i, "expect", "missing status")
-	} else if want.Status < 100 || want.Status > 599 {
-		e.add(table, i, "expect", "status %d is not an HTTP status", want.Status)
-	}
-	bodies := 0
-	for _, set := range []bool{want.Body != nil, want.BodyFile != "", want.BodyJSON != nil} {
-		if set {
-			bodies++
+// tokenPattern is an HTTP header name (RFC 9110's token).
+var tokenPattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// checkHeaders refuses a header name that is not a token and a value with
+// a control character other than a tab.
+func checkHeaders(e *suiteErrors, path, table, key string, headers map[string]string) {
+	for _, name := range sortedKeys(headers) {
+		switch v := headers[name]; {
+		case !tokenPattern.MatchString(name):
+			e.add(path, table, "%s: header name %q is not an HTTP token (letters, digits, -, no spaces or control characters)", key, name)
+		case hasControl(v, true):
+			e.add(path, table, "%s.%s: value %q holds a control character (CR, LF, NUL…): a header value is one line of text", key, name, v)
 		}
 	}
-	if bodies > 1 {
-		e.add(table, i, "expect", "body, body_file and body_json are exclusive: keep one")
+}
+
+// hasControl reports whether s holds an ASCII control character or DEL;
+// a space counts too unless spaceOK (which also lets a tab through).
+func hasControl(s string, spaceOK bool) bool {
+	return strings.ContainsFunc(s, func(r rune) bool {
+		if spaceOK && (r == ' ' || r == '\t') {
+			return false
+		}
+		return r <= ' ' || r == 0x7f
+	})
+}
+
+// checkAAPair checks aa_pair: two different targets of the suite.
+func (s *Suite) checkAAPair(e *suiteErrors, targets map[string]bool) {
+	if s.AAPair == nil {
+		return
 	}
-	if want.BodyJSON != nil && !json.Valid([]byte(*want.BodyJSON)) {
-		e.add(table, i, "expect", "body_json is not valid JSON: %q", *want.BodyJSON)
+	if len(s.AAPair) != 2 || s.AAPair[0] == s.AAPair[1] {
+		e.add("", "aa_pair", "%q: name two different targets, one program under two names, e.g. [\"stdlib\", \"stdlib-aa\"]", s.AAPair)
+		return
 	}
-	if want.BodyLength != nil && *want.BodyLength < 0 {
-		e.add(table, i, "expect", "body_length %d is negative", *want.BodyLength)
-	}
-	if h := want.BodySHA256; h != "" && !sha256Pattern.MatchString(h) {
-		e.add(table, i, "expect", "body_sha256 %q is not 64 hex digits", h)
-	}
-	for _, k := range sortedKeys(want.HeadersMatch) {
-		if _, err := regexp.Compile(want.HeadersMatch[k]); err != nil {
-			e.add(table, i, "expect", "headers_match.%s: %v", k, err)
+	for _, name := range s.AAPair {
+		if !targets[name] {
+			e.add("", "aa_pair", "%q is not a target of this suite", name)
 		}
 	}
 }
@@ -252,27 +227,27 @@ func checkExchange(e *suiteErrors, table string, i int, req Request, want Expect
 // base, into the body it stands for.
 func (s *Suite) readBodyFiles(base string) error {
 	e := &suiteErrors{s: s}
-	read := func(table string, i int, key, name string) (string, string, bool) {
-		path := name
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(base, path)
+	read := func(path, key, name string) (string, string, bool) {
+		file := name
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(base, file)
 		}
-		b, err := os.ReadFile(path)
+		b, err := tomlfile.ReadRegular(file, DefaultLimits.BodyBytes)
 		if err != nil {
-			e.add(table, i, key, "body_file: %v", err)
+			e.add(path, key, "body_file: %v", err)
 			return "", "", false
 		}
-		abs, _ := filepath.Abs(path)
+		abs, _ := filepath.Abs(file)
 		return string(b), abs, true
 	}
-	load := func(table string, i int, req *Request, want *Expect) {
+	load := func(path string, req *Request, want *Expect) {
 		if req.BodyFile != "" {
-			if b, abs, ok := read(table, i, "request", req.BodyFile); ok {
+			if b, abs, ok := read(path, "request", req.BodyFile); ok {
 				req.Body, req.BodyPath = b, abs
 			}
 		}
 		if want.BodyFile != "" {
-			if b, _, ok := read(table, i, "expect", want.BodyFile); ok {
+			if b, _, ok := read(path, "expect", want.BodyFile); ok {
 				want.Body = &b
 			}
 		}
@@ -280,104 +255,11 @@ func (s *Suite) readBodyFiles(base string) error {
 	variant := 0
 	for i := range s.Scenarios {
 		sc := &s.Scenarios[i]
-		load("scenario", i, &sc.Request, &sc.Expect)
+		load(at("scenario", i), &sc.Request, &sc.Expect)
 		for k := range sc.Variants {
-			load("scenario.variant", variant, &sc.Variants[k].Request, &sc.Variants[k].Expect)
 			variant++
+			load(fmt.Sprintf("%s.variant.%d", at("scenario", i), variant), &sc.Variants[k].Request, &sc.Variants[k].Expect)
 		}
 	}
 	return errors.Join(e.errs...)
-}
-
-// lineOf finds the line of key in the i-th [[table]] (or [table], or the top
-// level when table is ""), for error messages. It returns the table's header
-// line when the key is absent, and 1 when nothing is found.
-func (s *Suite) lineOf(table string, i int, key string) int {
-	lines := strings.Split(string(s.Source), "\n")
-	start, n := 0, -1
-	if table != "" {
-		start = -1
-		for k, l := range lines {
-			t := strings.TrimSpace(l)
-			if t == "[["+table+"]]" || t == "["+table+"]" {
-				n++
-				if n == i {
-					start = k
-					break
-				}
-			}
-		}
-		if start < 0 {
-			return 1
-		}
-	}
-	for k := start; k < len(lines); k++ {
-		t := strings.TrimSpace(lines[k])
-		if (k > start || table == "") && strings.HasPrefix(t, "[") {
-			break
-		}
-		if strings.HasPrefix(t, key+" ") || strings.HasPrefix(t, key+"=") {
-			return k + 1
-		}
-	}
-	return start + 1
-}
-
-// durationKeys are the keys whose values are Durations.
-var durationKeys = []string{"duration", "warmup", "timeout", "ready_timeout"}
-
-// bareDurations refuses a duration written as a number: TOML would read
-// timeout = 2 as two nanoseconds.
-func bareDurations(src []byte, name string) error {
-	var doc map[string]any
-	if toml.Unmarshal(src, &doc) != nil || !hasBareDuration(doc) {
-		return nil
-	}
-	var errs []error
-	for i, l := range strings.Split(string(src), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		for _, k := range durationKeys {
-			if m := bareDurationPattern(k).FindStringSubmatch(l); m != nil {
-				errs = append(errs, fmt.Errorf("%s:%d: %s: %s is not a duration: write it as a string like \"%ss\"", name, i+1, k, m[1], m[1]))
-			}
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func bareDurationPattern(key string) *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[{,\s])` + key + `\s*=\s*([-+0-9][0-9_.eE+-]*)\s*(?:$|[,}#])`)
-}
-
-// hasBareDuration reports whether a decoded document holds a duration key
-// whose value is not a string.
-func hasBareDuration(v any) bool {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if _, ok := e.(string); !ok && slices.Contains(durationKeys, k) {
-				if _, table := e.(map[string]any); !table {
-					return true
-				}
-			}
-			if hasBareDuration(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range v {
-			if hasBareDuration(e) {
-				return true
-			}
-		}
-	case []map[string]any:
-		for _, e := range v {
-			if hasBareDuration(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

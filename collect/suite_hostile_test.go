@@ -1,11 +1,16 @@
 package collect
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // TestSuiteHostileInput feeds suites with names that would leave the run
@@ -67,7 +72,7 @@ func TestSuiteHostileInput(t *testing.T) {
 // in it; and that a run id cannot name a folder outside -out.
 func TestRunDirStaysInside(t *testing.T) {
 	out := t.TempDir()
-	d, err := CreateRunDir(out, Manifest{Schema: SchemaVersion, ID: "r1"}, nil)
+	d, err := CreateRunDir(out, manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +100,171 @@ func TestRunDirStaysInside(t *testing.T) {
 		t.Errorf("written outside the run dir: %v", entries)
 	}
 	for _, id := range []string{"..", "../r2", "a/b", "/abs", ""} {
-		if _, err := CreateRunDir(out, Manifest{Schema: SchemaVersion, ID: id}, nil); err == nil {
+		if _, err := CreateRunDir(out, manifest.Manifest{Schema: manifest.SchemaVersion, ID: id}, nil); err == nil {
 			t.Errorf("CreateRunDir with id %q was accepted", id)
 		}
 	}
 	for _, host := range []string{"../../etc", "a/b", "x\x00y", ".."} {
 		if id := runID(time.Date(2026, 11, 29, 18, 50, 0, 0, time.UTC), host); !filepath.IsLocal(id) || strings.ContainsAny(id, `/\`) || strings.Contains(id, "..") {
 			t.Errorf("runID for host %q = %q: not one folder name", host, id)
+		}
+	}
+}
+
+// TestSuiteZeroIsNotUnset refuses a zero that would have been read as "use
+// the default" (issue 13 item 6), bounds what no benchmark asks for, and
+// lets a scenario's rate = 0 lift the suite's cap.
+func TestSuiteZeroIsNotUnset(t *testing.T) {
+	top := func(load string) string { return "name = \"x\"\n[load]\n" + load + "\n" + okTarget + okScenario }
+	inScenario := func(load string) string {
+		return "name = \"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200}\nload = { " + load + " }\n"
+	}
+	target := func(keys string) string {
+		return "name = \"x\"\n[[target]]\nname = \"a\"\nstart = [\"a\"]\n" + keys + "\n" + okScenario
+	}
+	for _, c := range []struct{ name, src, want string }{
+		{"duration 0s", top(`duration = "0s"`), `h.toml:3: duration: 0s is shorter than 1s`},
+		{"connections 0", top(`connections = 0`), `h.toml:3: connections: 0: give at least 1, or leave it out for the default (64)`},
+		{"repetitions 0", top(`repetitions = 0`), `h.toml:3: repetitions: 0: give at least 1`},
+		{"threads 0", top(`threads = 0`), `h.toml:3: threads: 0: give at least 1`},
+		{"pipelining 0", top(`pipelining = 0`), `h.toml:3: pipelining: 0: give at least 1`},
+		{"timeout 0s", top(`timeout = "0s"`), `h.toml:3: timeout: 0s would fail every request`},
+		{"scenario connections 0", inScenario(`connections = 0`), `h.toml:9: load.connections: 0: give at least 1`},
+		{"scenario duration 0s", inScenario(`duration = "0s"`), `h.toml:9: load.duration: 0s is shorter than 1s`},
+		{"connections 1e9", top(`connections = 1_000_000_000`), `h.toml:3: connections: 1000000000 is over the limit of 100000`},
+		{"repetitions 1e9", top(`repetitions = 1_000_000_000`), `h.toml:3: repetitions: 1000000000 is over the limit of 1000`},
+		{"duration 1000h", top(`duration = "1000h"`), `h.toml:3: duration: 1000h0m0s is over the limit of 1h0m0s`},
+		{"warmup 1000h", top(`warmup = "1000h"`), `h.toml:3: warmup: 1000h0m0s is over the limit of 1h0m0s`},
+		{"rate 1e12", top(`rate = 1_000_000_000_000`), `h.toml:3: rate: 1000000000000 is over the limit of 10000000`},
+		{"ready_timeout 0s", target(`ready_timeout = "0s"`), `h.toml:5: ready_timeout: 0s: give the time`},
+		{"ready_timeout 1000h", target(`ready_timeout = "1000h"`), `h.toml:5: ready_timeout: 1000h0m0s is over the limit of 1h0m0s`},
+		{"env A=B", target(`env = { "A=B" = "1" }`), `h.toml:5: env: "A=B" is not a variable name`},
+		{"env empty", target(`env = { "" = "1" }`), `h.toml:5: env: "" is not a variable name`},
+		{"env digit", target(`env = { 1A = "1" }`), `h.toml:5: env: "1A" is not a variable name`},
+		{"env NUL", target(`env = { A = "x\u0000y" }`), `h.toml:5: env: A: value holds a NUL byte`},
+		{"service env", "name = \"x\"\n[[service]]\nname = \"db\"\nversion = [\"v\"]\nstart = [\"db\"]\nenv = { \"X=Y\" = \"1\" }\n" + okTarget + okScenario, `h.toml:6: env: "X=Y" is not a variable name`},
+	} {
+		_, err := ParseSuite([]byte(c.src), "h.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+
+	src := "name = \"x\"\n[load]\ntool = \"bombardier\"\nrate = 500\n" + okTarget +
+		"[[scenario]]\nname=\"capped\"\nrequest={path=\"/\"}\nexpect={status=200}\n" +
+		"[[scenario]]\nname=\"open\"\nrequest={path=\"/\"}\nexpect={status=200}\nload = { rate = 0 }\n"
+	s, err := ParseSuite([]byte(src), "h.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.LoadFor(s.Scenarios[0]).Rate; got != 500 {
+		t.Errorf("capped: rate %d, want the suite's 500", got)
+	}
+	if got := s.LoadFor(s.Scenarios[1]).Rate; got != 0 {
+		t.Errorf("open: rate %d, want 0 (the scenario lifts the cap)", got)
+	}
+	built := &Suite{Load: Load{Connections: 8}}
+	if got := built.LoadFor(Scenario{}); got.Connections != 8 || got.Repetitions != DefaultLoad.Repetitions {
+		t.Errorf("a suite built in Go: %+v, want connections 8 and the default repetitions", got)
+	}
+}
+
+// TestSuiteControlCharacters refuses a CR, LF or other control character
+// in a request's path or headers at load (issue 13 item 7): sent as written
+// it would end a header early, and the gate would blame the server.
+func TestSuiteControlCharacters(t *testing.T) {
+	scenario := func(request, expect string) string {
+		return "name = \"x\"\n" + okTarget + "[[scenario]]\nname = \"p\"\nrequest = " + request + "\nexpect = " + expect + "\n"
+	}
+	for _, c := range []struct{ name, src, want string }{
+		{"CRLF in header value", scenario(`{ path = "/", headers = { x-a = "1\r\nX-Injected: 1" } }`, `{ status = 200 }`), `h.toml:7: request: headers.x-a: value "1\r\nX-Injected: 1" holds a control character`},
+		{"LF in header value", scenario(`{ path = "/", headers = { x-a = "1\n" } }`, `{ status = 200 }`), `h.toml:7: request: headers.x-a: value "1\n" holds a control character`},
+		{"NUL in header value", scenario(`{ path = "/", headers = { x-a = "\u0000" } }`, `{ status = 200 }`), `holds a control character`},
+		{"CRLF in header name", scenario(`{ path = "/", headers = { "x\r\ny" = "1" } }`, `{ status = 200 }`), `h.toml:7: request: headers: header name "x\r\ny" is not an HTTP token`},
+		{"space in header name", scenario(`{ path = "/", headers = { "x y" = "1" } }`, `{ status = 200 }`), `header name "x y" is not an HTTP token`},
+		{"CRLF in path", scenario(`{ path = "/a\r\nHost: evil" }`, `{ status = 200 }`), `h.toml:7: request: path "/a\r\nHost: evil" holds a space or control character`},
+		{"space in path", scenario(`{ path = "/a b" }`, `{ status = 200 }`), `path "/a b" holds a space or control character: percent-encode it`},
+		{"DEL in path", scenario(`{ path = "/a\u007f" }`, `{ status = 200 }`), `holds a space or control character`},
+		{"CRLF in expected header", scenario(`{ path = "/" }`, `{ status = 200, headers = { x-a = "1\r\n" } }`), `h.toml:8: expect: headers.x-a: value "1\r\n" holds a control character`},
+		{"CRLF in variant", scenario(`{ path = "/" }`, "{ status = 200 }\n[[scenario.variant]]\nrequest = { path = \"/\", headers = { a = \"\\r\" } }\nexpect = { status = 200 }"), `h.toml:10: request: headers.a: value "\r" holds a control character`},
+		{"CRLF in ready", "name = \"x\"\n[[target]]\nname = \"a\"\nstart = [\"a\"]\nready = \"/r\\r\\n\"\n" + okScenario, `h.toml:5: ready: path "/r\r\n" must start with / and hold no spaces or control characters`},
+		{"newline in ssh", "name = \"x\"\n[[host]]\nname = \"s\"\nssh = \"a\\u000bb\"\nroles = [\"server\"]\n" + okTarget + okScenario, `h.toml:4: ssh: "a\vb"`},
+	} {
+		_, err := ParseSuite([]byte(c.src), "h.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	ok := scenario(`{ path = "/a%0D%0A", headers = { x-a = "tab\there", accept = "*/*" } }`, `{ status = 200 }`)
+	if _, err := ParseSuite([]byte(ok), "h.toml"); err != nil {
+		t.Errorf("a percent-encoded path and a tab in a value: %v", err)
+	}
+}
+
+// TestSuiteAAPair checks aa_pair: two different targets of the suite, at
+// its line.
+func TestSuiteAAPair(t *testing.T) {
+	two := "[[target]]\nname = \"a\"\nstart = [\"a\"]\n[[target]]\nname = \"a-aa\"\nstart = [\"a\"]\n"
+	for _, c := range []struct{ name, src, want string }{
+		{"not a target", "name = \"x\"\naa_pair = [\"a\", \"b\"]\n" + two + okScenario, `h.toml:2: aa_pair: "b" is not a target of this suite`},
+		{"one name", "name = \"x\"\naa_pair = [\"a\"]\n" + two + okScenario, `h.toml:2: aa_pair: ["a"]: name two different targets`},
+		{"same twice", "name = \"x\"\naa_pair = [\"a\", \"a\"]\n" + two + okScenario, `h.toml:2: aa_pair: ["a" "a"]: name two different targets`},
+		{"not a list", "name = \"x\"\naa_pair = \"a\"\n" + two + okScenario, `h.toml:2: aa_pair: `},
+	} {
+		_, err := ParseSuite([]byte(c.src), "h.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	s, err := ParseSuite([]byte("name = \"x\"\naa_pair = [\"a\", \"a-aa\"]\n"+two+okScenario), "h.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.AAPair, []string{"a", "a-aa"}) {
+		t.Errorf("aa_pair %q", s.AAPair)
+	}
+}
+
+// TestSuiteSpecialFiles refuses a suite, hosts file or body file that is a
+// device, a FIFO or too big, at once and saying which (issue 13 item 13:
+// verify -suite /dev/zero grew to 1 GB).
+func TestSuiteSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("# padding\n"), 200_000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		load func() error
+		want string
+	}{
+		{"suite /dev/zero", func() error { _, err := LoadSuite("/dev/zero"); return err }, "/dev/zero: not a regular file (a device)"},
+		{"suite FIFO", func() error { _, err := LoadSuite(fifo); return err }, fifo + ": not a regular file (a FIFO)"},
+		{"suite too big", func() error { _, err := LoadSuite(big); return err }, big + ": over the 1024 KiB limit of a TOML file"},
+		{"hosts /dev/zero", func() error { _, err := LoadHosts("/dev/zero"); return err }, "/dev/zero: not a regular file (a device)"},
+		{"body_file /dev/zero", func() error {
+			_, err := ParseSuite([]byte("name = \"x\"\n"+okTarget+"[[scenario]]\nname = \"p\"\nrequest = { path = \"/\", method = \"POST\", body_file = \"/dev/zero\" }\nexpect = { status = 200 }\n"), filepath.Join(dir, "s.toml"))
+			return err
+		}, "s.toml:7: request: body_file: /dev/zero: not a regular file (a device)"},
+		{"expected body_file FIFO", func() error {
+			_, err := ParseSuite([]byte("name = \"x\"\n"+okTarget+"[[scenario]]\nname = \"p\"\nrequest = { path = \"/\" }\nexpect = { status = 200, body_file = \"fifo\" }\n"), filepath.Join(dir, "s.toml"))
+			return err
+		}, "s.toml:8: expect: body_file: " + fifo + ": not a regular file (a FIFO)"},
+	} {
+		done := make(chan error, 1)
+		go func() { done <- c.load() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still reading after 5 s", c.name)
 		}
 	}
 }

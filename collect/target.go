@@ -10,13 +10,15 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // prepare builds t, measures its artifact and runs the gate, recording the
 // transcript in the run dir. A resumed run keeps what an earlier session
 // measured of the target and adds to its failed scenarios.
-func (c *collector) prepare(ctx context.Context, t Target) (TargetRecord, error) {
-	rec := TargetRecord{Name: t.Name, Runtime: t.Runtime}
+func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, error) {
+	rec := manifest.Target{Name: t.Name, Runtime: t.Runtime}
 	old, resumed := c.targetRecord(t.Name)
 	if resumed {
 		rec = old

@@ -128,8 +128,8 @@ func TestToolsAgainstGoServer(t *testing.T) {
 				if mr.ExitStatus != 0 || mr.Error != "" {
 					t.Errorf("%s: exit %d %s", mr.Dump, mr.ExitStatus, mr.Error)
 				}
-				if mr.ServerCPUS <= 0 || mr.ClientCPUS <= 0 {
-					t.Errorf("%s: server %.3f s, client %.3f s of CPU, want both > 0", mr.Dump, mr.ServerCPUS, mr.ClientCPUS)
+				if mr.ServerCPUSeconds <= 0 || mr.ClientCPUSeconds <= 0 {
+					t.Errorf("%s: server %.3f s, client %.3f s of CPU, want both > 0", mr.Dump, mr.ServerCPUSeconds, mr.ClientCPUSeconds)
 				}
 				if mr.RSSPeak <= 0 || mr.RSSPeak < mr.RSSBefore {
 					t.Errorf("%s: peak RSS %d, RSS before %d", mr.Dump, mr.RSSPeak, mr.RSSBefore)

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Host roles in a suite's [[host]] tables.
@@ -67,7 +69,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		h.facts, h.tools = facts, map[string]Version{}
+		h.facts, h.tools = facts, map[string]manifest.Version{}
 	}
 	return errors.Join(errs...)
 }
@@ -80,16 +82,16 @@ func (c *collector) closeHosts() {
 }
 
 // hostRecords are the hosts as run.json keeps them.
-func (c *collector) hostRecords() []HostRecord {
-	var out []HostRecord
+func (c *collector) hostRecords() []manifest.Host {
+	var out []manifest.Host
 	for _, h := range c.hosts {
-		out = append(out, HostRecord{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
+		out = append(out, manifest.Host{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
 	}
 	return out
 }
 
 // askRemoteHost reads the host facts of h from its own /proc, /sys and /etc.
-func askRemoteHost(ctx context.Context, h *sshHost) (Host, error) {
+func askRemoteHost(ctx context.Context, h *sshHost) (manifest.Facts, error) {
 	var b strings.Builder
 	for _, f := range factFiles {
 		b.WriteString("echo '==> " + f + "'; cat " + f + " 2>/dev/null; ")
@@ -97,7 +99,7 @@ func askRemoteHost(ctx context.Context, h *sshHost) (Host, error) {
 	b.WriteString("echo '==> hostname'; hostname")
 	out, err := h.output(ctx, b.String())
 	if err != nil {
-		return Host{}, fmt.Errorf("host %s: facts: %w", h.spec.Name, err)
+		return manifest.Facts{}, fmt.Errorf("host %s: facts: %w", h.spec.Name, err)
 	}
 	files := map[string]string{}
 	var name string
@@ -108,7 +110,7 @@ func askRemoteHost(ctx context.Context, h *sshHost) (Host, error) {
 		}
 		files[name] += l
 	}
-	facts := hostFacts(func(p string) string { return files[p] })
+	facts := readFacts(func(p string) string { return files[p] })
 	facts.Hostname = strings.TrimSpace(files["hostname"])
 	facts.Arch = goArch(h.arch)
 	return facts, nil
@@ -138,7 +140,7 @@ func (c *collector) resolveOnClient(ctx context.Context) error {
 		if c.drivers[name] == nil {
 			continue
 		}
-		var v Version
+		var v manifest.Version
 		var err error
 		if name == "bombardier" {
 			v, err = c.copyTool(ctx, h, name)
@@ -156,14 +158,14 @@ func (c *collector) resolveOnClient(ctx context.Context) error {
 
 // askToolOnHost finds tool on h's PATH and asks its version the way its
 // driver does here.
-func askToolOnHost(ctx context.Context, h *sshHost, tool string) (Version, error) {
+func askToolOnHost(ctx context.Context, h *sshHost, tool string) (manifest.Version, error) {
 	flag := map[string]string{"wrk": "-v", "autocannon": "--version"}[tool]
 	out, err := h.output(ctx, "p=$(command -v "+tool+") || exit 3; echo \"$p\"; \"$p\" "+flag+" 2>&1; true")
 	if err != nil {
-		return Version{}, fmt.Errorf("%s not found on PATH there: install it on the host", tool)
+		return manifest.Version{}, fmt.Errorf("%s not found on PATH there: install it on the host", tool)
 	}
 	p, text, _ := strings.Cut(string(out), "\n")
-	var v Version
+	var v manifest.Version
 	if tool == "wrk" {
 		v, err = wrkVersionIn(p, text)
 	} else {
@@ -175,28 +177,28 @@ func askToolOnHost(ctx context.Context, h *sshHost, tool string) (Version, error
 
 // copyTool copies the tool binary fairbench resolved here to h's work
 // folder, checks its sha256 there and that it runs.
-func (c *collector) copyTool(ctx context.Context, h *sshHost, tool string) (Version, error) {
+func (c *collector) copyTool(ctx context.Context, h *sshHost, tool string) (manifest.Version, error) {
 	local := c.tools[tool]
 	if goArch(h.arch) != runtime.GOARCH {
-		return Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
+		return manifest.Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
 	}
 	sum, err := sha256Of(local.Path)
 	if err != nil {
-		return Version{}, err
+		return manifest.Version{}, err
 	}
 	dst := "tools/" + tool + "-" + local.Version
 	if err := h.put(ctx, local.Path, dst); err != nil {
-		return Version{}, err
+		return manifest.Version{}, err
 	}
 	q := shellQuote(h.path(dst))
 	out, err := h.output(ctx, "sha256sum "+q+" && "+q+" --version 2>&1")
 	if err != nil {
-		return Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.path(dst), err)
+		return manifest.Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.path(dst), err)
 	}
 	if got, _, _ := strings.Cut(string(out), " "); got != sum {
-		return Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.path(dst), got, sum)
+		return manifest.Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.path(dst), got, sum)
 	}
-	return Version{Path: h.path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
+	return manifest.Version{Path: h.path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
 }
 
 // preflightHosts finds the load tools on the client host and the targets'
@@ -220,18 +222,18 @@ func (c *collector) preflightHosts(ctx context.Context, targets []Target) error 
 }
 
 // runtimeOnHost asks a runtime on h's PATH its version.
-func runtimeOnHost(ctx context.Context, h *sshHost, rt string) (Version, bool) {
+func runtimeOnHost(ctx context.Context, h *sshHost, rt string) (manifest.Version, bool) {
 	flag := map[string]string{"go": "version", "node": "--version", "bun": "--version", "deno": "--version"}[rt]
 	if flag == "" {
-		return Version{}, false
+		return manifest.Version{}, false
 	}
 	out, err := h.output(ctx, "p=$(command -v "+rt+") || exit 3; echo \"$p\"; \"$p\" "+flag)
 	if err != nil {
-		return Version{}, false
+		return manifest.Version{}, false
 	}
 	p, v, _ := strings.Cut(string(out), "\n")
 	v, _, _ = strings.Cut(v, "\n")
-	return Version{Path: p, Version: strings.TrimSpace(v), Asked: []string{"ssh", h.spec.Name, p, flag}}, true
+	return manifest.Version{Path: p, Version: strings.TrimSpace(v), Asked: []string{"ssh", h.spec.Name, p, flag}}, true
 }
 
 // recordHosts keeps the hosts in run.json and, on a resumed run, ends the
@@ -239,7 +241,7 @@ func runtimeOnHost(ctx context.Context, h *sshHost, rt string) (Version, bool) {
 func (c *collector) recordHosts(ctx context.Context) error {
 	c.live = c.dir.Manifest().Leftovers
 	c.endLeftovers(ctx, nil)
-	return c.dir.Update(func(m *Manifest) {
+	return c.dir.Update(func(m *manifest.Manifest) {
 		m.Hosts, m.Leftovers = c.hostRecords(), slices.Clone(c.live)
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Rules about the raw dumps of a run dir.
@@ -66,7 +68,7 @@ func Integrity(run *Run) []Finding {
 }
 
 // checkDump compares one listed dump with its record.
-func checkDump(run *Run, mr runMeasurement, rel string) (Finding, bool) {
+func checkDump(run *Run, mr manifest.Measurement, rel string) (Finding, bool) {
 	name := filepath.Join(run.Path, rel)
 	f := Finding{Run: run.ID, Target: mr.Target, Scenario: mr.Scenario, Dumps: []string{name}, Level: LevelError}
 	sum, err := fileSHA256(name)

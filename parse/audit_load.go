@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Rules about who was the bottleneck, and what the latency means.
@@ -20,7 +22,7 @@ const (
 // runIndex finds the run.json record behind a measurement.
 type runIndex struct {
 	runs    map[string]*Run
-	records map[recordKey]*runMeasurement
+	records map[recordKey]*manifest.Measurement
 }
 
 type recordKey struct {
@@ -30,7 +32,7 @@ type recordKey struct {
 }
 
 func newRunIndex(runs []*Run) runIndex {
-	ix := runIndex{runs: map[string]*Run{}, records: map[recordKey]*runMeasurement{}}
+	ix := runIndex{runs: map[string]*Run{}, records: map[recordKey]*manifest.Measurement{}}
 	for _, r := range runs {
 		ix.runs[r.ID] = r
 		for i := range r.Measurements {
@@ -52,10 +54,10 @@ func (ix runIndex) cpus(m *Measurement) (client, server int) {
 	}
 	client, server = cpuCount(r.Isolation.ClientCPUs), cpuCount(r.Isolation.ServerCPUs)
 	if mr := ix.records[recordKey{m.Run, m.Target, m.Scenario, m.Rep, m.Warmup}]; mr != nil {
-		client = firstPositive(cpuCount(mr.ClientCPUs), client)
-		server = firstPositive(cpuCount(mr.ServerCPUs), server)
+		client = firstPositive(cpuCount(mr.ClientCPUList), client)
+		server = firstPositive(cpuCount(mr.ServerCPUList), server)
 	}
-	client, server = firstPositive(client, r.Host.Threads), firstPositive(server, r.Host.Threads)
+	client, server = firstPositive(client, r.Facts.Threads), firstPositive(server, r.Facts.Threads)
 	switch m.Tool {
 	case ToolWrk, ToolWrk2:
 		if m.Threads > 0 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Rules about how a run was set up, and what came with it.
@@ -117,7 +119,7 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // hostLabel names a host by what matters to its numbers.
-func hostLabel(h Host) string {
+func hostLabel(h manifest.Facts) string {
 	return fmt.Sprintf("%s (%s, %d threads, %s)", h.Hostname, h.CPUModel, h.Threads, h.Kernel)
 }
 
@@ -125,7 +127,7 @@ func hostLabel(h Host) string {
 func mixedHostFindings(runs []*Run) []Finding {
 	hosts := map[string]bool{}
 	for _, r := range runs {
-		hosts[hostLabel(r.Host)] = true
+		hosts[hostLabel(r.Facts)] = true
 	}
 	if len(hosts) < 2 {
 		return nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // cleanSet is a run no rule fires on: two targets, five interleaved
@@ -52,10 +54,10 @@ func each(s *Set, target string, f func(m *Measurement)) *Set {
 // withRun adds run r's run.json as parse reads it, with one client and one
 // server CPU, listing every measurement.
 func withRun(s *Set, f func(r *Run)) *Set {
-	r := &Run{ID: "r", Status: "complete", Host: Host{Hostname: "h", CPUModel: "cpu", Threads: 2}}
+	r := &Run{Manifest: manifest.Manifest{ID: "r", Status: "complete", Facts: manifest.Facts{Hostname: "h", CPUModel: "cpu", Threads: 2}}}
 	r.Isolation.ServerCPUs, r.Isolation.ClientCPUs = "0", "1"
 	for _, m := range s.Measurements {
-		r.Measurements = append(r.Measurements, runMeasurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Order: m.Order, Tool: m.Tool})
+		r.Measurements = append(r.Measurements, manifest.Measurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Order: m.Order, Tool: m.Tool})
 	}
 	if f != nil {
 		f(r)
@@ -174,12 +176,12 @@ func TestAuditRules(t *testing.T) {
 		{RuleMixedHosts, LevelWarning,
 			func() *Set {
 				s := withRun(cleanSet(), nil)
-				s.Runs = append(s.Runs, &Run{ID: "r2", Host: Host{Hostname: "other"}})
+				s.Runs = append(s.Runs, &Run{Manifest: manifest.Manifest{ID: "r2", Facts: manifest.Facts{Hostname: "other"}}})
 				return s
 			},
 			func() *Set {
 				s := withRun(cleanSet(), nil)
-				s.Runs = append(s.Runs, &Run{ID: "r2", Host: s.Runs[0].Host})
+				s.Runs = append(s.Runs, &Run{Manifest: manifest.Manifest{ID: "r2", Facts: s.Runs[0].Facts}})
 				return s
 			}, nil},
 		{RuleHostPair, LevelWarning,

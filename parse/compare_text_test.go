@@ -3,6 +3,8 @@ package parse
 import (
 	"bytes"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 func TestWriteCompare(t *testing.T) {
@@ -12,13 +14,13 @@ func TestWriteCompare(t *testing.T) {
 		series("ra", "koa", "ping", 0, 0, 20000, 20100, 20200),
 		series("ra", "old", "ping", 0, 0, 1000),
 	)
-	a.Runs = []*Run{{ID: "ra"}}
+	a.Runs = []*Run{{Manifest: manifest.Manifest{ID: "ra"}}}
 	b := setOf(
 		series("rb", "gin", "ping", 0, 0, 110000, 111000, 112000, 113000, 114000),
 		series("rb", "echo", "ping", 0, 0, 50100, 50400, 50900, 49600, 50300),
 		series("rb", "koa", "ping", 0, 0, 19000, 19100, 19200),
 	)
-	b.Runs = []*Run{{ID: "rb"}}
+	b.Runs = []*Run{{Manifest: manifest.Manifest{ID: "rb"}}}
 	for _, m := range cellOf(b, "echo") {
 		m.Connections = 128
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // ResultsSchema is the version of results.json's layout.
@@ -30,11 +31,11 @@ type resultsDoc struct {
 }
 
 type resultsRun struct {
-	ID          string     `json:"id"`
-	Suite       string     `json:"suite"`
-	SuiteSHA256 string     `json:"suite_sha256"`
-	Start       time.Time  `json:"start"`
-	Host        parse.Host `json:"host"`
+	ID          string         `json:"id"`
+	Suite       string         `json:"suite"`
+	SuiteSHA256 string         `json:"suite_sha256"`
+	Start       time.Time      `json:"start"`
+	Host        manifest.Facts `json:"host"`
 }
 
 type resultsCell struct {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // MethodologyPage says how the numbers were made: the host, the tools and
@@ -114,7 +115,7 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 }
 
 func hostFacts(r *parse.Run) []Fact {
-	h := r.Host
+	h := r.Facts
 	facts := []Fact{
 		{Label: "run", Value: r.ID},
 		{Label: "started", Value: r.Start.UTC().Format(time.RFC3339)},
@@ -144,7 +145,7 @@ func hostFacts(r *parse.Run) []Fact {
 
 // machineFacts are what a machine said of itself, as the methodology page
 // lists them.
-func machineFacts(h parse.Host) []Fact {
+func machineFacts(h manifest.Facts) []Fact {
 	var facts []Fact
 	if h.Hostname != "" {
 		facts = append(facts, Fact{Label: "host name", Value: h.Hostname})
@@ -153,7 +154,7 @@ func machineFacts(h parse.Host) []Fact {
 }
 
 // hardwareFacts are a machine's CPU, memory, OS and kernel, those it said.
-func hardwareFacts(h parse.Host) []Fact {
+func hardwareFacts(h manifest.Facts) []Fact {
 	var facts []Fact
 	add := func(label, value string) {
 		if value != "" && value != "0 / 0" {
@@ -239,7 +240,7 @@ func (m *model) shards() []ShardRow {
 	var rows []ShardRow
 	for _, r := range m.runs {
 		for _, sh := range r.Merged {
-			row := ShardRow{Shard: sh.Shard, Run: sh.ID, Collector: sh.Host.Hostname, Status: sh.Status,
+			row := ShardRow{Shard: sh.Shard, Run: sh.ID, Collector: sh.Facts.Hostname, Status: sh.Status,
 				Start: sh.Start.UTC().Format(time.RFC3339), Server: "–", Client: "–"}
 			if sh.End != nil {
 				row.Took = sh.End.Sub(sh.Start).Round(time.Second).String()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // runFacts is what the site keeps of every run read, on show or not, for
@@ -26,7 +27,7 @@ type runFacts struct {
 // the tools' versions. Runs of one suite on one machine share one.
 type runEnv struct {
 	suite, suiteSHA256     string
-	host                   parse.Host // LoadAvg left out
+	host                   manifest.Facts // LoadAvg left out
 	serverCPUs, clientCPUs string
 	tools                  map[string]string // tool → version
 }
@@ -34,7 +35,7 @@ type runEnv struct {
 // factsOf is r's facts, its environment shared with the runs read before
 // that have the same.
 func (in *Input) factsOf(r *parse.Run) runFacts {
-	env := runEnv{suite: r.Suite, suiteSHA256: r.SuiteSHA256, host: r.Host,
+	env := runEnv{suite: r.Suite, suiteSHA256: r.SuiteSHA256, host: r.Facts,
 		serverCPUs: r.Isolation.ServerCPUs, clientCPUs: r.Isolation.ClientCPUs}
 	env.host.LoadAvg = nil
 	if len(r.Tools) > 0 {
@@ -49,7 +50,7 @@ func (in *Input) factsOf(r *parse.Run) runFacts {
 		e = &env
 		in.envs[key] = e
 	}
-	return runFacts{id: r.ID, path: r.Path, start: r.Start, loadAvg: r.Host.LoadAvg, env: e}
+	return runFacts{id: r.ID, path: r.Path, start: r.Start, loadAvg: r.Facts.LoadAvg, env: e}
 }
 
 // key is every field of e, each length-prefixed, so that two environments
@@ -77,7 +78,7 @@ func (e *runEnv) key() string {
 }
 
 // host is the run's host facts as its run.json gives them.
-func (f *runFacts) host() parse.Host {
+func (f *runFacts) host() manifest.Facts {
 	h := f.env.host
 	h.LoadAvg = f.loadAvg
 	return h

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // TestRunFacts checks that runs with one environment share it, that the
 // load stays each run's own, and that history sees every change.
 func TestRunFacts(t *testing.T) {
 	base := func() *parse.Run {
-		return &parse.Run{ID: "a", Suite: "go", SuiteSHA256: "cd", Start: time.Unix(0, 0),
-			Host:  parse.Host{CPUModel: "Bench CPU", Threads: 2, Kernel: "6.1.0", LoadAvg: []float64{0.5}},
-			Tools: map[string]parse.Version{"wrk": {Version: "4.1.0", Path: "/usr/bin/wrk"}}}
+		return &parse.Run{Manifest: manifest.Manifest{ID: "a", Suite: "go", SuiteSHA256: "cd", Start: time.Unix(0, 0),
+			Facts: manifest.Facts{CPUModel: "Bench CPU", Threads: 2, Kernel: "6.1.0", LoadAvg: []float64{0.5}},
+			Tools: map[string]manifest.Version{"wrk": {Version: "4.1.0", Path: "/usr/bin/wrk"}}}}
 	}
 	tests := []struct {
 		name   string
@@ -22,15 +23,15 @@ func TestRunFacts(t *testing.T) {
 		want   []string
 	}{
 		{"same", func(r *parse.Run) {
-			r.Host.LoadAvg = []float64{3}
-			r.Tools["wrk"] = parse.Version{Version: "4.1.0", Path: "/opt/wrk"}
+			r.Facts.LoadAvg = []float64{3}
+			r.Tools["wrk"] = manifest.Version{Version: "4.1.0", Path: "/opt/wrk"}
 		}, nil},
-		{"tool", func(r *parse.Run) { r.Tools["wrk"] = parse.Version{Version: "4.2.0"} }, []string{"wrk: 4.1.0 → 4.2.0"}},
-		{"new tool", func(r *parse.Run) { r.Tools["hey"] = parse.Version{Version: "0.1.4"} }, []string{"hey: (none) → 0.1.4"}},
-		{"kernel", func(r *parse.Run) { r.Host.Kernel = "6.2.0" }, []string{"kernel: 6.1.0 → 6.2.0"}},
+		{"tool", func(r *parse.Run) { r.Tools["wrk"] = manifest.Version{Version: "4.2.0"} }, []string{"wrk: 4.1.0 → 4.2.0"}},
+		{"new tool", func(r *parse.Run) { r.Tools["hey"] = manifest.Version{Version: "0.1.4"} }, []string{"hey: (none) → 0.1.4"}},
+		{"kernel", func(r *parse.Run) { r.Facts.Kernel = "6.2.0" }, []string{"kernel: 6.1.0 → 6.2.0"}},
 		{"suite", func(r *parse.Run) { r.SuiteSHA256 = "ab" }, []string{"suite: cd → ab"}},
 		{"pinned", func(r *parse.Run) { r.Isolation.ServerCPUs = "0" }, []string{"server CPUs: (none) → 0"}},
-		{"hostname", func(r *parse.Run) { r.Host.Hostname = "other" }, nil},
+		{"hostname", func(r *parse.Run) { r.Facts.Hostname = "other" }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,7 +46,7 @@ func TestRunFacts(t *testing.T) {
 			if shared := fa.env == fb.env; shared != (tt.name == "same") {
 				t.Errorf("environment shared: %v", shared)
 			}
-			if got, want := fb.host().LoadAvg, b.Host.LoadAvg; !slices.Equal(got, want) {
+			if got, want := fb.host().LoadAvg, b.Facts.LoadAvg; !slices.Equal(got, want) {
 				t.Errorf("load %v, want %v", got, want)
 			}
 		})

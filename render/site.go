@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/fairbench/fairbench/internal/tomlfile"
 )
 
 // Site is a site.toml: what a publisher declares about their site. Every
@@ -53,7 +52,7 @@ type Site struct {
 	// statistics assume when it is not.
 	AAPairs [][]string `toml:"aa_pairs"`
 
-	lines map[string]int // "card.1.subject" → line, for errors found after decoding
+	keys *tomlfile.File // where each key is ("card.1.subject"), for errors found after decoding
 }
 
 // Card is a headline on the index: Subject ÷ Baseline in each scenario.
@@ -79,11 +78,12 @@ type ComparisonSpec struct {
 // DefaultSite is the site a render without site.toml gets.
 var DefaultSite = Site{Title: DefaultTitle, Theme: "default", Metric: "rps"}
 
-// LoadSite reads dir/site.toml. A folder without one gets DefaultSite with
-// Dir set, so content/ and theme/ are still found.
+// LoadSite reads dir/site.toml (a regular file of at most
+// tomlfile.MaxBytes). A folder without one gets DefaultSite with Dir set, so
+// content/ and theme/ are still found.
 func LoadSite(dir string) (*Site, error) {
 	name := filepath.Join(dir, "site.toml")
-	src, err := os.ReadFile(name)
+	src, err := tomlfile.Read(name)
 	if errors.Is(err, os.ErrNotExist) {
 		s := DefaultSite
 		s.Dir = dir
@@ -104,39 +104,15 @@ func LoadSite(dir string) (*Site, error) {
 // which say file:line.
 func ParseSite(src []byte, name string) (*Site, error) {
 	s := DefaultSite
-	dec := toml.NewDecoder(bytes.NewReader(src))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, siteDecodeError(name, err)
+	keys, err := tomlfile.Decode(name, src, &s, " (see `go doc github.com/fairbench/fairbench/render.Site`)")
+	if err != nil {
+		return nil, err
 	}
-	s.File = name
-	s.lines = keyLines(src)
+	s.File, s.keys = name, keys
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	return &s, nil
-}
-
-// siteDecodeError turns go-toml's errors into file:line messages.
-func siteDecodeError(name string, err error) error {
-	var strict *toml.StrictMissingError
-	if errors.As(err, &strict) && len(strict.Errors) > 0 {
-		msgs := make([]string, 0, len(strict.Errors))
-		for _, e := range strict.Errors {
-			line, _ := e.Position()
-			msgs = append(msgs, fmt.Sprintf("%s:%d: unknown key %q (see `go doc github.com/fairbench/fairbench/render.Site`)", name, line, strings.Join(e.Key(), ".")))
-		}
-		return errors.New(strings.Join(msgs, "\n"))
-	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		line, _ := de.Position()
-		if key := strings.Join(de.Key(), "."); key != "" {
-			return fmt.Errorf("%s:%d: %s: %s", name, line, key, strings.TrimPrefix(de.Error(), "toml: "))
-		}
-		return fmt.Errorf("%s:%d: %s", name, line, strings.TrimPrefix(de.Error(), "toml: "))
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }
 
 // check validates what decoding cannot.
@@ -180,54 +156,7 @@ func (s *Site) errorf(key, format string, args ...any) error {
 	if s.File == "" {
 		return errors.New(msg)
 	}
-	for k := key; k != ""; {
-		if line, ok := s.lines[k]; ok {
-			return fmt.Errorf("%s:%d: %s", s.File, line, msg)
-		}
-		i := strings.LastIndexByte(k, '.')
-		if i < 0 {
-			break
-		}
-		k = k[:i]
-	}
-	return fmt.Errorf("%s: %s", s.File, msg)
-}
-
-// keyLines maps the site.toml's table headers and keys to their lines:
-// "title", "card.1", "card.1.subject", "results_md.columns". Arrays of
-// tables count from 1. It reads only what site.toml uses: [table],
-// [[array]] and key = value lines.
-func keyLines(src []byte) map[string]int {
-	lines := map[string]int{}
-	counts := map[string]int{}
-	prefix := ""
-	for i, raw := range strings.Split(string(src), "\n") {
-		line := strings.TrimSpace(raw)
-		switch {
-		case strings.HasPrefix(line, "[["):
-			name := strings.TrimSpace(strings.Trim(strings.SplitN(line, "#", 2)[0], "[] "))
-			counts[name]++
-			prefix = fmt.Sprintf("%s.%d", name, counts[name])
-			lines[prefix] = i + 1
-		case strings.HasPrefix(line, "["):
-			prefix = strings.TrimSpace(strings.Trim(strings.SplitN(line, "#", 2)[0], "[] "))
-			lines[prefix] = i + 1
-		default:
-			key, _, ok := strings.Cut(line, "=")
-			key = strings.Trim(strings.TrimSpace(key), `"`)
-			if !ok || key == "" || strings.HasPrefix(key, "#") || strings.ContainsAny(key, "{}[]") {
-				continue
-			}
-			full := key
-			if prefix != "" {
-				full = prefix + "." + key
-			}
-			if _, seen := lines[full]; !seen {
-				lines[full] = i + 1
-			}
-		}
-	}
-	return lines
+	return fmt.Errorf("%s:%d: %s", s.File, s.keys.Line(key), msg)
 }
 
 // RunPaths expands Runs against Dir, sorted within each glob; hidden files

@@ -1,8 +1,13 @@
 package render
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -86,5 +91,29 @@ func TestAAPairs(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no %s finding for the pair chi = chi-again", parse.RuleAAPair)
+	}
+}
+
+// TestLoadSiteRefusesSpecialFiles refuses a site.toml that is a FIFO or
+// over the size limit, at once and saying which.
+func TestLoadSiteRefusesSpecialFiles(t *testing.T) {
+	fifoDir, bigDir := t.TempDir(), t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(fifoDir, "site.toml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bigDir, "site.toml"), bytes.Repeat([]byte("# padding\n"), 200_000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{fifoDir: "not a regular file (a FIFO)", bigDir: "over the 1024 KiB limit of a TOML file"} {
+		done := make(chan error, 1)
+		go func() { _, err := LoadSite(dir); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "site.toml")+": "+want) {
+				t.Errorf("err = %v, want it to name site.toml and say %q", err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still reading site.toml after 5 s", dir)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 //go:embed demo.toml
@@ -61,7 +62,7 @@ func runDemo(e *env, args []string) error {
 		suite.Load.Repetitions = *reps
 	}
 	if runtime.NumCPU() < 2 {
-		suite.Isolation = collect.Isolation{} // nothing to pin apart on one CPU
+		suite.Isolation = manifest.Isolation{} // nothing to pin apart on one CPU
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()

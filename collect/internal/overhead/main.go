@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 func main() {
@@ -209,8 +210,8 @@ func (b *bench) collect(suite, out string) (string, error) {
 	return strings.TrimSpace(stdout.String()), nil
 }
 
-func readManifest(runDir string) (collect.Manifest, error) {
-	var m collect.Manifest
+func readManifest(runDir string) (manifest.Manifest, error) {
+	var m manifest.Manifest
 	b, err := os.ReadFile(filepath.Join(runDir, "run.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &m)
@@ -238,7 +239,7 @@ func (b *bench) transparency(pairs int, window, warmup time.Duration) (viaCollec
 		if err != nil {
 			return err
 		}
-		i := slices.IndexFunc(m.Measurements, func(mr collect.MeasurementRecord) bool { return !mr.Warmup })
+		i := slices.IndexFunc(m.Measurements, func(mr manifest.Measurement) bool { return !mr.Warmup })
 		if i < 0 {
 			return fmt.Errorf("%s: no measurement", runDir)
 		}

@@ -8,26 +8,14 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// Host is what the machine says about itself, asked at the start of a run.
-type Host struct {
-	Hostname    string    `json:"hostname"`
-	CPUModel    string    `json:"cpu_model"`
-	Cores       int       `json:"cores"`   // physical cores
-	Threads     int       `json:"threads"` // logical CPUs
-	MemoryBytes int64     `json:"memory_bytes"`
-	Kernel      string    `json:"kernel"`
-	OS          string    `json:"os"`
-	Arch        string    `json:"arch"`
-	Governor    string    `json:"governor,omitempty"`
-	LoadAvg     []float64 `json:"loadavg,omitempty"` // 1, 5 and 15 minutes, at the start
-}
-
-// AskHost reads the host facts from /proc, /sys and /etc. A fact that cannot
-// be read is left empty.
-func AskHost() Host {
-	h := hostFacts(func(path string) string {
+// AskFacts reads this machine's facts from /proc, /sys and /etc. A fact that
+// cannot be read is left empty.
+func AskFacts() manifest.Facts {
+	h := readFacts(func(path string) string {
 		b, _ := os.ReadFile(path)
 		return string(b)
 	})
@@ -49,10 +37,10 @@ var factFiles = []string{
 	"/proc/loadavg",
 }
 
-// hostFacts reads the facts of a machine through read, which returns a
+// readFacts reads the facts of a machine through read, which returns a
 // file's text or "" when it cannot be read.
-func hostFacts(read func(path string) string) Host {
-	var h Host
+func readFacts(read func(path string) string) manifest.Facts {
+	var h manifest.Facts
 	first := func(path string) string {
 		l, _, _ := strings.Cut(read(path), "\n")
 		return strings.TrimSpace(l)
@@ -126,7 +114,7 @@ func firstLine(path string) string {
 // runtimeVersion asks a target's runtime for its version ("go", "node",
 // "bun", "deno"). When the target starts the runtime by a path of its own
 // (node_modules/.bin/bun), that binary is asked; otherwise the one on PATH.
-func runtimeVersion(ctx context.Context, t Target, dir string) (Version, bool) {
+func runtimeVersion(ctx context.Context, t Target, dir string) (manifest.Version, bool) {
 	var flag string
 	switch t.Runtime {
 	case "go":
@@ -134,7 +122,7 @@ func runtimeVersion(ctx context.Context, t Target, dir string) (Version, bool) {
 	case "node", "bun", "deno":
 		flag = "--version"
 	default:
-		return Version{}, false
+		return manifest.Version{}, false
 	}
 	path, err := exec.LookPath(t.Runtime)
 	if len(t.Start) > 0 && strings.Contains(t.Start[0], "/") && filepath.Base(t.Start[0]) == t.Runtime {
@@ -144,12 +132,12 @@ func runtimeVersion(ctx context.Context, t Target, dir string) (Version, bool) {
 		}
 	}
 	if err != nil {
-		return Version{}, false
+		return manifest.Version{}, false
 	}
 	out, err := exec.CommandContext(ctx, path, flag).Output()
 	if err != nil {
-		return Version{}, false
+		return manifest.Version{}, false
 	}
 	first, _, _ := strings.Cut(string(out), "\n")
-	return Version{Path: path, Version: strings.TrimSpace(first), Asked: []string{path, flag}}, true
+	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: []string{path, flag}}, true
 }

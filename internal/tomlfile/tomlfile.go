@@ -1,0 +1,213 @@
+// Package tomlfile reads fairbench's TOML inputs (suites, hosts files,
+// site.toml) the one way: bounded in size, regular files only, decoded
+// with github.com/BurntSushi/toml, every error as file:line: key: message.
+// It checks no meaning; its callers do, and find the line of what they
+// refuse with File.Line.
+package tomlfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// MaxBytes is the largest TOML file fairbench reads: a suite of a hundred
+// targets is some 20 KiB.
+const MaxBytes = 1 << 20
+
+// Read reads a TOML file of at most MaxBytes. Devices, FIFOs, sockets and
+// folders are refused before a byte is read, so /dev/zero or a pipe
+// cannot make it wait or grow.
+func Read(path string) ([]byte, error) {
+	b, err := ReadRegular(path, MaxBytes)
+	if errors.Is(err, errTooBig) {
+		return nil, fmt.Errorf("%s: over the %d KiB limit of a TOML file: is it the right file?", path, MaxBytes>>10)
+	}
+	return b, err
+}
+
+var errTooBig = errors.New("over the limit")
+
+// ReadRegular reads a regular file of at most limit bytes (a suite's body
+// files), refusing other kinds of file before opening them.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	before, err := os.Stat(path) // before opening: opening a FIFO waits for a writer
+	if err != nil {
+		return nil, err
+	}
+	if !before.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fileKind(before.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(before, info) {
+		return nil, fmt.Errorf("%s: replaced while being opened: try again", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: %w of %d bytes", path, errTooBig, limit)
+	}
+	return b, nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
+// File is a decoded TOML file: its name, its bytes and where each key is.
+type File struct {
+	Name string
+	Src  []byte
+	// lines maps key paths to their lines. Arrays of tables count from 1
+	// ("target.2.port"); a nested array counts across its parents
+	// ("scenario.3.variant.5" is the fifth [[scenario.variant]] of the file).
+	lines map[string]int
+	order []keyLine // every key in file order
+}
+
+// Decode decodes src into v. Keys v has no field for are errors at their
+// lines; so is a value of the wrong type, or one a field's UnmarshalText
+// refuses. hint is added to the unknown-key message (where to read what
+// the keys are).
+func Decode(name string, src []byte, v any, hint string) (*File, error) {
+	if len(src) > MaxBytes {
+		return nil, fmt.Errorf("%s: over the %d KiB limit of a TOML file", name, MaxBytes>>10)
+	}
+	md, err := toml.NewDecoder(strings.NewReader(string(src))).Decode(v)
+	f := &File{Name: name, Src: src}
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			msg := pe.Message
+			if pe.LastKey != "" {
+				return nil, fmt.Errorf("%s:%d: %s: %s", name, max(pe.Position.Line, 1), lastKey(pe.LastKey), msg)
+			}
+			return nil, fmt.Errorf("%s:%d: %s", name, max(pe.Position.Line, 1), msg)
+		}
+		if m := typeError.FindStringSubmatch(err.Error()); m != nil {
+			return nil, fmt.Errorf("%s:%s: %s: %s", name, m[1], lastKey(m[2]), m[3])
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	f.order = keyLines(src, md)
+	if err := f.shapes(reflect.TypeOf(v), md); err != nil {
+		return nil, err
+	}
+	f.lines = make(map[string]int, len(f.order))
+	for _, e := range f.order {
+		if _, ok := f.lines[e.path]; !ok {
+			f.lines[e.path] = e.line
+		}
+	}
+	var errs []error
+	seen := map[string]int{}
+	for _, k := range md.Undecoded() {
+		if parentUndecoded(k, md) {
+			continue // the unknown table is named once, not each of its keys
+		}
+		errs = append(errs, fmt.Errorf("%s:%d: unknown key %q%s", name, f.lineOfKey(k, seen), k.String(), hint))
+	}
+	return f, errors.Join(errs...)
+}
+
+// typeError is how the decoder words a value of the wrong type.
+var typeError = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*)"\): (.*)$`)
+
+// lastKey is the last piece of a dotted key, the one a message names.
+func lastKey(k string) string {
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		return k[i+1:]
+	}
+	return k
+}
+
+// parentUndecoded reports whether a table holding k is itself undecoded.
+func parentUndecoded(k toml.Key, md toml.MetaData) bool {
+	undecoded := map[string]bool{}
+	for _, u := range md.Undecoded() {
+		undecoded[u.String()] = true
+	}
+	for i := len(k) - 1; i > 0; i-- {
+		if undecoded[k[:i].String()] {
+			return true
+		}
+	}
+	return false
+}
+
+// Line is the line of a key path ("load.duration", "target.2.port"), or of
+// the nearest enclosing table or key that has one; 1 when none does.
+func (f *File) Line(path string) int {
+	if f == nil {
+		return 1
+	}
+	for p := path; p != ""; {
+		if l, ok := f.lines[p]; ok {
+			return l
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return 1
+}
+
+// Has reports whether the file sets the key path.
+func (f *File) Has(path string) bool {
+	if f == nil {
+		return false
+	}
+	_, ok := f.lines[path]
+	return ok
+}
+
+// Errorf is an error at the line of path: "file:line: key: message", the
+// key being path's last piece.
+func (f *File) Errorf(path, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s: %s", f.Name, f.Line(path), lastKey(path), fmt.Sprintf(format, args...))
+}
+
+// lineOfKey is the line of the n-th occurrence of an undecoded key (which
+// names no array index), counted in seen.
+func (f *File) lineOfKey(k toml.Key, seen map[string]int) int {
+	name := k.String()
+	n := seen[name]
+	seen[name]++
+	for _, e := range f.order {
+		if e.key == name {
+			if n == 0 {
+				return e.line
+			}
+			n--
+		}
+	}
+	return 1
+}

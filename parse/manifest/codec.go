@@ -1,0 +1,84 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Encode writes m as run.json's bytes: indented, keys in declaration order,
+// a newline at the end.
+func Encode(m *Manifest) ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Error is a run.json that cannot be read: its line (0 when unknown) and why.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Decode reads run.json's bytes. Keys it does not know are ignored (a newer
+// collector may add some); a schema newer than SchemaVersion, or none, is
+// an *Error, as is bad JSON (with its line).
+func Decode(b []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, &Error{Line: errorLine(b, err), Msg: err.Error()}
+	}
+	if m.Schema < 1 || m.Schema > SchemaVersion {
+		return nil, &Error{Msg: fmt.Sprintf("run.json schema %d is not one this fairbench reads (1..%d): update fairbench", m.Schema, SchemaVersion)}
+	}
+	return &m, nil
+}
+
+// errorLine finds the line of a JSON syntax or type error, 0 if unknown.
+func errorLine(b []byte, err error) int {
+	var off int64
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		off = syntax.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	default:
+		return 0
+	}
+	return 1 + bytes.Count(b[:min(int(off), len(b))], []byte("\n"))
+}
+
+// UnmarshalJSON reads an isolation record under its keys, or under the
+// Go field names ("ServerCPUs", "ClientCPUs") that runs written before the
+// keys were declared carry.
+func (i *Isolation) UnmarshalJSON(b []byte) error {
+	var v struct {
+		ServerCPUs    string `json:"server_cpus"`
+		ClientCPUs    string `json:"client_cpus"`
+		OldServerCPUs string `json:"ServerCPUs"`
+		OldClientCPUs string `json:"ClientCPUs"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*i = Isolation{ServerCPUs: v.ServerCPUs, ClientCPUs: v.ClientCPUs}
+	if i.ServerCPUs == "" {
+		i.ServerCPUs = v.OldServerCPUs
+	}
+	if i.ClientCPUs == "" {
+		i.ClientCPUs = v.OldClientCPUs
+	}
+	return nil
+}

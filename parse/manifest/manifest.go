@@ -1,0 +1,201 @@
+package manifest
+
+import "time"
+
+// SchemaVersion is the run.json schema this package writes and the newest
+// it reads; every earlier version is read too.
+const SchemaVersion = 1
+
+// Run status values in Manifest.Status.
+const (
+	StatusRunning     = "running"
+	StatusComplete    = "complete"
+	StatusInterrupted = "interrupted"
+	StatusFailed      = "failed"
+)
+
+// Manifest is run.json: everything about a run except the dumps themselves.
+// Collect rewrites it atomically as the run advances.
+type Manifest struct {
+	Schema      int         `json:"schema"`
+	ID          string      `json:"id"`
+	Suite       string      `json:"suite"`
+	SuiteFile   string      `json:"suite_file,omitempty"` // where the suite was read from
+	SuiteSHA256 string      `json:"suite_sha256"`
+	Status      string      `json:"status"`
+	Start       time.Time   `json:"start"`
+	End         *time.Time  `json:"end,omitempty"`
+	Resumed     []time.Time `json:"resumed,omitempty"` // when each -resume began
+	// Facts are what the machine that ran the collector said of itself.
+	Facts     Facts              `json:"host"`
+	Tools     map[string]Version `json:"tools"` // load tools, runtimes and services, by name
+	Isolation Isolation          `json:"isolation"`
+	// AAPair names two targets of the suite that are one program under two
+	// names (the suite's aa_pair): their difference is the run's noise.
+	AAPair []string `json:"aa_pair,omitempty"`
+	// Shard is "I/N" when the run took the I-th of N deterministic shares
+	// of the suite's targets (collect -shard).
+	Shard string `json:"shard,omitempty"`
+	// Hosts are the SSH hosts the run used, with what each said of itself.
+	// Empty: everything ran on the collector's machine.
+	Hosts []Host `json:"hosts,omitempty"`
+	// Merged lists the shard runs a merged run was made of (fairbench merge).
+	Merged       []Shard       `json:"merged,omitempty"`
+	Services     []Service     `json:"services,omitempty"`
+	Targets      []Target      `json:"targets"`
+	Measurements []Measurement `json:"measurements"`
+	// Orphans are dumps found on disk on resume that run.json did not list
+	// (a crash between storing and recording): kept, never measurements.
+	Orphans []Orphan `json:"orphans,omitempty"`
+	// Leftovers are the process groups fairbench started on SSH hosts and
+	// has not seen end: the server running now, or one left when its host
+	// was out of reach (or the collector died). The next connection to the
+	// host, or -resume, ends them over a fresh connection.
+	Leftovers []Leftover `json:"leftovers,omitempty"`
+	Errors    []string   `json:"errors,omitempty"`
+}
+
+// Facts are what a machine says about itself, asked at the start of a run.
+// A fact that could not be read is left empty.
+type Facts struct {
+	Hostname    string    `json:"hostname"`
+	CPUModel    string    `json:"cpu_model"`
+	Cores       int       `json:"cores"`   // physical cores
+	Threads     int       `json:"threads"` // logical CPUs
+	MemoryBytes int64     `json:"memory_bytes"`
+	Kernel      string    `json:"kernel"`
+	OS          string    `json:"os"`
+	Arch        string    `json:"arch"`
+	Governor    string    `json:"governor,omitempty"`
+	LoadAvg     []float64 `json:"loadavg,omitempty"` // 1, 5 and 15 minutes, at the start
+}
+
+// Host is an SSH host of the run: its entry's name, destination and roles,
+// and what it said of itself.
+type Host struct {
+	Name        string             `json:"name"`
+	Destination string             `json:"destination"` // as given to ssh, with the port when set
+	Roles       []string           `json:"roles"`
+	Facts       Facts              `json:"facts"`
+	Tools       map[string]Version `json:"tools,omitempty"` // asked on this host
+}
+
+// Isolation pins server and client to CPU lists (taskset -c syntax, "" for
+// none). It is the suite's [isolation] table as well as run.json's record
+// of it.
+type Isolation struct {
+	ServerCPUs string `toml:"server_cpus" json:"server_cpus"`
+	ClientCPUs string `toml:"client_cpus" json:"client_cpus"`
+}
+
+// Leftover is a process group started on an SSH host.
+type Leftover struct {
+	Host  string `json:"host"` // Host.Name
+	Group int    `json:"process_group"`
+	What  string `json:"what"` // the target, or "load tool"
+	// BootID (the host's /proc/sys/kernel/random/boot_id) and Start (the
+	// group leader's start time, in clock ticks after boot) tell the group
+	// from a later one with the same number: after a reboot, or a reuse.
+	BootID string `json:"boot_id,omitempty"`
+	Start  string `json:"start,omitempty"`
+}
+
+// Shard is one shard run that went into a merged run.
+type Shard struct {
+	ID     string     `json:"id"`
+	Shard  string     `json:"shard"` // "I/N"
+	Start  time.Time  `json:"start"`
+	End    *time.Time `json:"end,omitempty"`
+	Facts  Facts      `json:"host"` // the machine that ran the shard's collector
+	Status string     `json:"status"`
+}
+
+// Orphan is a dump found in the run dir that no measurement lists.
+type Orphan struct {
+	Dump   string `json:"dump"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// Version is what a binary said of itself.
+type Version struct {
+	Path    string `json:"path"`
+	Version string `json:"version"`
+	// Asked is the argv that produced Version.
+	Asked []string `json:"asked"`
+}
+
+// Service is what run.json keeps of a service the targets used.
+type Service struct {
+	Name     string  `json:"name"`
+	Version  string  `json:"version"`
+	Port     int     `json:"port"`
+	StartupS float64 `json:"startup_s"`
+	SeedS    float64 `json:"seed_s,omitempty"`
+}
+
+// Target is what was learnt about a target outside its measurements.
+type Target struct {
+	Name          string   `json:"name"`
+	Runtime       string   `json:"runtime,omitempty"`
+	BuildS        float64  `json:"build_s,omitempty"`
+	ArtifactBytes int64    `json:"artifact_bytes,omitempty"`
+	StartupS      float64  `json:"startup_s,omitempty"`
+	RSSBefore     int64    `json:"rss_before_bytes,omitempty"`
+	RSSAfter      int64    `json:"rss_after_bytes,omitempty"`
+	RSSPeak       int64    `json:"rss_peak_bytes,omitempty"`
+	Conformance   string   `json:"conformance,omitempty"` // "pass" | "fail"
+	Failed        []string `json:"failed,omitempty"`      // scenarios that failed the gate
+	Transcript    string   `json:"transcript,omitempty"`  // conformance/<target>.txt
+	// Host is the server host (Host.Name) the target ran on; empty: the
+	// collector's machine.
+	Host string `json:"host,omitempty"`
+	// LocalTranscript is the gate asked again from the collector's machine
+	// when the server is remote (conformance/<target>.local.txt), and
+	// LocalConformance its verdict: a difference from the client host's
+	// says a firewall or proxy stands between them.
+	LocalTranscript  string `json:"local_transcript,omitempty"`
+	LocalConformance string `json:"local_conformance,omitempty"`
+	Error            string `json:"error,omitempty"`
+}
+
+// Measurement is one load-generator run and where its dump is.
+type Measurement struct {
+	Target      string    `json:"target"`
+	Scenario    string    `json:"scenario"`
+	Rep         int       `json:"rep"`
+	Warmup      bool      `json:"warmup"`
+	Order       int       `json:"order"`
+	Tool        string    `json:"tool"`
+	ToolVersion string    `json:"tool_version"`
+	Argv        []string  `json:"argv"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	ExitStatus  int       `json:"exit_status"` // -1: killed by a signal (Error says which)
+	// ServerCPUList and ClientCPUList are the CPU lists (taskset -c) the
+	// server and the load tool were pinned to; empty: not pinned.
+	ServerCPUList string `json:"server_cpus,omitempty"`
+	ClientCPUList string `json:"client_cpus,omitempty"`
+	// ServerHost and ClientHost name the hosts (Host.Name) that ran the
+	// server and the load tool; empty: the collector's machine. In a merged
+	// run every measurement names both.
+	ServerHost string `json:"server_host,omitempty"`
+	ClientHost string `json:"client_host,omitempty"`
+	// Shard is the shard run ("I/N") the measurement came from, in a merged run.
+	Shard string `json:"shard,omitempty"`
+	// ServerCPUSeconds and ClientCPUSeconds are the CPU time (user +
+	// system) the server and the load tool used during the window.
+	ServerCPUSeconds float64 `json:"server_cpu_s"`
+	ClientCPUSeconds float64 `json:"client_cpu_s"`
+	StartupS         float64 `json:"startup_s,omitempty"`
+	RSSBefore        int64   `json:"rss_before_bytes,omitempty"`
+	RSSAfter         int64   `json:"rss_after_bytes,omitempty"`
+	RSSPeak          int64   `json:"rss_peak_bytes,omitempty"` // sampled every 20 ms during the window
+	Dump             string  `json:"dump"`
+	SHA256           string  `json:"sha256"`
+	Stderr           string  `json:"stderr,omitempty"`
+	// Error says why the measurement failed (the tool crashed or overran
+	// its window, the server died): its dump is kept, and a resumed run
+	// takes the measurement again under a new name.
+	Error string `json:"error,omitempty"`
+}
