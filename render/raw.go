@@ -131,11 +131,11 @@ func (w *writer) archive(rel string, files []rawFile, when time.Time) error {
 	if err != nil {
 		return err
 	}
-	if err := w.writeArchive(out, files, when); err != nil {
-		out.Close()
-		return err
+	err = w.writeArchive(out, files, when)
+	if cerr := w.close(out); err == nil {
+		err = cerr
 	}
-	return w.close(out)
+	return err
 }
 
 // writeArchive writes the archive through one gzip writer for the whole

@@ -32,7 +32,7 @@ import (
 
 // Options say where and how to build a site.
 type Options struct {
-	Out   string // folder to write; created if needed
+	Out   string // folder to write: new, empty, or one render wrote before (see checkOut and openOut)
 	Title string // "" uses the site's title
 	Site  *Site  // nil uses DefaultSite
 	// Theme replaces the theme the site names; nil looks it up by name.
@@ -46,10 +46,6 @@ type Options struct {
 
 // DefaultTitle is the site title when none is given.
 const DefaultTitle = "HTTP framework benchmark"
-
-// marker marks a folder as a fairbench site, which Build may empty before
-// writing: a folder without it is never emptied.
-const marker = ".fairbench-site"
 
 // Build writes the site for set into opt.Out and returns the path of its
 // index.html. The same set and options render byte-identical files.
@@ -68,6 +64,9 @@ var ErrNothingRead = errors.New("no measurement could be read")
 // read and there were problems (ErrNothingRead).
 func BuildPaths(paths []string, opt Options) (index string, readErrs []error, err error) {
 	start := time.Now()
+	if err := checkOut(opt.Out, paths); err != nil {
+		return "", nil, err
+	}
 	in, errs, err := Read(paths, opt)
 	if err != nil {
 		return "", errs, err
@@ -115,39 +114,33 @@ func BuildInput(in *Input, opt Options) (string, error) {
 	}
 	m := newModel(in, site)
 	progress("statistics, tiers and %d findings for %d cells", len(m.findings), len(m.all))
-	if err := resetOut(opt.Out); err != nil {
+	if err := checkOut(opt.Out, in.inputs()); err != nil {
 		return "", err
 	}
-	w := &writer{out: opt.Out, tmpl: tmpl}
-	if err := m.writePages(w, progress); err != nil {
+	dir, err := openOut(opt.Out)
+	if err != nil {
 		return "", err
 	}
-	if err := m.writeFiles(w, theme, progress); err != nil {
+	w := &writer{dir: dir, tmpl: tmpl}
+	err = m.writePages(w, progress)
+	if err == nil {
+		err = m.writeFiles(w, theme, progress)
+	}
+	if cerr := dir.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", err
 	}
 	progress("wrote %d files, %s", w.files, Bytes(w.bytes))
 	return filepath.Join(opt.Out, "index.html"), nil
 }
 
-// resetOut empties a folder that an earlier Build wrote, so no page of a
-// target that left survives, and marks it.
-func resetOut(out string) error {
-	if _, err := os.Stat(filepath.Join(out, marker)); err == nil {
-		if err := os.RemoveAll(out); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(out, marker), []byte("written by fairbench render; the next render empties this folder\n"), 0o644)
-}
-
 // writer writes files under out and counts them. Its buffers are made
 // once and reused by every file, so that copying 100,000 dumps makes no
 // garbage per dump.
 type writer struct {
-	out   string
+	dir   *outDir
 	tmpl  *template.Template
 	files int
 	bytes int64
@@ -161,28 +154,36 @@ func (w *writer) write(rel string, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
+	_, err = f.Write(b)
+	if cerr := w.close(f); err == nil {
+		err = cerr
 	}
-	return w.close(f)
+	return err
 }
 
-// create opens a new file at rel for writing; close it with w.close.
-func (w *writer) create(rel string) (*os.File, error) {
-	path := filepath.Join(w.out, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// outFile is a file being written, and its path in the site.
+type outFile struct {
+	*os.File
+	rel string
+}
+
+// create makes the new file rel for writing; close it with w.close, also
+// after an error, so that it is listed.
+func (w *writer) create(rel string) (*outFile, error) {
+	f, err := w.dir.create(rel)
+	if err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	return &outFile{f, rel}, nil
 }
 
-// close closes a file from w.create and counts it.
-func (w *writer) close(f *os.File) error {
+// close closes a file from w.create, counts it and lists it in the marker.
+func (w *writer) close(f *outFile) error {
 	info, err := f.Stat()
 	if err == nil {
 		w.files++
 		w.bytes += info.Size()
+		w.dir.wrote(f.rel, info.Size())
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -201,11 +202,11 @@ func (w *writer) copy(rel, src string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, in); err != nil {
-		f.Close()
-		return err
+	_, err = io.Copy(f, in)
+	if cerr := w.close(f); err == nil {
+		err = cerr
 	}
-	return w.close(f)
+	return err
 }
 
 // page executes the template a page names into the file at its path,
@@ -223,11 +224,11 @@ func (w *writer) page(p interface{ page() Page }, data any) error {
 		w.bw.Reset(f)
 	}
 	if err := w.tmpl.ExecuteTemplate(w.bw, pg.Template, data); err != nil {
-		f.Close()
+		w.close(f)
 		return fmt.Errorf("render %s: %w", pg.Path, err)
 	}
 	if err := w.bw.Flush(); err != nil {
-		f.Close()
+		w.close(f)
 		return err
 	}
 	w.bw.Reset(nil) // not to hold on to the file
