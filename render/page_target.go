@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -182,7 +181,7 @@ func (m *model) transcript(p Page, t *parse.Target) (text, href, why string) {
 	if run == nil || run.Path == "" || !filepath.IsLocal(filepath.FromSlash(t.Transcript)) {
 		return "", "", "The transcript is not in the run dir."
 	}
-	b, err := os.ReadFile(filepath.Join(run.Path, filepath.FromSlash(t.Transcript)))
+	b, err := parse.ReadRunFile(run.Path, t.Transcript, parse.KindTranscript)
 	if err != nil {
 		return "", "", "The transcript could not be read: " + err.Error()
 	}

@@ -191,24 +191,6 @@ func (w *writer) close(f *outFile) error {
 	return err
 }
 
-// copy copies the file src to rel, streamed.
-func (w *writer) copy(rel, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	f, err := w.create(rel)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(f, in)
-	if cerr := w.close(f); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // page executes the template a page names into the file at its path,
 // through one buffer for every page: the history of 1,000 runs is a page
 // of 600 kB that need not be held whole.
@@ -285,20 +267,6 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 		}
 	}
 	progress("%d pages", n)
-	files := m.dumpFiles()
-	for i, f := range sortedKeys(files) {
-		p, err := m.dumpPage(f, files[f])
-		if err != nil {
-			return fmt.Errorf("dump page: %w", err)
-		}
-		if err := w.page(p, p); err != nil {
-			return err
-		}
-		if (i+1)%2000 == 0 {
-			progress("%d of %d dump pages", i+1, len(files))
-		}
-	}
-	progress("%d dump pages", len(files))
 	return nil
 }
 
@@ -324,12 +292,20 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 			return err
 		}
 	}
-	downloads, err := m.writeRaw(w)
+	pages := m.dumpFiles()
+	n := len(pages)
+	downloads, rw, err := m.writeRaw(w, pages)
+	if err == nil {
+		err = rw.rest()
+	}
 	if err != nil {
 		return fmt.Errorf("raw files: %w", err)
 	}
 	w.gz = nil // a megabyte the rest does not need
-	progress("copied %d raw files, %d archives", downloads.copied, downloads.archives)
+	progress("copied %d raw files, %d archives, %d dump pages", downloads.copied, downloads.archives, n)
+	for _, err := range rw.refused {
+		progress("not published: %v", err)
+	}
 	if err := w.page(downloads, downloads); err != nil {
 		return err
 	}
