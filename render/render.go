@@ -17,6 +17,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -145,6 +147,7 @@ type writer struct {
 	files int
 	bytes int64
 	bw    *bufio.Writer // a page on its way to its file
+	valid validUTF8     // between bw and the file
 	gz    *gzip.Writer  // reused by every archive
 	cp    []byte        // io.CopyBuffer's buffer
 }
@@ -200,24 +203,75 @@ func (w *writer) page(p interface{ page() Page }, data any) error {
 	if err != nil {
 		return err
 	}
+	w.valid.w, w.valid.tail = f, w.valid.tail[:0]
 	if w.bw == nil {
-		w.bw = bufio.NewWriterSize(f, 64<<10)
+		w.bw = bufio.NewWriterSize(&w.valid, 64<<10)
 	} else {
-		w.bw.Reset(f)
+		w.bw.Reset(&w.valid)
 	}
 	if err := w.tmpl.ExecuteTemplate(w.bw, pg.Template, data); err != nil {
 		w.close(f)
 		return fmt.Errorf("render %s: %w", pg.Path, err)
 	}
-	if err := w.bw.Flush(); err != nil {
+	err = w.bw.Flush()
+	if err == nil {
+		err = w.valid.end()
+	}
+	if err != nil {
 		w.close(f)
 		return err
 	}
 	w.bw.Reset(nil) // not to hold on to the file
+	w.valid.w = nil
 	return w.close(f)
 }
 
 func (p Page) page() Page { return p }
+
+// validUTF8 passes what is written to w with every byte that is not UTF-8
+// replaced by U+FFFD, visibly: a target or scenario name is whatever a
+// run.json or a file name held, and a page is UTF-8.
+type validUTF8 struct {
+	w    io.Writer
+	tail []byte // the start of a rune the next Write may finish
+	buf  []byte
+}
+
+func (v *validUTF8) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(v.tail) > 0 {
+		v.buf = append(append(v.buf[:0], v.tail...), p...)
+		p = v.buf
+		v.tail = v.tail[:0]
+	}
+	// Hold back a rune cut by the end of p.
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				v.tail = append(v.tail, p[i:]...)
+				p = p[:i]
+			}
+			break
+		}
+	}
+	if !utf8.Valid(p) {
+		p = bytes.ToValidUTF8(p, []byte("\uFFFD"))
+	}
+	if _, err := v.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// end writes a rune left unfinished at the end of the page as U+FFFD.
+func (v *validUTF8) end() error {
+	if len(v.tail) == 0 {
+		return nil
+	}
+	v.tail = v.tail[:0]
+	_, err := v.w.Write([]byte("\uFFFD"))
+	return err
+}
 
 // writePages renders every page, each built just before it is written so
 // that only one page's data is held at a time.
