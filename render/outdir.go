@@ -109,6 +109,7 @@ func openOut(out string) (*outDir, error) {
 		root.Close()
 		return nil, err
 	}
+	d.dirs = map[string]bool{".": true} // clear may have removed some
 	mf, err := root.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		root.Close()
@@ -147,6 +148,9 @@ func (d *outDir) clear(out string) error {
 		n, err := strconv.ParseInt(size, 10, 64)
 		if !ok || err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) || rel == marker {
 			continue // not a line render writes: nothing is removed for it
+		}
+		if !d.isDir(path.Dir(rel)) {
+			continue // a folder of the site became a link: nothing is removed through it
 		}
 		info, err := d.root.Lstat(filepath.FromSlash(rel))
 		if err != nil || !info.Mode().IsRegular() || info.Size() != n {
@@ -196,6 +200,23 @@ func (d *outDir) mkdir(dir string) error {
 	}
 	d.dirs[dir] = true
 	return nil
+}
+
+// isDir reports whether dir (a slash path) and every folder above it in
+// the out folder is a folder, not a link.
+func (d *outDir) isDir(dir string) bool {
+	if d.dirs[dir] {
+		return true
+	}
+	if !d.isDir(path.Dir(dir)) {
+		return false
+	}
+	info, err := d.root.Lstat(filepath.FromSlash(dir))
+	if err != nil || !info.IsDir() {
+		return false
+	}
+	d.dirs[dir] = true
+	return true
 }
 
 // create makes the new file rel (a slash path): a file already there,

@@ -216,3 +216,25 @@ func TestOutLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestOutLinkedFolderInside: a site folder replaced by a link to another
+// folder inside the out folder is neither emptied nor written through.
+func TestOutLinkedFolderInside(t *testing.T) {
+	run := fixtureRun(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if err := renderTo(t, out, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(out, "raw"), filepath.Join(out, "kept")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("kept", filepath.Join(out, "raw")); err != nil {
+		t.Skip(err)
+	}
+	kept := tree(t, filepath.Join(out, "kept"))
+	wantRefused(t, renderTo(t, out, run), "raw in the out folder is not a folder")
+	after := tree(t, filepath.Join(out, "kept"))
+	if len(after) != len(kept) {
+		t.Errorf("the folder behind the link holds %d files, held %d", len(after), len(kept))
+	}
+}
