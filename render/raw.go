@@ -106,6 +106,8 @@ type rawWriter struct {
 	when   time.Time                       // its date
 	body   []byte                          // a dump page's file, reused
 	copied int
+	// progress, when set, hears of every 2,000 files copied.
+	progress func(string, ...any)
 	// refused are the files the reader would not read: not published.
 	refused []error
 }
@@ -116,8 +118,8 @@ type rawWriter struct {
 // returns the downloads page that lists them. Only the runs on show list
 // every file (up to maxListedFiles); an older run lists its run.json and
 // suite.toml, the rest being in its archive.
-func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement) (*DownloadsPage, *rawWriter, error) {
-	rw := &rawWriter{m: m, w: w, pages: pages}
+func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement, progress func(string, ...any)) (*DownloadsPage, *rawWriter, error) {
+	rw := &rawWriter{m: m, w: w, pages: pages, progress: progress}
 	p := m.downloadsPage()
 	p.Runs = make([]DownloadRun, 0, len(m.in.runs))
 	runs := make([]*runFacts, len(m.in.runs))
@@ -267,6 +269,9 @@ func (rw *rawWriter) publish(f rawFile) (bool, error) {
 		return false, err
 	}
 	rw.copied++
+	if rw.copied%2000 == 0 && rw.progress != nil {
+		rw.progress("%d raw files copied", rw.copied)
+	}
 	if paged {
 		delete(rw.pages, f.src)
 		if err := rw.page(f.src, rw.body, ms); err != nil {

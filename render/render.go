@@ -348,7 +348,7 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 	}
 	pages := m.dumpFiles()
 	n := len(pages)
-	downloads, rw, err := m.writeRaw(w, pages)
+	downloads, rw, err := m.writeRaw(w, pages, progress)
 	if err == nil {
 		err = rw.rest()
 	}
