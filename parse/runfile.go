@@ -111,7 +111,8 @@ func OpenRunFile(root, rel string, kind FileKind) (*RunFile, error) {
 	name := filepath.Join(root, filepath.FromSlash(rel))
 	local := filepath.FromSlash(rel)
 	if !filepath.IsLocal(local) {
-		return nil, &RunFileError{File: name, Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
+		// Named as given: joined, the path would be cleaned to where it leads.
+		return nil, &RunFileError{File: root + string(filepath.Separator) + local, Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {

@@ -58,7 +58,8 @@ func resolved(p string) string {
 
 // checkOut refuses an out folder that render must not write into or
 // empty: /, the current folder or one holding it, the home folder or one
-// holding it, and a folder that is, holds or sits inside one of inputs.
+// holding it, a folder that is, holds or sits inside one of inputs, and a
+// folder that holds anything but a site render wrote (ownFolder).
 func checkOut(out string, inputs []string) error {
 	if out == "" {
 		return errors.New("render: no -out folder given")
@@ -89,7 +90,7 @@ func checkOut(out string, inputs []string) error {
 			return fmt.Errorf("render: -out %s is inside the input %s: the next render would read its own copies as input; give -out a folder outside the inputs", out, in)
 		}
 	}
-	return nil
+	return ownFolder(out)
 }
 
 // openOut makes out ready for a new site: a new folder, an empty one, or
@@ -120,27 +121,48 @@ func openOut(out string) (*outDir, error) {
 	return d, nil
 }
 
-// clear removes the files an earlier render listed, refusing a folder that
-// holds anything without such a list.
-func (d *outDir) clear(out string) error {
-	entries, err := fs.ReadDir(d.root.FS(), ".")
-	if err != nil {
-		return fmt.Errorf("render: %w", err)
-	}
-	if len(entries) == 0 {
+// ownFolder refuses an out folder that holds anything but a site render
+// wrote and listed; a folder that does not exist yet is fine.
+func ownFolder(out string) error {
+	_, err := listed(os.DirFS(out), out)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	info, err := d.root.Lstat(marker)
-	if err != nil || !info.Mode().IsRegular() {
-		return fmt.Errorf("render: -out %s is not empty and was not written by fairbench render (it has no %s listing render's files): give a new or empty folder; render removes only files it wrote", out, marker)
-	}
-	b, err := fs.ReadFile(d.root.FS(), marker)
+	return err
+}
+
+// listed is the text of the marker of the out folder fsys, after its head:
+// "" for an empty folder; an error for a folder that holds anything
+// without a marker of this render's.
+func listed(fsys fs.FS, out string) (string, error) {
+	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return fmt.Errorf("render: %w", err)
+		return "", fmt.Errorf("render: %w", err)
+	}
+	if len(entries) == 0 {
+		return "", nil
+	}
+	info, err := fs.Lstat(fsys, marker)
+	if err != nil || !info.Mode().IsRegular() {
+		return "", fmt.Errorf("render: -out %s is not empty and was not written by fairbench render (it has no %s listing render's files): give a new or empty folder; render removes only files it wrote", out, marker)
+	}
+	b, err := fs.ReadFile(fsys, marker)
+	if err != nil {
+		return "", fmt.Errorf("render: %w", err)
 	}
 	text, ok := strings.CutPrefix(string(b), markerHead)
 	if !ok {
-		return fmt.Errorf("render: -out %s was written by an older fairbench render that did not list its files, so render cannot tell them from yours: remove the folder yourself and render again", out)
+		return "", fmt.Errorf("render: -out %s was written by an older fairbench render that did not list its files, so render cannot tell them from yours: remove the folder yourself and render again", out)
+	}
+	return text, nil
+}
+
+// clear removes the files an earlier render listed, refusing a folder that
+// holds anything without such a list.
+func (d *outDir) clear(out string) error {
+	text, err := listed(d.root.FS(), out)
+	if err != nil {
+		return err
 	}
 	parents := map[string]bool{}
 	for line := range strings.Lines(text) {
