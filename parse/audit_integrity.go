@@ -3,6 +3,7 @@ package parse
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,6 +20,9 @@ const (
 	RuleDumpExtra   = "dump-extra"   // a file under dumps/ that run.json does not list
 	RuleDumpOrphan  = "dump-orphan"  // a dump the collector stored, did not record, and kept (run.json orphans)
 	RuleDumpChanged = "dump-changed" // a dump whose sha256 differs from run.json's
+	// RuleDumpUnverified: dumps for which run.json records no sha256, so
+	// nothing says they are the bytes the tool wrote.
+	RuleDumpUnverified = "dump-unverified"
 )
 
 // Integrity checks the dumps of a run dir against its run.json: a dump
@@ -29,6 +33,7 @@ const (
 func Integrity(run *Run) []Finding {
 	listed := map[string]bool{}
 	var found []Finding
+	var unsummed []string
 	for _, mr := range run.Measurements {
 		if mr.Dump == "" {
 			continue
@@ -37,8 +42,12 @@ func Integrity(run *Run) []Finding {
 		listed[rel] = true
 		if f, ok := checkDump(run, mr, rel); ok {
 			found = append(found, f)
+		} else if mr.SHA256 == "" {
+			unsummed = append(unsummed, filepath.Join(run.Path, rel))
 		}
 	}
+	found = append(found, unverified(run, unsummed)...)
+	found = append(found, refusedFiles(run)...)
 	for _, o := range run.Orphans {
 		rel := filepath.FromSlash(o.Dump)
 		listed[rel] = true
@@ -71,8 +80,12 @@ func Integrity(run *Run) []Finding {
 func checkDump(run *Run, mr manifest.Measurement, rel string) (Finding, bool) {
 	name := filepath.Join(run.Path, rel)
 	f := Finding{Run: run.ID, Target: mr.Target, Scenario: mr.Scenario, Dumps: []string{name}, Level: LevelError}
-	sum, err := fileSHA256(name)
+	sum, err := dumpSHA256(run, rel)
+	var refused *RunFileError
 	switch {
+	case errors.As(err, &refused):
+		f.Rule = RuleDumpMissing
+		f.Message = fmt.Sprintf("%s is not read: %s; a dump is a regular file inside the run dir", mr.Dump, refused.Reason)
 	case os.IsNotExist(err):
 		f.Rule = RuleDumpMissing
 		f.Message = fmt.Sprintf("%s is listed in run.json but missing: its numbers cannot be checked or rebuilt; restore it from a copy, or measure again", mr.Dump)
@@ -88,8 +101,14 @@ func checkDump(run *Run, mr manifest.Measurement, rel string) (Finding, bool) {
 	return f, true
 }
 
-func fileSHA256(name string) (string, error) {
-	f, err := os.Open(name)
+// dumpSHA256 is the sha256 of the dump at rel: as it was parsed when the
+// run was walked, else read through OpenRunFile (inside the run dir, a
+// regular file, bounded).
+func dumpSHA256(run *Run, rel string) (string, error) {
+	if sum, ok := run.DumpSHA256[filepath.Clean(rel)]; ok && sum != "" {
+		return sum, nil
+	}
+	f, err := OpenRunFile(run.Path, filepath.ToSlash(rel), KindDump)
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func TestBombardierJSON(t *testing.T) {
-	ms, errs := readMeasurements("testdata/bombardier-1.2.6__json_latencies.json")
+	ms, errs := readMeasurements("testdata", "bombardier-1.2.6__json_latencies.json")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -16,6 +16,11 @@ import (
 type Run struct {
 	Path string // the run dir as given
 	manifest.Manifest
+	// DumpSHA256 is the sha256 of each dump as it was read and parsed, by
+	// its path in the run dir (filepath.Clean of run.json's dump): the
+	// integrity check compares these bytes with run.json without reading
+	// the dumps again.
+	DumpSHA256 map[string]string `json:"-"`
 }
 
 func (*Run) record() {}
@@ -29,7 +34,7 @@ func IsRunDir(path string) bool {
 // ReadRun reads the run.json of the run dir at path.
 func ReadRun(path string) (*Run, error) {
 	name := filepath.Join(path, "run.json")
-	b, err := os.ReadFile(name)
+	b, err := ReadRunFile(path, "run.json", KindRunJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -77,21 +82,21 @@ func walkRun(path string, fn func(Record) error) []error {
 	for _, t := range run.Targets {
 		runtimes[t.Name] = t.Runtime
 	}
-	for _, mr := range run.Measurements {
-		if mr.Error != "" {
+	runJSON := filepath.Join(path, "run.json")
+	dup, notes := duplicates(run.Measurements, runJSON)
+	for i, mr := range run.Measurements {
+		if mr.Error != "" || dup[i] {
 			continue // a failed measurement is not counted; audit reports it (tool-failed)
 		}
-		if !filepath.IsLocal(filepath.FromSlash(mr.Dump)) {
-			errs = append(errs, &SyntaxError{File: filepath.Join(path, "run.json"), Msg: fmt.Sprintf("dump path %q leaves the run dir", mr.Dump)})
-			continue
-		}
 		name := filepath.Join(path, filepath.FromSlash(mr.Dump))
-		if err := staysInside(path, name); err != nil {
-			errs = append(errs, &SyntaxError{File: filepath.Join(path, "run.json"), Msg: err.Error()})
-			continue
+		ms, ferrs := readMeasurements(path, mr.Dump)
+		for _, err := range ferrs {
+			var re *RunFileError
+			if errors.As(err, &re) {
+				err = &SyntaxError{File: runJSON, Msg: fmt.Sprintf("dump %s: %v", mr.Dump, err)}
+			}
+			errs = append(errs, err)
 		}
-		ms, ferrs := readMeasurements(name)
-		errs = append(errs, ferrs...)
 		for _, m := range ms {
 			m.Run, m.Target, m.Runtime, m.Scenario = run.ID, mr.Target, runtimes[mr.Target], mr.Scenario
 			m.Rep, m.Warmup, m.Order = mr.Rep, mr.Warmup, mr.Order
@@ -104,6 +109,11 @@ func walkRun(path string, fn func(Record) error) []error {
 			if mr.SHA256 != "" && m.Source.SHA256 != mr.SHA256 {
 				m.Warnings = append(m.Warnings, fmt.Sprintf("%s: sha256 %s, run.json says %s: the dump changed after it was recorded", name, m.Source.SHA256, mr.SHA256))
 			}
+			m.Warnings = append(m.Warnings, notes[i]...)
+			if run.DumpSHA256 == nil {
+				run.DumpSHA256 = map[string]string{}
+			}
+			run.DumpSHA256[filepath.Clean(filepath.FromSlash(mr.Dump))] = m.Source.SHA256
 			if err := fn(m); err != nil {
 				return append(errs, err)
 			}
@@ -112,24 +122,43 @@ func walkRun(path string, fn func(Record) error) []error {
 	return errs
 }
 
-// staysInside checks that name, with every symbolic link on its way
-// resolved, is still inside the run dir root: a link in a run dir is not
-// followed out of it.
-func staysInside(root, name string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return err
-	}
-	real, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil // a missing dump is reported when it is opened
+// measurementKey is what makes a measurement of run.json one: its dump, or
+// its place in the suite (target, scenario, shard, warm-up, repetition).
+type measurementKey struct {
+	target, scenario, shard string
+	warmup                  bool
+	rep                     int
+}
+
+// duplicates finds the measurements run.json lists more than once (the
+// same dump, or the same target, scenario, shard, warm-up and repetition):
+// each is counted once, the first time it is listed, and carries a warning
+// that names run.json and every other place it is listed.
+func duplicates(list []manifest.Measurement, runJSON string) (dup map[int]bool, notes map[int][]string) {
+	byDump, byKey := map[string]int{}, map[measurementKey]int{}
+	for i, mr := range list {
+		if mr.Error != "" {
+			continue
 		}
-		return err
+		first, seen := byDump[filepath.Clean(filepath.FromSlash(mr.Dump))]
+		if !seen {
+			first, seen = byKey[measurementKey{mr.Target, mr.Scenario, mr.Shard, mr.Warmup, mr.Rep}]
+		}
+		if !seen {
+			byDump[filepath.Clean(filepath.FromSlash(mr.Dump))] = i
+			byKey[measurementKey{mr.Target, mr.Scenario, mr.Shard, mr.Warmup, mr.Rep}] = i
+			continue
+		}
+		if dup == nil {
+			dup, notes = map[int]bool{}, map[int][]string{}
+		}
+		dup[i] = true
+		what := fmt.Sprintf("%s / %s rep %d", mr.Target, mr.Scenario, mr.Rep)
+		if mr.Warmup {
+			what += " (warm-up)"
+		}
+		notes[first] = append(notes[first], fmt.Sprintf("%s lists %s twice (measurements %d and %d, dumps %s and %s): counted once; remove the second entry",
+			runJSON, what, first+1, i+1, list[first].Dump, mr.Dump))
 	}
-	rel, err := filepath.Rel(realRoot, real)
-	if err != nil || !filepath.IsLocal(rel) {
-		return fmt.Errorf("dump %s links to %s, outside the run dir: not followed", name, real)
-	}
-	return nil
+	return dup, notes
 }

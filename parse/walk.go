@@ -115,14 +115,19 @@ func walkFile(name string, fn func(Record) error) []error {
 	return errs
 }
 
-// readFile parses one dump file into its records, in file order.
+// readFile parses one dump file named outside a run dir into its records,
+// in file order, read through OpenFile's bound.
 func readFile(name string) ([]Record, []error) {
-	f, err := os.Open(name)
+	return readOpen(OpenFile(name, KindDump))
+}
+
+// readOpen parses a dump opened by OpenFile or OpenRunFile.
+func readOpen(f *RunFile, err error) ([]Record, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
 	defer f.Close()
-	r := NewReader(f, name)
+	r := NewReader(f, f.Name())
 	var recs []Record
 	for r.Scan() {
 		recs = append(recs, r.Result())
@@ -130,9 +135,10 @@ func readFile(name string) ([]Record, []error) {
 	return recs, r.Errs()
 }
 
-// readMeasurements parses one dump file and keeps its measurements.
-func readMeasurements(name string) ([]*Measurement, []error) {
-	recs, errs := readFile(name)
+// readMeasurements parses the dump at rel in the run dir root, read through
+// OpenRunFile, and keeps its measurements.
+func readMeasurements(root, rel string) ([]*Measurement, []error) {
+	recs, errs := readOpen(OpenRunFile(root, rel, KindDump))
 	var ms []*Measurement
 	for _, r := range recs {
 		if m, ok := r.(*Measurement); ok {

@@ -47,33 +47,15 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// netlifyHeaders reads the headers netlify.toml sets for every path, so
-// the test server holds the site to the same CSP as production.
-func netlifyHeaders(t *testing.T) map[string]string {
+// netlifyPaths reads netlify.toml's headers, so that the test server
+// holds each path of the site to what production sends for it.
+func netlifyPaths(t *testing.T) []netlifyRule {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "netlify.toml"))
-	if err != nil {
-		t.Fatal(err)
+	rules := netlifyRules(t)
+	if csp := netlifyHeadersFor(rules, "/index.html")["Content-Security-Policy"]; !strings.Contains(csp, "default-src 'none'") {
+		t.Fatalf("netlify.toml: the CSP for /index.html is not strict: %q", csp)
 	}
-	var conf struct {
-		Headers []struct {
-			For    string            `toml:"for"`
-			Values map[string]string `toml:"values"`
-		} `toml:"headers"`
-	}
-	if err := toml.Unmarshal(b, &conf); err != nil {
-		t.Fatalf("netlify.toml: %v", err)
-	}
-	for _, h := range conf.Headers {
-		if h.For == "/*" {
-			if !strings.Contains(h.Values["Content-Security-Policy"], "default-src 'none'") {
-				t.Fatalf("netlify.toml: the CSP for /* is not strict: %q", h.Values["Content-Security-Policy"])
-			}
-			return h.Values
-		}
-	}
-	t.Fatal(`netlify.toml: no [[headers]] for "/*"`)
-	return nil
+	return rules
 }
 
 // hostileFixture is the fixed run with one target renamed to markup (the
@@ -157,7 +139,7 @@ func TestBrowser(t *testing.T) {
 		t.Skip("drives headless Chromium over every page")
 	}
 	exe := chromium(t)
-	headers := netlifyHeaders(t)
+	rules := netlifyPaths(t)
 	set, site := hostileFixture(t)
 	root := t.TempDir()
 	out := filepath.Join(root, "default")
@@ -174,7 +156,10 @@ func TestBrowser(t *testing.T) {
 	project := buildProjectSite(t, filepath.Join(root, "project"))
 	files := http.FileServer(http.Dir(root))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range headers {
+		// The sites are served from /default/, /mono/ and /project/;
+		// netlify.toml's paths are from a site's root.
+		_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		for k, v := range netlifyHeadersFor(rules, "/"+rest) {
 			w.Header().Set(k, v)
 		}
 		files.ServeHTTP(w, r)

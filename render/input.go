@@ -278,6 +278,19 @@ func (in *Input) set() *parse.Set {
 	return s
 }
 
+// inputs are the paths the input was read from: every run dir, and every
+// dump read from outside run dirs.
+func (in *Input) inputs() []string {
+	var out []string
+	for _, r := range in.runs {
+		out = append(out, r.path)
+	}
+	for _, m := range in.loose.ms {
+		out = append(out, m.Source.File)
+	}
+	return out
+}
+
 // runOrder is the places in in.runs of every run read, sorted by start,
 // then ID.
 func (in *Input) runOrder() []int {

@@ -70,16 +70,25 @@ func newLinker(set *parse.Set, scenarios, names []string) *linker {
 
 // inRun maps a file inside a run dir to <run-id>/<path in the run dir>.
 func (l *linker) inRun(file string) (string, bool) {
+	dir, rel, ok := l.runDirOf(file)
+	if !ok {
+		return "", false
+	}
+	return l.runRoot[dir] + "/" + safePath(rel), true
+}
+
+// runDirOf finds the run dir a file is in, and its slash path there.
+func (l *linker) runDirOf(file string) (dir, rel string, ok bool) {
 	clean := filepath.Clean(file)
 	for dir := filepath.Dir(clean); ; dir = filepath.Dir(dir) {
-		if id, ok := l.runRoot[dir]; ok {
+		if _, ok := l.runRoot[dir]; ok {
 			rel, err := filepath.Rel(dir, clean)
 			if err == nil && filepath.IsLocal(rel) {
-				return id + "/" + safePath(filepath.ToSlash(rel)), true
+				return dir, filepath.ToSlash(rel), true
 			}
 		}
 		if filepath.Dir(dir) == dir {
-			return "", false
+			return "", "", false
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -53,11 +52,8 @@ func (m *model) dumpFiles() map[string][]*parse.Measurement {
 	return files
 }
 
-func (m *model) dumpPage(file string, ms []*parse.Measurement) (*DumpPage, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
+// dumpPage is the page of the dump file, whose bytes are b.
+func (m *model) dumpPage(file string, b []byte, ms []*parse.Measurement) *DumpPage {
 	rel := m.links.raw[file]
 	p := &DumpPage{File: file, Size: Bytes(int64(len(b)))}
 	p.Page = m.newPage("dump", "dump/"+rel+".html", "Dump "+rel)
@@ -102,5 +98,5 @@ func (m *model) dumpPage(file string, ms []*parse.Measurement) (*DumpPage, error
 		dl.Text = string(bytes.ToValidUTF8([]byte(line), []byte("\uFFFD")))
 		p.Lines = append(p.Lines, dl)
 	}
-	return p, nil
+	return p
 }

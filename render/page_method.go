@@ -3,8 +3,6 @@ package render
 import (
 	"fmt"
 	"html/template"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -87,7 +85,7 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 			if run.Path == "" {
 				continue
 			}
-			if b, err := os.ReadFile(filepath.Join(run.Path, "suite.toml")); err == nil {
+			if b, err := parse.ReadRunFile(run.Path, "suite.toml", parse.KindSuite); err == nil {
 				if len(m.runs) > 1 {
 					suites = append(suites, fmt.Sprintf("# ---- suite %q, run %s ----\n", run.Suite, run.ID))
 				}

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -189,7 +188,7 @@ func (m *model) transcript(p Page, t *parse.Target) (text, href, why string) {
 	if run == nil || run.Path == "" || !filepath.IsLocal(filepath.FromSlash(t.Transcript)) {
 		return "", "", "The transcript is not in the run dir."
 	}
-	b, err := os.ReadFile(filepath.Join(run.Path, filepath.FromSlash(t.Transcript)))
+	b, err := parse.ReadRunFile(run.Path, t.Transcript, parse.KindTranscript)
 	if err != nil {
 		return "", "", "The transcript could not be read: " + err.Error()
 	}

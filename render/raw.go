@@ -2,13 +2,18 @@ package render
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // rawFile is a file copied byte for byte into the site's raw/ folder.
@@ -16,6 +21,9 @@ type rawFile struct {
 	src  string // path on disk
 	dest string // path in the site: "raw/" + rel
 	rel  string // path under raw/, sharing dest's bytes
+	// root and name are the run dir and the slash path in it of a file of
+	// a run dir; root is "" for a dump read from outside run dirs.
+	root, name string
 }
 
 func newRawFile(src, rel string) rawFile {
@@ -25,6 +33,30 @@ func newRawFile(src, rel string) rawFile {
 
 // link is the file's link from the downloads page.
 func (f rawFile) link() Link { return Link{Href: f.dest, Text: f.rel} }
+
+// open opens the file through package parse's run-dir reader: inside its
+// run dir, a regular file, within the limit of its kind.
+func (f rawFile) open() (*parse.RunFile, error) {
+	if f.root == "" {
+		return parse.OpenFile(f.src, parse.KindDump)
+	}
+	return parse.OpenRunFile(f.root, f.name, runFileKind(f.name))
+}
+
+// runFileKind is the kind of the file at name (a slash path) in a run dir.
+func runFileKind(name string) parse.FileKind {
+	switch {
+	case name == "run.json":
+		return parse.KindRunJSON
+	case name == "suite.toml":
+		return parse.KindSuite
+	case strings.HasPrefix(name, "conformance/"):
+		return parse.KindTranscript
+	case strings.HasPrefix(name, "dumps/"):
+		return parse.KindDump
+	}
+	return parse.KindOther
+}
 
 // runFiles lists every regular file of a run dir, sorted by its path under
 // raw/ (<run-id>/<path in the run dir>). Links are not followed.
@@ -41,7 +73,9 @@ func runFiles(dir, id string) ([]rawFile, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, newRawFile(p, safePath(id)+"/"+safePath(filepath.ToSlash(rel))))
+		f := newRawFile(p, safePath(id)+"/"+safePath(filepath.ToSlash(rel)))
+		f.root, f.name = dir, filepath.ToSlash(rel)
+		out = append(out, f)
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
@@ -61,12 +95,31 @@ func (m *model) looseFiles() []rawFile {
 	return out
 }
 
+// rawWriter publishes raw files: each is read once, through package
+// parse's run-dir reader, and from those bytes go its copy under raw/, its
+// entry in its run's archive, and its dump page if it has one.
+type rawWriter struct {
+	m      *model
+	w      *writer
+	pages  map[string][]*parse.Measurement // dump pages not yet written, by source file
+	tw     *tar.Writer                     // the archive of the run being copied; nil for loose files
+	when   time.Time                       // its date
+	body   []byte                          // a dump page's file, reused
+	copied int
+	// progress, when set, hears of every 2,000 files copied.
+	progress func(string, ...any)
+	// refused are the files the reader would not read: not published.
+	refused []error
+}
+
 // writeRaw copies every file of every run dir read, and every dump read
 // from outside run dirs, into raw/, one file at a time; packs each run into
-// raw/<run-id>.tar.gz; and returns the downloads page that lists them. Only
-// the runs on show list every file (up to maxListedFiles); an older run
-// lists its run.json and suite.toml, the rest being in its archive.
-func (m *model) writeRaw(w *writer) (*DownloadsPage, error) {
+// raw/<run-id>.tar.gz; writes the dump pages of the files it copies; and
+// returns the downloads page that lists them. Only the runs on show list
+// every file (up to maxListedFiles); an older run lists its run.json and
+// suite.toml, the rest being in its archive.
+func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement, progress func(string, ...any)) (*DownloadsPage, *rawWriter, error) {
+	rw := &rawWriter{m: m, w: w, pages: pages, progress: progress}
 	p := m.downloadsPage()
 	p.Runs = make([]DownloadRun, 0, len(m.in.runs))
 	runs := make([]*runFacts, len(m.in.runs))
@@ -82,108 +135,186 @@ func (m *model) writeRaw(w *writer) (*DownloadsPage, error) {
 		done[r.id] = true
 		files, err := runFiles(r.path, r.id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		d := DownloadRun{ID: r.id}
 		dir := safePath(r.id)
 		suite, manifest := dir+"/suite.toml", dir+"/run.json"
-		for _, f := range files {
-			if err := w.copy(f.dest, f.src); err != nil {
-				return nil, err
-			}
-			p.copied++
-			if f.rel == suite {
-				d.Suite = f.link()
-			}
-			listed := len(d.Files) < maxListedFiles
-			if !m.primary[r.id] {
-				listed = f.rel == suite || f.rel == manifest
-			}
-			if listed {
-				d.Files = append(d.Files, f.link())
-			} else {
-				d.More++
-			}
-		}
 		name := "raw/" + dir + ".tar.gz"
-		if err := w.archive(name, files, r.start); err != nil {
-			return nil, err
+		err = rw.archive(name, r.start, func() error {
+			for _, f := range files {
+				ok, err := rw.publish(f)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
+				if f.rel == suite {
+					d.Suite = f.link()
+				}
+				listed := len(d.Files) < maxListedFiles
+				if !m.primary[r.id] {
+					listed = f.rel == suite || f.rel == manifest
+				}
+				if listed {
+					d.Files = append(d.Files, f.link())
+				} else {
+					d.More++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
 		p.archives++
 		d.Archive = Link{Href: name, Text: name}
 		p.Runs = append(p.Runs, d)
 	}
 	for _, f := range m.looseFiles() {
-		if err := w.copy(f.dest, f.src); err != nil {
-			return nil, err
+		ok, err := rw.publish(f)
+		if err != nil {
+			return nil, nil, err
 		}
-		p.copied++
-		p.Loose = append(p.Loose, f.link())
+		if ok {
+			p.Loose = append(p.Loose, f.link())
+		}
 	}
-	return p, nil
+	p.copied = rw.copied
+	return p, rw, nil
 }
 
-// archive packs one run's raw files into a gzipped tar at rel, streamed
-// file by file, that is the same bytes for the same files: sorted, owned by
-// nobody, dated by the run's start.
-func (w *writer) archive(rel string, files []rawFile, when time.Time) error {
+// archive packs what add publishes into a gzipped tar at rel, streamed
+// file by file, that is the same bytes for the same files: sorted, owned
+// by nobody, dated by the run's start. One gzip writer serves the whole
+// site: a new one for every run would make a megabyte of garbage each.
+func (rw *rawWriter) archive(rel string, when time.Time, add func() error) error {
+	w := rw.w
 	out, err := w.create(rel)
 	if err != nil {
 		return err
 	}
-	if err := w.writeArchive(out, files, when); err != nil {
-		out.Close()
-		return err
-	}
-	return w.close(out)
-}
-
-// writeArchive writes the archive through one gzip writer for the whole
-// site: a new one for every run would make a megabyte of garbage each.
-func (w *writer) writeArchive(out io.Writer, files []rawFile, when time.Time) error {
 	if w.gz == nil {
-		gz, err := gzip.NewWriterLevel(out, gzip.BestSpeed)
-		if err != nil {
-			return err
-		}
-		w.gz = gz
+		w.gz, err = gzip.NewWriterLevel(out, gzip.BestSpeed)
 	} else {
 		w.gz.Reset(out)
 	}
-	gz := w.gz
-	tw := tar.NewWriter(gz)
-	for _, f := range files {
-		if err := w.addToArchive(tw, f, when); err != nil {
-			return err
+	if err == nil {
+		rw.tw, rw.when = tar.NewWriter(w.gz), when
+		err = add()
+		if cerr := rw.tw.Close(); err == nil {
+			err = cerr
+		}
+		rw.tw = nil
+		if cerr := w.gz.Close(); err == nil {
+			err = cerr
 		}
 	}
-	if err := tw.Close(); err != nil {
-		return err
+	if cerr := w.close(out); err == nil {
+		err = cerr
 	}
-	return gz.Close()
+	return err
 }
 
 // readerOnly hides an *os.File's WriteTo, which, into a tar.Writer, would
 // copy through a new 32 kB buffer for every file.
 type readerOnly struct{ io.Reader }
 
-func (w *writer) addToArchive(tw *tar.Writer, f rawFile, when time.Time) error {
-	src, err := os.Open(f.src)
+// publish reads f once and writes its copy, its archive entry and its dump
+// page. A file the reader refuses is left out (false) and kept in
+// rw.refused.
+func (rw *rawWriter) publish(f rawFile) (bool, error) {
+	src, err := f.open()
+	if errors.Is(err, parse.ErrRefused) {
+		rw.refused = append(rw.refused, err)
+		return false, nil
+	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer src.Close()
-	info, err := src.Stat()
-	if err != nil {
-		return err
+	w := rw.w
+	size := src.Size()
+	var body io.Reader = io.LimitReader(src, size) // what grew after it was opened is not copied
+	ms, paged := rw.pages[f.src]
+	if paged {
+		if rw.body, err = readAll(body, rw.body[:0], size); err != nil {
+			return false, err
+		}
+		body = bytes.NewReader(rw.body)
+		size = int64(len(rw.body))
 	}
-	hdr := &tar.Header{Name: f.rel, Mode: 0o644, Size: info.Size(), ModTime: when.UTC().Truncate(time.Second), Format: tar.FormatPAX, Typeflag: tar.TypeReg}
-	if err := tw.WriteHeader(hdr); err != nil {
-		return err
+	out, err := w.create(f.dest)
+	if err != nil {
+		return false, err
+	}
+	var dst io.Writer = out
+	if rw.tw != nil {
+		hdr := &tar.Header{Name: f.rel, Mode: 0o644, Size: size, ModTime: rw.when.UTC().Truncate(time.Second), Format: tar.FormatPAX, Typeflag: tar.TypeReg}
+		if err = rw.tw.WriteHeader(hdr); err == nil {
+			dst = io.MultiWriter(out, rw.tw)
+		}
 	}
 	if w.cp == nil {
 		w.cp = make([]byte, 32<<10)
 	}
-	_, err = io.CopyBuffer(tw, readerOnly{src}, w.cp)
-	return err
+	if err == nil {
+		_, err = io.CopyBuffer(dst, readerOnly{body}, w.cp)
+	}
+	if cerr := w.close(out); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, err
+	}
+	rw.copied++
+	if rw.copied%2000 == 0 && rw.progress != nil {
+		rw.progress("%d raw files copied", rw.copied)
+	}
+	if paged {
+		delete(rw.pages, f.src)
+		if err := rw.page(f.src, rw.body, ms); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// page writes the dump page of file from its bytes b.
+func (rw *rawWriter) page(file string, b []byte, ms []*parse.Measurement) error {
+	p := rw.m.dumpPage(file, b, ms)
+	return rw.w.page(p, p)
+}
+
+// rest writes the dump pages of files publish did not read (a source file
+// that is not where the run dir's listing put it), each read on its own.
+func (rw *rawWriter) rest() error {
+	for _, file := range sortedKeys(rw.pages) {
+		var b []byte
+		src := newRawFile(file, "")
+		src.root, src.name, _ = rw.m.links.runDirOf(file)
+		f, err := src.open()
+		if err == nil {
+			b, err = readAll(f, nil, f.Size())
+			f.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("dump page: %w", err)
+		}
+		if err := rw.page(file, b, rw.pages[file]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readAll reads r, of about size bytes, into buf.
+func readAll(r io.Reader, buf []byte, size int64) ([]byte, error) {
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1)
+	}
+	b := bytes.NewBuffer(buf)
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }

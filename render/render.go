@@ -17,6 +17,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -26,13 +27,14 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
 )
 
 // Options say where and how to build a site.
 type Options struct {
-	Out   string // folder to write; created if needed
+	Out   string // folder to write: new, empty, or one render wrote before (see checkOut and openOut)
 	Title string // "" uses the site's title
 	Site  *Site  // nil uses DefaultSite
 	// Theme replaces the theme the site names; nil looks it up by name.
@@ -46,10 +48,6 @@ type Options struct {
 
 // DefaultTitle is the site title when none is given.
 const DefaultTitle = "HTTP framework benchmark"
-
-// marker marks a folder as a fairbench site, which Build may empty before
-// writing: a folder without it is never emptied.
-const marker = ".fairbench-site"
 
 // Build writes the site for set into opt.Out and returns the path of its
 // index.html. The same set and options render byte-identical files.
@@ -68,6 +66,9 @@ var ErrNothingRead = errors.New("no measurement could be read")
 // read and there were problems (ErrNothingRead).
 func BuildPaths(paths []string, opt Options) (index string, readErrs []error, err error) {
 	start := time.Now()
+	if err := checkOut(opt.Out, paths); err != nil {
+		return "", nil, err
+	}
 	in, errs, err := Read(paths, opt)
 	if err != nil {
 		return "", errs, err
@@ -115,43 +116,38 @@ func BuildInput(in *Input, opt Options) (string, error) {
 	}
 	m := newModel(in, site)
 	progress("statistics, tiers and %d findings for %d cells", len(m.findings), len(m.all))
-	if err := resetOut(opt.Out); err != nil {
+	if err := checkOut(opt.Out, in.inputs()); err != nil {
 		return "", err
 	}
-	w := &writer{out: opt.Out, tmpl: tmpl}
-	if err := m.writePages(w, progress); err != nil {
+	dir, err := openOut(opt.Out)
+	if err != nil {
 		return "", err
 	}
-	if err := m.writeFiles(w, theme, progress); err != nil {
+	w := &writer{dir: dir, tmpl: tmpl}
+	err = m.writePages(w, progress)
+	if err == nil {
+		err = m.writeFiles(w, theme, progress)
+	}
+	if cerr := dir.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", err
 	}
 	progress("wrote %d files, %s", w.files, Bytes(w.bytes))
 	return filepath.Join(opt.Out, "index.html"), nil
 }
 
-// resetOut empties a folder that an earlier Build wrote, so no page of a
-// target that left survives, and marks it.
-func resetOut(out string) error {
-	if _, err := os.Stat(filepath.Join(out, marker)); err == nil {
-		if err := os.RemoveAll(out); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(out, marker), []byte("written by fairbench render; the next render empties this folder\n"), 0o644)
-}
-
 // writer writes files under out and counts them. Its buffers are made
 // once and reused by every file, so that copying 100,000 dumps makes no
 // garbage per dump.
 type writer struct {
-	out   string
+	dir   *outDir
 	tmpl  *template.Template
 	files int
 	bytes int64
 	bw    *bufio.Writer // a page on its way to its file
+	valid validUTF8     // between bw and the file
 	gz    *gzip.Writer  // reused by every archive
 	cp    []byte        // io.CopyBuffer's buffer
 }
@@ -161,51 +157,41 @@ func (w *writer) write(rel string, b []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	return w.close(f)
-}
-
-// create opens a new file at rel for writing; close it with w.close.
-func (w *writer) create(rel string) (*os.File, error) {
-	path := filepath.Join(w.out, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-}
-
-// close closes a file from w.create and counts it.
-func (w *writer) close(f *os.File) error {
-	info, err := f.Stat()
-	if err == nil {
-		w.files++
-		w.bytes += info.Size()
-	}
-	if cerr := f.Close(); err == nil {
+	_, err = f.Write(b)
+	if cerr := w.close(f); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// copy copies the file src to rel, streamed.
-func (w *writer) copy(rel, src string) error {
-	in, err := os.Open(src)
+// outFile is a file being written, and its path in the site.
+type outFile struct {
+	*os.File
+	rel string
+}
+
+// create makes the new file rel for writing; close it with w.close, also
+// after an error, so that it is listed.
+func (w *writer) create(rel string) (*outFile, error) {
+	f, err := w.dir.create(rel)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer in.Close()
-	f, err := w.create(rel)
-	if err != nil {
-		return err
+	return &outFile{f, rel}, nil
+}
+
+// close closes a file from w.create, counts it and lists it in the marker.
+func (w *writer) close(f *outFile) error {
+	info, err := f.Stat()
+	if err == nil {
+		w.files++
+		w.bytes += info.Size()
+		w.dir.wrote(f.rel, info.Size())
 	}
-	if _, err := io.Copy(f, in); err != nil {
-		f.Close()
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return w.close(f)
+	return err
 }
 
 // page executes the template a page names into the file at its path,
@@ -217,24 +203,75 @@ func (w *writer) page(p interface{ page() Page }, data any) error {
 	if err != nil {
 		return err
 	}
+	w.valid.w, w.valid.tail = f, w.valid.tail[:0]
 	if w.bw == nil {
-		w.bw = bufio.NewWriterSize(f, 64<<10)
+		w.bw = bufio.NewWriterSize(&w.valid, 64<<10)
 	} else {
-		w.bw.Reset(f)
+		w.bw.Reset(&w.valid)
 	}
 	if err := w.tmpl.ExecuteTemplate(w.bw, pg.Template, data); err != nil {
-		f.Close()
+		w.close(f)
 		return fmt.Errorf("render %s: %w", pg.Path, err)
 	}
-	if err := w.bw.Flush(); err != nil {
-		f.Close()
+	err = w.bw.Flush()
+	if err == nil {
+		err = w.valid.end()
+	}
+	if err != nil {
+		w.close(f)
 		return err
 	}
 	w.bw.Reset(nil) // not to hold on to the file
+	w.valid.w = nil
 	return w.close(f)
 }
 
 func (p Page) page() Page { return p }
+
+// validUTF8 passes what is written to w with every byte that is not UTF-8
+// replaced by U+FFFD, visibly: a target or scenario name is whatever a
+// run.json or a file name held, and a page is UTF-8.
+type validUTF8 struct {
+	w    io.Writer
+	tail []byte // the start of a rune the next Write may finish
+	buf  []byte
+}
+
+func (v *validUTF8) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(v.tail) > 0 {
+		v.buf = append(append(v.buf[:0], v.tail...), p...)
+		p = v.buf
+		v.tail = v.tail[:0]
+	}
+	// Hold back a rune cut by the end of p.
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				v.tail = append(v.tail, p[i:]...)
+				p = p[:i]
+			}
+			break
+		}
+	}
+	if !utf8.Valid(p) {
+		p = bytes.ToValidUTF8(p, []byte("\uFFFD"))
+	}
+	if _, err := v.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// end writes a rune left unfinished at the end of the page as U+FFFD.
+func (v *validUTF8) end() error {
+	if len(v.tail) == 0 {
+		return nil
+	}
+	v.tail = v.tail[:0]
+	_, err := v.w.Write([]byte("\uFFFD"))
+	return err
+}
 
 // writePages renders every page, each built just before it is written so
 // that only one page's data is held at a time.
@@ -284,20 +321,6 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 		}
 	}
 	progress("%d pages", n)
-	files := m.dumpFiles()
-	for i, f := range sortedKeys(files) {
-		p, err := m.dumpPage(f, files[f])
-		if err != nil {
-			return fmt.Errorf("dump page: %w", err)
-		}
-		if err := w.page(p, p); err != nil {
-			return err
-		}
-		if (i+1)%2000 == 0 {
-			progress("%d of %d dump pages", i+1, len(files))
-		}
-	}
-	progress("%d dump pages", len(files))
 	return nil
 }
 
@@ -323,12 +346,20 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 			return err
 		}
 	}
-	downloads, err := m.writeRaw(w)
+	pages := m.dumpFiles()
+	n := len(pages)
+	downloads, rw, err := m.writeRaw(w, pages, progress)
+	if err == nil {
+		err = rw.rest()
+	}
 	if err != nil {
 		return fmt.Errorf("raw files: %w", err)
 	}
 	w.gz = nil // a megabyte the rest does not need
-	progress("copied %d raw files, %d archives", downloads.copied, downloads.archives)
+	progress("copied %d raw files, %d archives, %d dump pages", downloads.copied, downloads.archives, n)
+	for _, err := range rw.refused {
+		progress("not published: %v", err)
+	}
 	if err := w.page(downloads, downloads); err != nil {
 		return err
 	}

@@ -1,0 +1,301 @@
+package parse
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Every file of a run dir is read through OpenRunFile (or ReadRunFile): a
+// run dir is input that anyone may have edited or that came from elsewhere,
+// and what render reads from it is published. The reader keeps a read to
+// the run dir (a link that leads out of it, or a path with "..", is
+// refused), to regular files (a device, FIFO or socket is refused before
+// a byte is read, so /dev/zero or a pipe cannot hang a command), and to a
+// stated size per kind of file.
+
+// FileKind is what a file of a run dir holds; it sets how many bytes of the
+// file are read at most.
+type FileKind int
+
+// The kinds of file in a run dir.
+const (
+	KindRunJSON    FileKind = iota // run.json
+	KindSuite                      // suite.toml, the suite as collect ran it
+	KindTranscript                 // conformance/<target>.txt, a gate's transcript
+	KindDump                       // a load generator's dump (and its .stderr)
+	KindOther                      // any other file a run dir holds, copied to the site as is
+)
+
+// The most bytes read of each kind of file. A run.json of 40,000
+// measurements is about 32 MB; a suite is a page of TOML; a transcript is a
+// few kilobytes a check; a dump is kilobytes, or tens of megabytes when a
+// tool's progress bar ran for an hour without a terminal.
+const (
+	MaxRunJSON    = 32 << 20
+	MaxSuite      = 1 << 20
+	MaxTranscript = 8 << 20
+	MaxDump       = 256 << 20
+	MaxOther      = 256 << 20
+)
+
+// Limit is the most bytes read of a file of kind k.
+func (k FileKind) Limit() int64 {
+	switch k {
+	case KindRunJSON:
+		return MaxRunJSON
+	case KindSuite:
+		return MaxSuite
+	case KindTranscript:
+		return MaxTranscript
+	case KindDump:
+		return MaxDump
+	}
+	return MaxOther
+}
+
+func (k FileKind) String() string {
+	switch k {
+	case KindRunJSON:
+		return "run.json"
+	case KindSuite:
+		return "suite"
+	case KindTranscript:
+		return "transcript"
+	case KindDump:
+		return "dump"
+	}
+	return "file"
+}
+
+// ErrRefused is what every RunFileError is (errors.Is): a file the run-dir
+// reader will not read.
+var ErrRefused = errors.New("refused")
+
+// RunFileError is a file of a run dir that is not read: why, and for a
+// file over its limit, the limit.
+type RunFileError struct {
+	File   string // the path as opened
+	Kind   FileKind
+	Reason string
+	Limit  int64 // the limit that was hit; 0 when the reason is not size
+}
+
+func (e *RunFileError) Error() string {
+	return fmt.Sprintf("%s: %s: not read", e.File, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrRefused) true.
+func (e *RunFileError) Is(target error) bool { return target == ErrRefused }
+
+// RunFile is an open file of a run dir, read through a bound: reading past
+// its kind's limit (a file that grew after it was opened) is an error.
+type RunFile struct {
+	f    *os.File
+	r    io.LimitedReader
+	name string
+	kind FileKind
+	size int64
+}
+
+// OpenRunFile opens the file at rel, a slash path inside the run dir root,
+// for reading. A path that leaves root (by ".." or through a link), a file
+// that is not regular, and a file over kind's limit are refused with a
+// *RunFileError; a missing file is an error that os.IsNotExist knows.
+func OpenRunFile(root, rel string, kind FileKind) (*RunFile, error) {
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	local := filepath.FromSlash(rel)
+	if !filepath.IsLocal(local) {
+		// Named as given: joined, the path would be cleaned to where it leads.
+		return nil, &RunFileError{File: root + string(filepath.Separator) + local, Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	// O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+	// below as soon as it is open.
+	f, err := r.OpenFile(local, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
+			reason := "it links outside the run dir"
+			if real, rerr := filepath.EvalSymlinks(name); rerr == nil {
+				reason = fmt.Sprintf("it links to %s, outside the run dir", real)
+				if realRoot, rerr := filepath.EvalSymlinks(root); rerr == nil && within(realRoot, real) {
+					reason = fmt.Sprintf("it links to %s by an absolute path; only relative links inside the run dir are followed", real)
+				}
+			}
+			return nil, &RunFileError{File: name, Kind: kind, Reason: reason}
+		}
+		return nil, err
+	}
+	return bound(f, name, kind)
+}
+
+// OpenFile opens a file named outside any run dir (a dump given on the
+// command line) as OpenRunFile does, without the run dir: special files
+// and files over kind's limit are refused.
+func OpenFile(name string, kind FileKind) (*RunFile, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return bound(f, name, kind)
+}
+
+func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, &RunFileError{File: name, Kind: kind, Reason: fmt.Sprintf("it is not a regular file (%s)", fileType(info.Mode()))}
+	}
+	limit := kind.Limit()
+	if info.Size() > limit {
+		f.Close()
+		return nil, &RunFileError{File: name, Kind: kind, Limit: limit,
+			Reason: fmt.Sprintf("%d bytes, over the %d MB a %s may have", info.Size(), limit>>20, kind)}
+	}
+	rf := &RunFile{f: f, name: name, kind: kind, size: info.Size()}
+	rf.r = io.LimitedReader{R: f, N: limit + 1}
+	return rf, nil
+}
+
+// fileType names a file mode that is not a regular file.
+func fileType(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDir != 0:
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
+// Read reads from the file; past the kind's limit it fails with a
+// *RunFileError.
+func (f *RunFile) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if f.r.N <= 0 {
+		limit := f.kind.Limit()
+		over := n - 1
+		if over < 0 {
+			over = 0
+		}
+		return over, &RunFileError{File: f.name, Kind: f.kind, Limit: limit,
+			Reason: fmt.Sprintf("it grew past the %d MB a %s may have while it was read", limit>>20, f.kind)}
+	}
+	return n, err
+}
+
+// Size is the file's size when it was opened.
+func (f *RunFile) Size() int64 { return f.size }
+
+// Name is the file's path as opened.
+func (f *RunFile) Name() string { return f.name }
+
+// Close closes the file.
+func (f *RunFile) Close() error { return f.f.Close() }
+
+// ReadRunFile reads the whole file at rel in the run dir root through
+// OpenRunFile.
+func ReadRunFile(root, rel string, kind FileKind) ([]byte, error) {
+	f, err := OpenRunFile(root, rel, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, 0, f.size+1) // +1: the EOF read does not grow b
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// within reports whether name is dir or below it.
+func within(dir, name string) bool {
+	rel, err := filepath.Rel(dir, name)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// RuleFileRefused: a file of a run dir that the run-dir reader refuses (a
+// link out of the run dir, a special file, a file over its limit), so it is
+// neither shown nor published.
+const RuleFileRefused = "file-refused"
+
+// refusedFiles opens the files of a run dir that are not dumps but are
+// shown on the site (suite.toml, the conformance transcripts) through
+// OpenRunFile and reports each it refuses.
+func refusedFiles(run *Run) []Finding {
+	type file struct {
+		rel, target string
+		kind        FileKind
+	}
+	files := []file{{rel: "suite.toml", kind: KindSuite}}
+	for _, t := range run.Targets {
+		for _, tr := range []string{t.Transcript, t.LocalTranscript} {
+			if tr != "" {
+				files = append(files, file{tr, t.Name, KindTranscript})
+			}
+		}
+	}
+	var found []Finding
+	for _, f := range files {
+		rf, err := OpenRunFile(run.Path, f.rel, f.kind)
+		if err == nil {
+			rf.Close()
+			continue
+		}
+		var refused *RunFileError
+		if !errors.As(err, &refused) {
+			continue // a missing transcript is the page's to say
+		}
+		found = append(found, Finding{Rule: RuleFileRefused, Level: LevelError, Run: run.ID, Target: f.target,
+			Message: fmt.Sprintf("%s is not read: %s; it is neither shown nor published (a run dir's files are regular files inside it, of at most %d MB for a %s)", f.rel, refused.Reason, f.kind.Limit()>>20, f.kind),
+			Dumps:   []string{refused.File}})
+	}
+	return found
+}
+
+// unverified is one finding for the dumps of a run that run.json records
+// no sha256 for: nothing says they are the bytes the tool wrote.
+func unverified(run *Run, dumps []string) []Finding {
+	if len(dumps) == 0 {
+		return nil
+	}
+	n := 0
+	for _, mr := range run.Measurements {
+		if mr.Dump != "" {
+			n++
+		}
+	}
+	what := fmt.Sprintf("%d of the %d dumps have no sha256 in run.json", len(dumps), n)
+	if len(dumps) == n {
+		what = fmt.Sprintf("none of the %d dumps has a sha256 in run.json", n)
+	}
+	return []Finding{{Rule: RuleDumpUnverified, Level: LevelWarning, Run: run.ID, Dumps: dumps,
+		Message: fmt.Sprintf("%s, so they cannot be verified: a dump changed after it was written would not be noticed (collect records a sha256 for every dump; a run.json without them was edited)", what)}}
+}
