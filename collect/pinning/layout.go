@@ -2,7 +2,6 @@ package pinning
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/fairbench/fairbench/parse/manifest"
 )
@@ -44,7 +43,7 @@ func newLayout(t manifest.Topology) *layout {
 		if !l.isOnline(c.ID) {
 			continue
 		}
-		if key := coreKey(c); key != "" {
+		if key := c.PhysicalCore(); key != "" {
 			l.core[c.ID] = key
 			l.cores[key] = append(l.cores[key], c.ID)
 		}
@@ -53,22 +52,6 @@ func newLayout(t manifest.Topology) *layout {
 		}
 	}
 	return l
-}
-
-// coreKey names c's physical core: its sibling list, else its package, die
-// and core number; "" when the kernel says neither.
-func coreKey(c manifest.CPU) string {
-	if ids, err := ParseList(c.Siblings); err == nil && len(ids) > 0 {
-		return "siblings " + FormatList(ids)
-	}
-	if c.Package == nil || c.Core == nil {
-		return ""
-	}
-	die := 0
-	if c.Die != nil {
-		die = *c.Die
-	}
-	return "package " + strconv.Itoa(*c.Package) + " die " + strconv.Itoa(die) + " core " + strconv.Itoa(*c.Core)
 }
 
 func (l *layout) isOnline(cpu int) bool { return l.online == nil || l.online[cpu] }
