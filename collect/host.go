@@ -8,6 +8,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // Host is what the machine says about itself, asked at the start of a run.
@@ -22,6 +25,9 @@ type Host struct {
 	Arch        string    `json:"arch"`
 	Governor    string    `json:"governor,omitempty"`
 	LoadAvg     []float64 `json:"loadavg,omitempty"` // 1, 5 and 15 minutes, at the start
+	// Pinning is the CPU topology, and the audit of the run's pinning and
+	// CPU state on it; nil where it was not read (SSH hosts).
+	Pinning *manifest.Pinning `json:"pinning,omitempty"`
 }
 
 // AskHost reads the host facts from /proc, /sys and /etc. A fact that cannot
@@ -31,11 +37,28 @@ func AskHost() Host {
 		b, _ := os.ReadFile(path)
 		return string(b)
 	})
+	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinningRoots)}
 	h.Hostname, _ = os.Hostname()
 	h.Arch = runtime.GOARCH
 	if h.Threads == 0 {
 		h.Threads = runtime.NumCPU()
 	}
+	return h
+}
+
+// askHost is AskHost with the audit of the suite's [isolation] on this
+// machine's topology, when the suite runs here (with SSH hosts the sets
+// apply to the hosts, whose topology is not read).
+func (c *collector) askHost() Host {
+	h := AskHost()
+	if len(c.suite.Hosts) > 0 {
+		return h
+	}
+	p := h.Pinning
+	p.ServerCPUs, p.ClientCPUs = c.suite.Isolation.ServerCPUs, c.suite.Isolation.ClientCPUs
+	p.Findings, _ = pinning.Audit(p.Topology, p.ServerCPUs, p.ClientCPUs) // a usage error stopped the run in preflight
+	p.Forced = c.opt.ForcePinning && pinning.Problem(p.Findings)
+	p.Findings = append(p.Findings, pinning.Machine(p.Topology, p.ServerCPUs, p.ClientCPUs)...)
 	return h
 }
 

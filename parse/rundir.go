@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // RunSchema is the newest run.json schema this package reads.
@@ -53,16 +55,17 @@ func (*Run) record() {}
 
 // Host is what the run's machine said about itself.
 type Host struct {
-	Hostname    string    `json:"hostname"`
-	CPUModel    string    `json:"cpu_model"`
-	Cores       int       `json:"cores"`
-	Threads     int       `json:"threads"`
-	MemoryBytes int64     `json:"memory_bytes"`
-	Kernel      string    `json:"kernel"`
-	OS          string    `json:"os"`
-	Arch        string    `json:"arch"`
-	Governor    string    `json:"governor"`
-	LoadAvg     []float64 `json:"loadavg"`
+	Hostname    string            `json:"hostname"`
+	CPUModel    string            `json:"cpu_model"`
+	Cores       int               `json:"cores"`
+	Threads     int               `json:"threads"`
+	MemoryBytes int64             `json:"memory_bytes"`
+	Kernel      string            `json:"kernel"`
+	OS          string            `json:"os"`
+	Arch        string            `json:"arch"`
+	Governor    string            `json:"governor"`
+	LoadAvg     []float64         `json:"loadavg"`
+	Pinning     *manifest.Pinning `json:"pinning"` // CPU topology and the pinning audit (audit_pinning.go)
 }
 
 // RunHost is an SSH host of a run and what it said of itself.
