@@ -65,7 +65,7 @@ type Host struct {
 	Arch        string            `json:"arch"`
 	Governor    string            `json:"governor"`
 	LoadAvg     []float64         `json:"loadavg"`
-	Pinning     *manifest.Pinning `json:"pinning"` // CPU topology and the pinning audit (audit_pinning.go)
+	Pinning     *manifest.Pinning `json:"pinning,omitempty"` // CPU topology and the pinning audit (audit_pinning.go)
 }
 
 // RunHost is an SSH host of a run and what it said of itself.

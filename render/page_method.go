@@ -162,6 +162,7 @@ func hardwareFacts(h parse.Host) []Fact {
 	}
 	add("CPU", h.CPUModel)
 	add("cores / threads", fmt.Sprintf("%d / %d", h.Cores, h.Threads))
+	add("CPU topology", topologySummary(h))
 	if h.MemoryBytes > 0 {
 		add("memory", Bytes(h.MemoryBytes))
 	}

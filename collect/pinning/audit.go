@@ -52,8 +52,8 @@ func Audit(t manifest.Topology, server, client string) ([]manifest.PinFinding, e
 			add(LevelError, "%s CPUs %s: CPU %s is offline (online: %s), so taskset refuses it or the %s runs on fewer CPUs than the suite says; bring it online (echo 1 | sudo tee /sys/devices/system/cpu/cpu%d/online, for each) or drop it from the list", set.name, FormatList(set.cpus), FormatList(off), l.t.Online, set.name, off[0])
 		}
 	}
-	l.auditShared(srv, cli, add, hint)
-	l.auditServer(srv, cli, add, hint)
+	shared := l.auditShared(srv, cli, add, hint)
+	l.auditServer(srv, cli, !shared, add, hint)
 	l.auditUnknown(slices.DeleteFunc(append(slices.Clone(srv), cli...), func(c int) bool { return !l.isOnline(c) }), add)
 	return fs, nil
 }
@@ -82,12 +82,13 @@ func (l *layout) exist(name string, set []int) error {
 type addFunc func(level, format string, args ...any)
 
 // auditShared finds the CPUs and physical cores the server and client
-// share.
-func (l *layout) auditShared(srv, cli []int, add addFunc, hint string) {
-	var both, pairs []string
+// share, and reports whether there are any.
+func (l *layout) auditShared(srv, cli []int, add addFunc, hint string) bool {
+	var both []int
+	var pairs []string
 	for _, c := range srv {
 		if slices.Contains(cli, c) {
-			both = append(both, fmt.Sprint(c))
+			both = append(both, c)
 			continue
 		}
 		for _, s := range l.siblings(c) {
@@ -97,15 +98,18 @@ func (l *layout) auditShared(srv, cli []int, add addFunc, hint string) {
 		}
 	}
 	if len(both) > 0 {
-		add(LevelError, "CPU %s is in both the server's and the client's set: the load tool takes CPU time from the server it measures; give them separate physical cores (%s)", strings.Join(both, ","), hint)
+		add(LevelError, "CPU %s is in both the server's and the client's set: the load tool takes CPU time from the server it measures; give them separate physical cores (%s)", FormatList(both), hint)
 	}
 	if len(pairs) > 0 {
 		add(LevelError, "the server and the client share physical cores (server/client SMT siblings: %s): the two threads of a core share its execution units and caches, so the load tool slows the server down; give them separate physical cores (%s)", strings.Join(pairs, " "), hint)
 	}
+	return len(both)+len(pairs) > 0
 }
 
-// auditServer checks that the server sits on whole P-cores of one L3 domain.
-func (l *layout) auditServer(srv, cli []int, add addFunc, hint string) {
+// auditServer checks that the server sits on whole P-cores of one L3
+// domain, and, with checkL3 (the sets share no core, which says it
+// already), that the client is in another L3 domain where there is one.
+func (l *layout) auditServer(srv, cli []int, checkL3 bool, add addFunc, hint string) {
 	if len(srv) == 0 {
 		return
 	}
@@ -127,7 +131,7 @@ func (l *layout) auditServer(srv, cli []int, add addFunc, hint string) {
 		whole := append(slices.Clone(srv), idle...)
 		add(LevelWarning, "the server's CPUs %s leave their SMT siblings %s to anything else the machine runs, which then shares the server's cores; give the server whole cores (server_cpus = %q)", FormatList(srv), FormatList(idle), FormatList(whole))
 	}
-	if len(cli) > 0 && l.l3Known(srv) && l.l3Known(cli) {
+	if checkL3 && len(cli) > 0 && l.l3Known(srv) && l.l3Known(cli) {
 		ds := l.domains(srv)
 		if slices.ContainsFunc(l.domains(cli), func(d string) bool { return slices.Contains(ds, d) }) && len(l.domains(l.onlineCPUs())) > len(ds) {
 			add(LevelInfo, "the load tool shares the server's L3 cache (%s) while another L3 domain holds none of the server: the two evict each other's data; move the client to another L3 domain (%s)", strings.Join(ds, ", "), hint)

@@ -17,7 +17,9 @@ func TestAudit(t *testing.T) {
 	}{
 		// The benchmark page's own pinning: wrk on the SMT siblings of
 		// every server core.
-		{tree: "ryzen-16c32t", server: "0-7", client: "16-31", want: []string{"error: the server and the client share physical cores (server/client SMT siblings: 0/16 1/17 2/18 3/19 4/20 5/21 6/22 7/23)", "info: the load tool shares the server's L3 cache"}},
+		{tree: "ryzen-16c32t", server: "0-7", client: "16-31", want: []string{"error: the server and the client share physical cores (server/client SMT siblings: 0/16 1/17 2/18 3/19 4/20 5/21 6/22 7/23)"}},
+		{tree: "ryzen-16c32t", server: "0-7,16-23", client: "1-7,17-23", want: []string{"error: CPU 1-7,17-23 is in both"}},
+		{tree: "ryzen-16c32t", server: "0-3,16-19", client: "4-7,20-23", want: []string{"info: the load tool shares the server's L3 cache (0-7,16-23) while another L3 domain holds none of the server"}},
 		{tree: "ryzen-16c32t", server: "0-7,16-23", client: "8-15,24-31", want: nil},
 		{tree: "ryzen-16c32t", server: "0-3,8-11,16-19,24-27", client: "4-7,20-23", want: []string{"error: the server's CPUs 0-3,8-11,16-19,24-27 span 2 L3 domains (0-7,16-23 and 8-15,24-31)"}},
 		{tree: "ryzen-16c32t", server: "0-7", client: "8-15", want: []string{`warning: the server's CPUs 0-7 leave their SMT siblings 16-23 to anything else the machine runs, which then shares the server's cores; give the server whole cores (server_cpus = "0-7,16-23")`}},
