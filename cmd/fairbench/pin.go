@@ -93,9 +93,12 @@ func runPin(e *env, args []string) error {
 		s := pinning.Suggest(r.Topology)
 		r.Server, r.Client, r.Notes = s.Server, s.Client, s.Notes
 	}
-	findings, err := pinning.Audit(r.Topology, r.Server, r.Client)
-	if err != nil {
-		return usageErr("pin: %w", err)
+	var findings []manifest.PinFinding
+	var err error
+	if audit || r.Server != "" {
+		if findings, err = pinning.Audit(r.Topology, r.Server, r.Client); err != nil {
+			return usageErr("pin: %w", err)
+		}
 	}
 	r.Findings = append(findings, pinning.Machine(r.Topology, r.Server, r.Client)...)
 	if *format == "json" {
@@ -138,5 +141,12 @@ func writePin(w io.Writer, r pinReport, roots pinning.Roots, audit bool) {
 		}
 		return
 	}
-	fmt.Fprintf(w, "[isolation]\nserver_cpus = %q\nclient_cpus = %q\n", r.Server, r.Client)
+	if r.Server == "" {
+		fmt.Fprintln(w, "# no [isolation] suggested")
+		return
+	}
+	fmt.Fprintf(w, "[isolation]\nserver_cpus = %q\n", r.Server)
+	if r.Client != "" {
+		fmt.Fprintf(w, "client_cpus = %q\n", r.Client)
+	}
 }

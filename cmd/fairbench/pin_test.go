@@ -41,6 +41,7 @@ func TestPin(t *testing.T) {
 		{"no such CPU", append(pinTree("vm"), "-server", "0", "-client", "5"), 2, nil, "this machine has no CPU 5 (it has 0-1)"},
 		{"one set", append(pinTree("vm"), "-server", "0"), 2, nil, "-server and -client go together"},
 		{"format", []string{"-format", "yaml"}, 2, nil, `-format "yaml"`},
+		{"nothing known", []string{"-sysfs", "testdata/none", "-procfs", "testdata/none"}, 0, []string{"CPU topology (testdata/none and testdata/none): topology unknown", "# topology unknown: the kernel lists no CPUs here", "# no [isolation] suggested"}, ""},
 	} {
 		stdout, stderr, code := runCLI(t, append([]string{"pin"}, c.args...)...)
 		if code != c.code || !strings.Contains(stderr, c.err) {

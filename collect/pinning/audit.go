@@ -52,6 +52,8 @@ func Audit(t manifest.Topology, server, client string) ([]manifest.PinFinding, e
 			add(LevelError, "%s CPUs %s: CPU %s is offline (online: %s), so taskset refuses it or the %s runs on fewer CPUs than the suite says; bring it online (echo 1 | sudo tee /sys/devices/system/cpu/cpu%d/online, for each) or drop it from the list", set.name, FormatList(set.cpus), FormatList(off), l.t.Online, set.name, off[0])
 		}
 	}
+	l.auditIsolated(srv, "server", add)
+	l.auditIsolated(cli, "client", add)
 	shared := l.auditShared(srv, cli, add, hint)
 	l.auditServer(srv, cli, !shared, add, hint)
 	l.auditUnknown(slices.DeleteFunc(append(slices.Clone(srv), cli...), func(c int) bool { return !l.isOnline(c) }), add)
@@ -80,6 +82,21 @@ func (l *layout) exist(name string, set []int) error {
 }
 
 type addFunc func(level, format string, args ...any)
+
+// auditIsolated warns of a set with more than one CPU kept from the
+// scheduler (isolcpus=): the kernel does not balance threads across
+// isolated CPUs, so the threads of a process pinned to several of them may
+// all stay on one.
+func (l *layout) auditIsolated(set []int, name string, add addFunc) {
+	if l.t.Isolated == nil || len(set) < 2 {
+		return
+	}
+	iso, _ := ParseList(*l.t.Isolated)
+	in := slices.DeleteFunc(slices.Clone(set), func(c int) bool { return !slices.Contains(iso, c) })
+	if len(in) > 1 {
+		add(LevelWarning, "the %s's CPUs %s are isolated (isolcpus=): the scheduler does not spread threads across isolated CPUs, so the %s's threads may all run on one of them; pin each thread yourself, or use CPUs that are not isolated (nohz_full without isolcpus keeps the balancing)", name, FormatList(in), name)
+	}
+}
 
 // auditShared finds the CPUs and physical cores the server and client
 // share, and reports whether there are any.

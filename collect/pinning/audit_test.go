@@ -104,6 +104,27 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
+// TestAuditIsolated: a set of several isolated CPUs gets no load
+// balancing.
+func TestAuditIsolated(t *testing.T) {
+	topo := tree(t, "ryzen-16c32t")
+	iso := "8-15,24-31"
+	topo.Isolated = &iso
+	fs, err := Audit(topo, "8-15,24-31", "1-7,17-23")
+	if err != nil || !findingsMatch(fs, []string{"warning: the server's CPUs 8-15,24-31 are isolated (isolcpus=): the scheduler does not spread threads"}) {
+		t.Errorf("%v%s", err, findingLines(fs))
+	}
+}
+
+// TestSuggestUnknown: with no CPUs listed at all, nothing is suggested and
+// the note says why.
+func TestSuggestUnknown(t *testing.T) {
+	s := Suggest(Read(Roots{Sys: t.TempDir(), Proc: t.TempDir()}))
+	if s.Server != "" || s.Client != "" || len(s.Notes) != 1 || !strings.HasPrefix(s.Notes[0], "topology unknown") {
+		t.Errorf("%+v", s)
+	}
+}
+
 func TestSuggestOneCore(t *testing.T) {
 	topo := tree(t, "ryzen-16c32t")
 	topo.Online = "0,16"

@@ -125,3 +125,28 @@ func processSeconds(t *testing.T, pid int) float64 {
 	st, _ := strconv.ParseFloat(fields[12], 64)
 	return (ut + st) / userHZ
 }
+
+// FuzzParseStat: any text either fails with an error naming the file, or
+// reads to a snapshot whose delta to itself is zero.
+func FuzzParseStat(f *testing.F) {
+	for _, name := range []string{"testdata/vm/proc/stat", "testdata/stat-busy-cpu1/before", "testdata/stat-busy-cpu1/after"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("cpu 1 2 3 4\ncpu0 1 2 3 4\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		s, err := ParseStat(text, "f")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f") {
+				t.Fatalf("error without the file's name: %v", err)
+			}
+			return
+		}
+		if u := Delta(s, s, nil); u.Total != 0 {
+			t.Fatalf("delta to itself %+v", u)
+		}
+	})
+}

@@ -30,6 +30,10 @@ func (l *layout) suggest() Suggestion {
 	var s Suggestion
 	note := func(format string, args ...any) { s.Notes = append(s.Notes, fmt.Sprintf(format, args...)) }
 	online := l.onlineCPUs()
+	if len(online) == 0 {
+		note("topology unknown: the kernel lists no CPUs here, so there is nothing to suggest from")
+		return s
+	}
 	cores := l.physicalCores(online)
 	if p := l.ofType(online, "P"); len(p) > 0 {
 		if pc := l.physicalCores(p); len(pc) >= 2 {
