@@ -55,17 +55,20 @@ func (*Run) record() {}
 
 // Host is what the run's machine said about itself.
 type Host struct {
-	Hostname    string            `json:"hostname"`
-	CPUModel    string            `json:"cpu_model"`
-	Cores       int               `json:"cores"`
-	Threads     int               `json:"threads"`
-	MemoryBytes int64             `json:"memory_bytes"`
-	Kernel      string            `json:"kernel"`
-	OS          string            `json:"os"`
-	Arch        string            `json:"arch"`
-	Governor    string            `json:"governor"`
-	LoadAvg     []float64         `json:"loadavg"`
-	Pinning     *manifest.Pinning `json:"pinning,omitempty"` // CPU topology and the pinning audit (audit_pinning.go)
+	Hostname    string    `json:"hostname"`
+	CPUModel    string    `json:"cpu_model"`
+	Cores       int       `json:"cores"`
+	Threads     int       `json:"threads"`
+	MemoryBytes int64     `json:"memory_bytes"`
+	Kernel      string    `json:"kernel"`
+	OS          string    `json:"os"`
+	Arch        string    `json:"arch"`
+	Governor    string    `json:"governor"`
+	LoadAvg     []float64 `json:"loadavg"`
+
+	// Pinning is the CPU topology and the audit of the run's pinning
+	// (audit_pinning.go); nil in runs written before it.
+	Pinning *manifest.Pinning `json:"pinning,omitempty"`
 }
 
 // RunHost is an SSH host of a run and what it said of itself.
