@@ -43,7 +43,7 @@ Examples:
   fairbench pin >> site/suites/go.toml
   fairbench pin -server 0-7 -client 16-31
   fairbench pin -suite site/suites/go.toml
-  fairbench pin -format json -sysfs testdata/ryzen/sys -procfs testdata/ryzen/proc`,
+  fairbench pin -format json -sysfs collect/pinning/testdata/ryzen-16c32t/sys -procfs collect/pinning/testdata/ryzen-16c32t/proc`,
 	run: runPin,
 }
 
