@@ -63,6 +63,6 @@ func (l *layout) governorFinding(used []int) (manifest.PinFinding, bool) {
 		driver = " (" + strings.Join(slices.Sorted(maps.Keys(drivers)), ", ") + ")"
 	}
 	return manifest.PinFinding{Rule: RuleCPUGovernor, Level: LevelWarning, Message: fmt.Sprintf(
-		"%s%s, not performance: the clock follows load, so a window's first seconds and a lightly loaded target run slower; set performance for the run: sudo cpupower -c %s frequency-set -g performance",
+		"%s%s, not performance: the clock follows load, so a window's first seconds and a lightly loaded target run slower; set performance for the run: sudo cpupower -c %s frequency-set -g performance (apt-get install linux-cpupower), or write performance into /sys/devices/system/cpu/cpuN/cpufreq/scaling_governor of each",
 		strings.Join(parts, ", "), driver, FormatList(all))}, true
 }
