@@ -58,6 +58,9 @@ type Options struct {
 	ReadyTimeout time.Duration
 	// Now returns the time; nil is time.Now. Tests fix it.
 	Now func() time.Time
+	// ForcePinning runs a suite whose [isolation] has a pinning problem
+	// (-force-pinning); run.json's host.pinning records it.
+	ForcePinning bool
 }
 
 type collector struct {
@@ -185,7 +188,7 @@ func (c *collector) selected() ([]Target, error) {
 // createRunDir makes a new run dir and writes the manifest's first version.
 func (c *collector) createRunDir() error {
 	start := c.opt.Now().UTC()
-	host := AskFacts()
+	host := c.askFacts()
 	suiteFile := ""
 	if info, err := os.Stat(c.suite.File); err == nil && info.Mode().IsRegular() {
 		suiteFile, _ = filepath.Abs(c.suite.File)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -19,11 +20,28 @@ func AskFacts() manifest.Facts {
 		b, _ := os.ReadFile(path)
 		return string(b)
 	})
+	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinningRoots)}
 	h.Hostname, _ = os.Hostname()
 	h.Arch = runtime.GOARCH
 	if h.Threads == 0 {
 		h.Threads = runtime.NumCPU()
 	}
+	return h
+}
+
+// askFacts is AskFacts with the audit of the suite's [isolation] on this
+// machine's topology, when the suite runs here (with SSH hosts the sets
+// apply to the hosts, whose topology is not read).
+func (c *collector) askFacts() manifest.Facts {
+	h := AskFacts()
+	if len(c.suite.Hosts) > 0 {
+		return h
+	}
+	p := h.Pinning
+	p.ServerCPUs, p.ClientCPUs = c.suite.Isolation.ServerCPUs, c.suite.Isolation.ClientCPUs
+	p.Findings, _ = pinning.Audit(p.Topology, p.ServerCPUs, p.ClientCPUs) // a usage error stopped the run in preflight
+	p.Forced = c.opt.ForcePinning && pinning.Problem(p.Findings)
+	p.Findings = append(p.Findings, pinning.Machine(p.Topology, p.ServerCPUs, p.ClientCPUs)...)
 	return h
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -34,7 +35,7 @@ var installHints = map[string]string{
 // word of every argv, and the versions of runtimes and services. It reports
 // every problem at once, each with its install command where known.
 func (c *collector) preflight(ctx context.Context, targets []Target, load bool) error {
-	var errs []error
+	errs := []error{c.checkPinning()}
 	if load {
 		for _, sc := range c.suite.Scenarios {
 			name := c.suite.LoadFor(sc).Tool
@@ -105,6 +106,38 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// pinningRoots are where the pinning audit reads the machine's topology;
+// tests point them at a recorded tree.
+var pinningRoots = pinning.DefaultRoots
+
+// checkPinning audits the suite's [isolation] against this machine's CPU
+// topology (fairbench pin -suite). A malformed list or a CPU the machine
+// does not have stops the run; so does a problem (the sets share a
+// physical core, the server spans L3 domains or sits on E-cores, a set
+// names an offline CPU) unless Options.ForcePinning. With SSH hosts the
+// sets apply there, and nothing is checked here.
+func (c *collector) checkPinning() error {
+	if len(c.suite.Hosts) > 0 {
+		return nil
+	}
+	iso := c.suite.Isolation
+	fs, err := pinning.Audit(pinning.Read(pinningRoots), iso.ServerCPUs, iso.ClientCPUs)
+	if err != nil {
+		return fmt.Errorf("%s: isolation: %w", c.suite.File, err)
+	}
+	if !pinning.Problem(fs) || c.opt.ForcePinning {
+		return nil
+	}
+	var problems []string
+	for _, f := range fs {
+		if f.Level == pinning.LevelError {
+			problems = append(problems, f.Message)
+		}
+	}
+	return fmt.Errorf("%s: isolation: server_cpus = %q, client_cpus = %q on this machine: %s; fix [isolation] (fairbench pin -suite %s says more), or run anyway with -force-pinning (the run's audit then reports it)",
+		c.suite.File, iso.ServerCPUs, iso.ClientCPUs, strings.Join(problems, "; and "), c.suite.File)
 }
 
 // lookCommand checks that the first word of argv is on PATH. Paths and

@@ -136,6 +136,7 @@ func Audit(set *Set, opts AuditOptions) []Finding {
 	fs = append(fs, MixedSettings(set.Measurements)...)
 	fs = append(fs, mixedHostFindings(set.Runs)...)
 	fs = append(fs, runFindings(set)...)
+	fs = append(fs, pinningFindings(set)...)
 	fs = append(fs, aaFindings(cells, opts.Pairs, th)...)
 	checked := map[string]bool{}
 	if !opts.NoIntegrity {

@@ -103,6 +103,7 @@ func envChanges(ra, rb *runFacts) []string {
 	diff("OS", ha.OS, hb.OS)
 	diff("kernel", ha.Kernel, hb.Kernel)
 	diff("governor", ha.Governor, hb.Governor)
+	diff("CPU topology", topologySummary(ha), topologySummary(hb))
 	diff("suite", shortHash(a.suiteSHA256), shortHash(b.suiteSHA256))
 	diff("server CPUs", a.serverCPUs, b.serverCPUs)
 	diff("client CPUs", a.clientCPUs, b.clientCPUs)

@@ -161,6 +161,7 @@ func hardwareFacts(h manifest.Facts) []Fact {
 	}
 	add("CPU", h.CPUModel)
 	add("cores / threads", fmt.Sprintf("%d / %d", h.Cores, h.Threads))
+	add("CPU topology", topologySummary(h))
 	if h.MemoryBytes > 0 {
 		add("memory", Bytes(h.MemoryBytes))
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -64,7 +65,7 @@ func (e *runEnv) key() string {
 	}
 	num := func(n int64) { str(strconv.FormatInt(n, 10)) }
 	h := e.host
-	for _, s := range []string{e.suite, e.suiteSHA256, h.Hostname, h.CPUModel, h.Kernel, h.OS, h.Arch, h.Governor, e.serverCPUs, e.clientCPUs} {
+	for _, s := range []string{e.suite, e.suiteSHA256, h.Hostname, h.CPUModel, h.Kernel, h.OS, h.Arch, h.Governor, e.serverCPUs, e.clientCPUs, pinningKey(h.Pinning)} {
 		str(s)
 	}
 	num(int64(h.Cores))
@@ -75,6 +76,25 @@ func (e *runEnv) key() string {
 		str(e.tools[name])
 	}
 	return b.String()
+}
+
+// pinningKey is p in full (runs share an environment only when their
+// topology and pinning findings are the same); "" without one.
+func pinningKey(p *manifest.Pinning) string {
+	if p == nil {
+		return ""
+	}
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// topologySummary is the one line the methodology page and the history
+// show of a machine's CPU topology; "" when run.json has none.
+func topologySummary(h manifest.Facts) string {
+	if h.Pinning == nil {
+		return ""
+	}
+	return h.Pinning.Topology.Summary()
 }
 
 // host is the run's host facts as its run.json gives them.

@@ -11,7 +11,7 @@ import (
 
 var collectCommand = command{
 	summary: "run a suite: build, gate, load, and keep every raw dump",
-	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-resume RUNDIR]
+	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-resume RUNDIR]
 
 Starts the suite's services, builds and starts each target, checks its
 answers byte for byte (a target that fails a scenario is not measured in
@@ -48,6 +48,12 @@ see the README's hosts section; a suite may hold them itself). Every host
 is reached before anything runs. A -resume of such a run needs the same
 -hosts again.
 
+The suite's [isolation] is audited against this machine's CPU topology
+before anything starts, as fairbench pin -suite does: a pinning whose
+server and client share a physical core, whose server spans L3 domains or
+sits on E-cores, or that names an offline CPU stops the run unless
+-force-pinning is given; run.json records the topology and the findings.
+
 Examples:
   fairbench collect -suite site/suites/go.toml
   fairbench collect -suite site/suites/go.toml -hosts lab.toml -shard 1/2
@@ -65,6 +71,7 @@ func runCollect(e *env, args []string) error {
 	shard := fs.String("shard", "", "run shard `I/N` of the targets: target k (from 0, in suite order) is in shard (k mod N)+1")
 	resume := fs.String("resume", "", "an interrupted run dir to finish")
 	base := fs.String("base", ".", "folder that target and service dirs are relative to")
+	forcePinning := fs.Bool("force-pinning", false, "run even when the suite's [isolation] has a pinning problem (see fairbench pin); the run's audit reports it")
 	hostsFile := fs.String("hosts", "", "hosts file: [[host]] tables with ssh destinations and roles (server, client)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -105,6 +112,7 @@ func runCollect(e *env, args []string) error {
 	defer cancel()
 	dir, err := collect.Run(ctx, suite, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
+		ForcePinning: *forcePinning,
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)

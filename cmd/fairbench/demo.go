@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/collect/pinning"
 )
 
 //go:embed demo.toml
@@ -21,8 +21,9 @@ var demoCommand = command{
 
 Builds three Go servers from site/apps/go (net/http, chi, gin), gates them,
 loads them with bombardier (fetched with the go command at a pinned version
-if it is not on PATH), parses the dumps and renders a site. Takes about two
-minutes on two cores. Run it from a fairbench checkout.
+if it is not on PATH), parses the dumps and renders a site. The servers and
+bombardier are pinned as fairbench pin suggests for this machine. Takes
+about two minutes on two cores. Run it from a fairbench checkout.
 
 Examples:
   go run ./cmd/fairbench demo
@@ -61,9 +62,10 @@ func runDemo(e *env, args []string) error {
 	if *reps > 0 {
 		suite.Load.Repetitions = *reps
 	}
-	if runtime.NumCPU() < 2 {
-		suite.Isolation = manifest.Isolation{} // nothing to pin apart on one CPU
-	}
+	// The pinning fairbench pin suggests here: the embedded 0 and 1 are SMT
+	// siblings on many Intel machines, which collect refuses.
+	pin := pinning.Suggest(pinning.Read(pinning.DefaultRoots))
+	suite.Isolation = manifest.Isolation{ServerCPUs: pin.Server, ClientCPUs: pin.Client}
 	ctx, cancel := e.interruptible()
 	defer cancel()
 	start := time.Now()

@@ -51,6 +51,7 @@ func init() {
 		"compare": compareCommand,
 		"render":  renderCommand,
 		"init":    initCommand,
+		"pin":     pinCommand,
 	}
 }
 

@@ -8,10 +8,12 @@ import (
 
 var verifyCommand = command{
 	summary: "run the conformance gate alone",
-	usage: `fairbench verify -suite FILE [-only a,b]
+	usage: `fairbench verify -suite FILE [-only a,b] [-force-pinning]
 
 Builds and starts each target and checks every scenario and variant byte for
-byte, printing the transcript. Exit status 1 when any target fails.
+byte, printing the transcript. Exit status 1 when any target fails. The
+suite's [isolation] is audited first, as fairbench pin -suite does, and a
+pinning problem stops it unless -force-pinning is given.
 
 Examples:
   fairbench verify -suite site/suites/go.toml
@@ -24,6 +26,7 @@ func runVerify(e *env, args []string) error {
 	suitePath := fs.String("suite", "", "suite file (TOML)")
 	only := fs.String("only", "", "comma-separated target names (default all)")
 	base := fs.String("base", ".", "folder that target dirs are relative to")
+	forcePinning := fs.Bool("force-pinning", false, "verify even when the suite's [isolation] has a pinning problem (see fairbench pin)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -37,7 +40,7 @@ func runVerify(e *env, args []string) error {
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
-	results, err := collect.Verify(ctx, suite, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr)})
+	results, err := collect.Verify(ctx, suite, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning})
 	if err != nil {
 		return failure(err)
 	}

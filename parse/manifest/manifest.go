@@ -68,6 +68,9 @@ type Facts struct {
 	Arch        string    `json:"arch"`
 	Governor    string    `json:"governor,omitempty"`
 	LoadAvg     []float64 `json:"loadavg,omitempty"` // 1, 5 and 15 minutes, at the start
+	// Pinning is the CPU topology, and the audit of the run's pinning and
+	// CPU state on it; nil where it was not read (SSH hosts, older runs).
+	Pinning *Pinning `json:"pinning,omitempty"`
 }
 
 // Host is an SSH host of the run: its entry's name, destination and roles,

@@ -1,0 +1,81 @@
+package collect
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/parse"
+)
+
+// TestPinningRefused: on the recorded Ryzen, the benchmark page's pinning
+// (wrk on the SMT siblings of the server's cores) stops collect and verify
+// before anything starts, and says how to go on.
+func TestPinningRefused(t *testing.T) {
+	defer func(r pinning.Roots) { pinningRoots = r }(pinningRoots)
+	dir := filepath.Join("pinning", "testdata", "ryzen-16c32t")
+	pinningRoots = pinning.Roots{Sys: filepath.Join(dir, "sys"), Proc: filepath.Join(dir, "proc")}
+	src := strings.ReplaceAll(gateSuite, "BIN", "/bin/true") + "\n[isolation]\nserver_cpus = \"0-7\"\nclient_cpus = \"16-31\"\n"
+	suite, err := ParseSuite([]byte(src), "ryzen.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	_, err = Run(context.Background(), suite, Options{Out: out})
+	for _, want := range []string{`ryzen.toml: isolation: server_cpus = "0-7", client_cpus = "16-31" on this machine: the server and the client share physical cores (server/client SMT siblings: 0/16`, "or run anyway with -force-pinning"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("collect: error %v, want %q", err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(out); len(entries) > 0 {
+		t.Errorf("a run dir was made: %v", entries)
+	}
+	if _, err := Verify(context.Background(), suite, Options{}); err == nil || !strings.Contains(err.Error(), "share physical cores") {
+		t.Errorf("verify: error %v", err)
+	}
+	// A CPU the machine does not have is refused even when forced.
+	suite.Isolation.ClientCPUs = "32"
+	if _, err := Verify(context.Background(), suite, Options{ForcePinning: true}); err == nil || !strings.Contains(err.Error(), "this machine has no CPU 32 (it has 0-31)") {
+		t.Errorf("verify, CPU 32, forced: error %v", err)
+	}
+}
+
+// TestPinningForced runs a short collect on this machine with server and
+// client on one CPU under -force-pinning: run.json records the topology
+// and the problem, and the run's audit reports it as rule pinning.
+func TestPinningForced(t *testing.T) {
+	bin := buildHiServer(t)
+	src := strings.ReplaceAll(gateSuite, "BIN", bin) + "\n[isolation]\nserver_cpus = \"0\"\nclient_cpus = \"0\"\n"
+	suite, err := ParseSuite([]byte(src), "same.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite.Targets = suite.Targets[:1]
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dir, err := Run(ctx, suite, Options{Out: t.TempDir(), ForcePinning: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dir.Manifest().Facts.Pinning
+	if p == nil || !p.Forced || p.ServerCPUs != "0" || len(p.Topology.CPUs) != len(pinning.Read(pinning.DefaultRoots).CPUs) {
+		t.Fatalf("run.json host.pinning: %+v", p)
+	}
+	set, errs := parse.ReadAll([]string{dir.Path})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var found bool
+	for _, f := range parse.Audit(set, parse.AuditOptions{}) {
+		if f.Rule == parse.RulePinning && f.Level == parse.LevelError {
+			found = strings.Contains(f.Message, "CPU 0 is in both the server's and the client's set") && strings.HasSuffix(f.Message, "(collect ran with -force-pinning)")
+		}
+	}
+	if !found {
+		t.Errorf("the audit has no pinning error for CPU 0 in both sets, forced")
+	}
+}
