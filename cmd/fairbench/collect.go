@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,6 +109,9 @@ func runCollect(e *env, args []string) error {
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
+	}
+	if errors.Is(err, collect.ErrRunDirLocked) {
+		return usageErr("%w", err)
 	}
 	if err != nil {
 		return failure(err)

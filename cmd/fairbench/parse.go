@@ -38,7 +38,7 @@ func runParse(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("parse: give at least one PATH")
 	}
-	w, flush, err := newRecordWriter(*format, e.stdout)
+	w, flush, err := newRecordWriter(*format, e.data)
 	if err != nil {
 		return err
 	}
