@@ -165,7 +165,7 @@ func (b *autocannonText) statRow(l line, cells []string) error {
 			case isPct:
 				m.RPSPercentiles = append(m.RPSPercentiles, RatePercentile{P: pv, Value: v})
 			case col == "Avg":
-				m.RPS = v
+				m.ToolRPS = v
 			case col == "Stdev":
 				m.RPSStdev = v
 			case col == "Max":
