@@ -189,11 +189,16 @@ const (
 )
 
 // completed is the number of requests that got a response, as exactly as
-// the dump tells it, and whether it tells it at all. autocannon's text
-// prints only the requests it sent, rounded to thousands; its status table
-// or its "N 2xx responses, M non 2xx responses" line count the responses.
+// the dump tells it, and whether it tells it at all. bombardier counts its
+// socket errors among the requests ("others"); autocannon's text prints
+// only the requests it sent, rounded to thousands, and its status table or
+// its "N 2xx responses, M non 2xx responses" line count the responses.
 func (m *Measurement) completed() (int64, bool) {
-	if m.Tool != ToolAutocannon {
+	switch m.Tool {
+	case ToolAutocannon:
+	case ToolBombardier:
+		return max(m.Requests-m.Errors.Total(), 0), m.Requests > 0 || m.Status.Known || m.Duration > 0
+	default:
 		return m.Requests, m.Requests > 0 || m.Status.Known || m.Duration > 0
 	}
 	s := m.Status
@@ -288,13 +293,13 @@ func (m *Measurement) GoodRPS() float64 {
 		rps, basis = m.RPS, m.RPSBasis
 	}
 	good := float64(m.GoodRequests())
-	switch n, ok := m.completed(); {
+	switch _, ok := m.completed(); {
 	case basis == RPSPerDuration:
 		return good / m.Duration.Seconds()
 	case basis == RPSPerWindow:
 		return good / m.Window.Seconds()
-	case ok && n > 0:
-		return rps * good / float64(n)
+	case ok && m.Requests > 0: // the tool's figure is a rate of its Requests
+		return rps * good / float64(m.Requests)
 	}
 	return rps
 }

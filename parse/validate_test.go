@@ -137,6 +137,9 @@ func TestThroughput(t *testing.T) {
 		{"testdata/wrk-4.1.0__non2xx_500.txt", 64540 / 2.10, 0, 30728.90, RPSPerDuration, GoodBelow400},
 		// bombardier JSON: req2xx 57132 over timeTakenSeconds, not its mean of samples.
 		{"testdata/bombardier-1.2.6__json_latencies.json", 57132 / 1.999799525, 57132 / 1.999799525, 28561.568037876597, RPSPerDuration, Good2xx},
+		// bombardier text without its command: no window; its rate counts the
+		// 57833 refused connections, none of them a response.
+		{"testdata/bombardier-1.2.6__conn_refused.txt", 28597.82, 0, 28597.82, RPSAsPrinted, Good2xx},
 		// bombardier text prints no duration: "-d 10s" of the harness's command.
 		{"testdata/bun/ba1520c/results/bun/elysia.txt", 4025543 / 10.0, 4025543 / 10.0, 402997.65, RPSPerWindow, Good2xx},
 		// autocannon's text: 7336 2xx of 7336+7337+7337+7337 responses in 2.02s.
