@@ -59,6 +59,7 @@ func TestTextShowsControlCharacters(t *testing.T) {
 	dir, wrk, _, escaped := inputs(t)
 	for _, args := range [][]string{
 		{"parse", escaped},
+		{"parse", "-format", "csv", wrk, escaped},
 		{"audit", wrk, escaped},
 		{"compare", wrk, escaped},
 		{"render", "-out", filepath.Join(dir, "s"), wrk, escaped},
@@ -72,6 +73,25 @@ func TestTextShowsControlCharacters(t *testing.T) {
 		if !strings.Contains(stderr, `\x1b]0;owned\x07\x1b[2J\u202ewrk.txt`) {
 			t.Errorf("fairbench %s does not name the file visibly:\n%s", args[0], stderr)
 		}
+	}
+}
+
+// TestCSVShowsControlCharacters: CSV escapes nothing, so a dump whose name
+// carries an escape sequence is written with it visible; JSON Lines escape
+// it their own way.
+func TestCSVShowsControlCharacters(t *testing.T) {
+	_, wrk, _, _ := inputs(t)
+	named := filepath.Join(filepath.Dir(wrk), "\x1b[31mred.txt")
+	if err := os.Rename(wrk, named); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "parse", "-format", "csv", named)
+	if code != 0 || strings.Contains(stdout, "\x1b") || !strings.Contains(stdout, `\x1b[31mred.txt`) {
+		t.Errorf("exit %d, CSV %q\n%s", code, stdout, stderr)
+	}
+	stdout, _, _ = runCLI(t, "parse", named)
+	if strings.Contains(stdout, "\x1b") || !strings.Contains(stdout, `\u001b[31mred.txt`) {
+		t.Errorf("JSON Lines %q", stdout)
 	}
 }
 

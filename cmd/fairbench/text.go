@@ -14,8 +14,8 @@ import (
 // that are not UTF-8 are written as Go escapes (\x1b, \u202e).
 //
 // Every text-printing command writes through one (run wraps stdout and
-// stderr); only the data formats of parse and audit -format json, which
-// escape such characters themselves, write to the raw stream.
+// stderr), CSV included; only JSON (parse's JSON Lines, audit -format
+// json), which escapes such characters itself, goes to the raw stream.
 type textWriter struct {
 	w       io.Writer
 	partial []byte // the start of a UTF-8 sequence cut by the last Write
