@@ -213,6 +213,10 @@ func (r *Reader) readAll() {
 			}
 		case *Target:
 			rec.Source.File, rec.Source.SHA256 = r.name, sha
+			if problems := checkTarget(rec); len(problems) > 0 {
+				r.report(rec.Source, "target "+rec.Name, problems)
+				continue
+			}
 		}
 		kept = append(kept, rec)
 	}
@@ -234,10 +238,15 @@ var utf8BOM = []byte("\ufeff")
 // run starts and whether m is to be kept.
 func (r *Reader) finish(m *Measurement) bool {
 	problems := finishMeasurement(m)
-	for _, p := range problems {
-		r.syntax(m.Source.LineStart, fmt.Sprintf("%s run (lines %d-%d): %s; the run is not counted", m.Tool, m.Source.LineStart, m.Source.LineEnd, p))
-	}
+	r.report(m.Source, m.Tool+" run", problems)
 	return len(problems) == 0
+}
+
+// report gives each problem with a record as a *SyntaxError at its first line.
+func (r *Reader) report(src Source, what string, problems []string) {
+	for _, p := range problems {
+		r.syntax(src.LineStart, fmt.Sprintf("%s (lines %d-%d): %s; not counted", what, src.LineStart, src.LineEnd, p))
+	}
 }
 
 // offer gives one logical line to the open block or, when there is none or

@@ -307,10 +307,16 @@ func appendPercentile(ps []Percentile, p Percentile) []Percentile {
 	return append(ps, p)
 }
 
-// roundInt64 rounds a byte count or count to an integer.
+// roundInt64 rounds a byte count or count to an integer. One beyond an
+// int64 saturates, as nanos does, for the range checks to see; NaN gives 0.
 func roundInt64(v float64) int64 {
-	if math.IsNaN(v) || v > math.MaxInt64 || v < math.MinInt64 {
+	switch {
+	case math.IsNaN(v):
 		return 0
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
 	}
 	return int64(math.Round(v))
 }

@@ -272,3 +272,16 @@ func (v *validation) statusSums() {
 		v.addf("%d requests completed, more than the %d sent", m.Requests, m.RequestsSent)
 	}
 }
+
+// checkTarget range-checks the facts a harness printed about a target
+// (startup time, memory, bundle size). It returns one message per problem.
+func checkTarget(t *Target) []string {
+	v := &validation{}
+	v.span("the build time", t.Build, maxWindow)
+	v.span("the startup time", t.Startup, maxWindow)
+	v.count("memory before", t.RSSBefore)
+	v.count("memory after", t.RSSAfter)
+	v.count("peak memory", t.RSSPeak)
+	v.count("the artifact size", t.ArtifactBytes)
+	return v.problems
+}

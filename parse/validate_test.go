@@ -180,3 +180,20 @@ func TestFinishIdempotent(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetOutOfRange: a harness's facts about a target are range-checked
+// too: a negative memory or startup time is refused at its file:line.
+func TestTargetOutOfRange(t *testing.T) {
+	dump := string(readFixture(t, "testdata/bun/ba1520c/results/bun/elysia.txt"))
+	for _, c := range [][2]string{
+		{"Memory before: 37.0 MB", "Memory before: -37.0 MB"},
+		{"Startup: 51.1 ms", "Startup: -51.1 ms"},
+		{"Bundle: 160.8 KB", "Bundle: 99999999999999999999 KB"},
+	} {
+		bad := strings.Replace(dump, c[0], c[1], 1)
+		_, ts, errs := readString("x.txt", bad)
+		if len(ts) > 0 || !hasSyntaxError(errs, "x.txt", "") {
+			t.Errorf("%q: %d targets, errors %v; want none and a *SyntaxError at x.txt:line", c[1], len(ts), errs)
+		}
+	}
+}
