@@ -151,10 +151,15 @@ func (v *validation) percent(what string, p float64) {
 func (v *validation) crossChecks() {
 	m := v.m
 	exact := m.Tool == ToolWrk || m.Tool == ToolWrk2 // figures derived exactly, printed rounded
-	if m.ToolRPS > 0 && m.Requests > 0 && m.Duration > 0 && m.Tool != ToolAutocannon {
-		// autocannon's text prints requests sent, rounded to thousands, and
-		// both its forms a mean of per-second samples: checked by its table.
-		v.agree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", m.Requests, m.Duration), m.RPSComputed(), exact)
+	// The tool's rate counts what its Requests count (bombardier's socket
+	// errors too), except autocannon's text, whose Requests are those sent,
+	// rounded: there only the responses it counted are compared.
+	n, known := m.Requests, true
+	if m.Tool == ToolAutocannon {
+		n, known = m.completed()
+	}
+	if m.ToolRPS > 0 && known && n > 0 && m.Duration > 0 {
+		v.agree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", n, m.Duration), float64(n)/m.Duration.Seconds(), exact)
 	}
 	if m.BytesPerSec > 0 && m.BytesRead > 0 && m.Duration > 0 {
 		read := float64(m.BytesRead) / m.Duration.Seconds()
