@@ -121,6 +121,7 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	} else {
 		err = c.createRunDir()
 	}
+	defer c.dir.Unlock()
 	if err != nil {
 		return c.dir, err
 	}
@@ -210,6 +211,9 @@ func (c *collector) createRunDir() error {
 	}
 	d, err := CreateRunDir(c.opt.Out, m, c.suite.Source)
 	c.dir = d
+	if err == nil {
+		err = d.Lock() // until the run ends: a -resume of it meanwhile is refused
+	}
 	return err
 }
 

@@ -36,6 +36,9 @@ func (c *collector) resumeRunDir() error {
 	if m.Status == manifest.StatusComplete {
 		return fmt.Errorf("%s is complete: nothing to resume", c.opt.Resume)
 	}
+	if err := d.Lock(); err != nil {
+		return err
+	}
 	c.dir = d
 	for _, mr := range m.Measurements {
 		c.order = max(c.order, mr.Order)

@@ -23,6 +23,7 @@ type RunDir struct {
 
 	mu       sync.Mutex
 	manifest manifest.Manifest
+	lock     *os.File // the held lock file (Lock), nil when not held
 }
 
 // CreateRunDir makes a new run directory under out for m and writes its

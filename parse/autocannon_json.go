@@ -80,7 +80,7 @@ func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 		Duration:     seconds(j.Duration),
 		Requests:     int64(j.Requests.total),
 		RequestsSent: int64(j.Requests.sent),
-		RPS:          j.Requests.mean,
+		ToolRPS:      j.Requests.mean,
 		RPSStdev:     j.Requests.stddev,
 		RPSMin:       j.Requests.min,
 		RPSMax:       j.Requests.max,
@@ -143,13 +143,12 @@ func jsonPercentiles(stats jsonStatList) []RatePercentile {
 // printed and read back.
 func jsonMillis(ms float64) time.Duration {
 	if ms == math.Trunc(ms) && math.Abs(ms) < 1<<52 {
-		v := ms * 1e6
-		if v > math.MaxInt64 {
-			return 0
-		}
-		return time.Duration(math.Round(v))
+		return nanos(ms * 1e6)
 	}
-	v, _ := millis(strconv.FormatFloat(ms, 'f', -1, 64))
+	v, ok := millis(strconv.FormatFloat(ms, 'f', -1, 64))
+	if !ok { // out of a Duration's range: saturated, for the range check
+		return nanos(ms * 1e6)
+	}
 	return v
 }
 

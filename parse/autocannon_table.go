@@ -176,7 +176,7 @@ func (b *autocannonText) statRow(l line, cells []string) error {
 	}
 	switch label {
 	case "Req/Sec":
-		m.RPS, m.RPSStdev, m.RPSMax, m.RPSMin = rates.Mean, rates.Stdev, rates.Max, rates.Min
+		m.ToolRPS, m.RPSStdev, m.RPSMax, m.RPSMin = rates.Mean, rates.Stdev, rates.Max, rates.Min
 		m.RPSPercentiles = rates.Percentiles
 	case "Bytes/Sec":
 		m.BytesPerSec = m.BytesPerSecSamples.Mean

@@ -21,7 +21,7 @@ func TestAutocannonText(t *testing.T) {
 	}{
 		{"testdata/autocannon-9.0.0__default.txt", &Measurement{
 			Tool: ToolAutocannon, Order: 1, URL: "http://127.0.0.1:18080/", Connections: 10, Window: 2 * time.Second,
-			Duration: 2020 * ms, Requests: 35000, RequestsSent: 35000, RPS: 17674, RPSStdev: 2430, RPSMin: 15245,
+			Duration: 2020 * ms, Requests: 35000, RequestsSent: 35000, ToolRPS: 17674, RPSStdev: 2430, RPSMin: 15245,
 			RPSPercentiles: []RatePercentile{{1, 15247}, {2.5, 15247}, {50, 15247}, {97.5, 20111}},
 			BytesRead:      4560000, BytesPerSec: 2280000,
 			Latency:  Latency{Mean: 190 * us, Stdev: 600 * us, Max: 20 * ms, Percentiles: lat(0, 0, ms, 2*ms)},
@@ -30,7 +30,7 @@ func TestAutocannonText(t *testing.T) {
 		}},
 		{"testdata/autocannon-9.0.0__timeouts.txt", &Measurement{
 			Tool: ToolAutocannon, Order: 1, URL: "http://127.0.0.1:18084/", Connections: 10, Window: 3 * time.Second,
-			Duration: 3020 * ms, Requests: 90, RequestsSent: 90, RPS: 20, RPSStdev: 1.42, RPSMin: 19,
+			Duration: 3020 * ms, Requests: 90, RequestsSent: 90, ToolRPS: 20, RPSStdev: 1.42, RPSMin: 19,
 			RPSPercentiles: []RatePercentile{{1, 19}, {2.5, 19}, {50, 19}, {97.5, 22}},
 			BytesRead:      7260, BytesPerSec: 2420,
 			Latency: Latency{Mean: 2350 * us, Stdev: 5020 * us, Max: 17 * ms, Percentiles: lat(0, 0, 16*ms, 17*ms)},
@@ -72,7 +72,7 @@ func TestAutocannonTextVariants(t *testing.T) {
 			continue
 		}
 		m := got[0]
-		if m.RequestsSent != c.sent || m.RPS != c.rps || len(m.Latency.Percentiles) != c.pcts || m.Pipelining != c.pipelining ||
+		if m.RequestsSent != c.sent || m.ToolRPS != c.rps || len(m.Latency.Percentiles) != c.pcts || m.Pipelining != c.pipelining ||
 			m.Threads != c.workers || m.Status.Non2xx != c.non2xx || m.Status.C3xx != c.c3xx || m.Errors.Total() != c.errs || m.Errors.Mismatches != c.mismatch {
 			t.Errorf("%s: got %s", c.file, dumpFields(m))
 		}
@@ -89,7 +89,7 @@ func TestAutocannonLocaleAndPlainTable(t *testing.T) {
 		"| Latency | 1 ms | 2 ms | 5 ms  | 9 ms | 2.5 ms  | 1.01 ms | 1440 ms |",
 		"| Stat      | 1%     | 2.5%   | 50%    | 97.5%  | Avg      | Stdev | Min    |",
 		"| Req/Sec   | 15.903 | 15.903 | 16.100 | 17.001 | 16.250,5 | 300,25 | 15.900 |",
-		"| Bytes/Sec | 2.3 kB | 2.3 kB | 2.3 kB | 2.66 kB | 2.42 kB | 172 B | 2.3 kB |",
+		"| Bytes/Sec | 2.3 MB | 2.3 MB | 2.3 MB | 2.66 MB | 2.42 MB | 172 kB | 2.3 MB |",
 		"",
 		"163k requests in 10.02s, 24.2 MB read",
 		"request pipeline was reset 1 time",
@@ -99,7 +99,7 @@ func TestAutocannonLocaleAndPlainTable(t *testing.T) {
 		t.Fatalf("%d measurements, errors %v", len(got), errs)
 	}
 	m := got[0]
-	if m.RPS != 16250.5 || m.RPSStdev != 300.25 || m.RPSMin != 15900 || m.RPSPercentiles[0].Value != 15903 ||
+	if m.ToolRPS != 16250.5 || m.RPSStdev != 300.25 || m.RPSMin != 15900 || m.RPSPercentiles[0].Value != 15903 ||
 		m.Latency.Max != 1440*ms || m.Pipelining != 10 || m.BytesRead != 24200000 || len(m.Warnings) != 2 {
 		t.Errorf("got %s", dumpFields(m))
 	}
@@ -118,7 +118,7 @@ func TestAutocannonJSON(t *testing.T) {
 		{"requests", m.Requests, int64(35376)},
 		{"sent", m.RequestsSent, int64(35386)},
 		{"duration", m.Duration, 2010 * ms},
-		{"rps", m.RPS, 17686.0},
+		{"rps", m.ToolRPS, 17686.0},
 		{"rps min", m.RPSMin, 14023.0},
 		{"bytes", m.BytesRead, int64(4563504)},
 		{"2xx", m.Status.C2xx, int64(35376)},

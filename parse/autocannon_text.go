@@ -109,7 +109,7 @@ func (b *autocannonText) add(l line) (bool, error) {
 		if _, err := fmt.Sscanf(t, "%d 2xx responses, %d non 2xx responses", &good, &bad); err != nil {
 			return true, b.syntax(l, "%q: want \"N 2xx responses, N non 2xx responses\"", t)
 		}
-		m.Status.Non2xx = bad
+		m.Status.C2xx, m.Status.Non2xx = good, bad
 	case strings.Contains(t, " requests in "):
 		return true, b.summaryLine(l, t)
 	case b.pasted:

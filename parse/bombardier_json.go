@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,7 +155,7 @@ func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 		Connections: j.Spec.NumberOfConnections,
 		Rate:        j.Spec.Rate,
 		Duration:    seconds(r.TimeTakenSeconds),
-		RPS:         r.RPS.Mean,
+		ToolRPS:     r.RPS.Mean,
 		RPSStdev:    r.RPS.Stddev,
 		RPSMax:      r.RPS.Max,
 		BytesRead:   r.BytesRead,
@@ -229,10 +228,8 @@ func addBombardierError(e *Errors, msg string, n int64) {
 	}
 }
 
-// seconds converts a float number of seconds to a Duration.
-func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
+// seconds converts a float number of seconds to a Duration (nanoseconds).
+func seconds(s float64) time.Duration { return nanos(s * float64(time.Second)) }
 
 // micros converts a float number of microseconds to a Duration.
-func micros(us float64) time.Duration {
-	return time.Duration(math.Round(us * float64(time.Microsecond)))
-}
+func micros(us float64) time.Duration { return nanos(us * float64(time.Microsecond)) }

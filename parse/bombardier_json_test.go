@@ -25,7 +25,7 @@ func TestBombardierJSON(t *testing.T) {
 		{"duration", m.Duration, 1999799525 * time.Nanosecond},
 		{"requests", m.Requests, int64(57132)},
 		{"2xx", m.Status.C2xx, int64(57132)},
-		{"rps", m.RPS, 28561.568037876597},
+		{"rps", m.ToolRPS, 28561.568037876597},
 		{"bytes read", m.BytesRead, int64(7370028)},
 		{"latency max", m.Latency.Max, 13956 * time.Microsecond},
 		{"p99", m.Latency.Percentiles[4], Percentile{P: 99, Value: 2638 * time.Microsecond}},

@@ -132,7 +132,7 @@ func (b *bombardierText) add(l line) (bool, error) {
 			}
 			vs[i] = finite(v)
 		}
-		m.RPS, m.RPSStdev, m.RPSMax = vs[0], vs[1], vs[2]
+		m.ToolRPS, m.RPSStdev, m.RPSMax = vs[0], vs[1], vs[2]
 	case strings.HasPrefix(t, "Latency Distribution"):
 	case f[0] == "Latency" && len(f) == 4:
 		var ds [3]time.Duration

@@ -13,7 +13,7 @@ func TestBombardierText(t *testing.T) {
 	}{
 		{"testdata/bombardier-1.2.6__latencies.txt", &Measurement{
 			Tool: ToolBombardier, Order: 1, URL: "http://127.0.0.1:18080/", Connections: 10, Window: 2 * time.Second,
-			Requests: 56103, RPS: 28063.38, RPSStdev: 7151.48, RPSMax: 45257.71,
+			Requests: 56103, ToolRPS: 28063.38, RPSStdev: 7151.48, RPSMax: 45257.71,
 			BytesPerSec: 5.14 * (1 << 20), BytesPerSecCountsWrites: true,
 			Latency: Latency{Mean: 353950 * time.Nanosecond, Stdev: 444700 * time.Nanosecond, Max: 19180 * us,
 				Percentiles: []Percentile{{50, 260 * us}, {75, 407 * us}, {90, 601 * us}, {95, 845 * us}, {99, 2280 * us}}},
@@ -21,7 +21,7 @@ func TestBombardierText(t *testing.T) {
 			Source: Source{LineStart: 1, LineEnd: 16},
 		}},
 		{"testdata/bombardier-1.2.6__no_responses_hang.txt", &Measurement{
-			Tool: ToolBombardier, Order: 1, Requests: 4, RPS: 0, RPSStdev: 0.02, RPSMax: 0.17,
+			Tool: ToolBombardier, Order: 1, Requests: 4, ToolRPS: 0, RPSStdev: 0.02, RPSMax: 0.17,
 			BytesPerSec: 50.39, BytesPerSecCountsWrites: true,
 			Latency: Latency{Mean: 25 * time.Second, Stdev: 139210 * time.Nanosecond, Max: 25 * time.Second,
 				Percentiles: []Percentile{{50, 25 * time.Second}, {75, 25 * time.Second}, {90, 25 * time.Second}, {95, 25 * time.Second}, {99, 25 * time.Second}}},
@@ -30,7 +30,7 @@ func TestBombardierText(t *testing.T) {
 			Source: Source{LineStart: 1, LineEnd: 15},
 		}},
 		{"testdata/bombardier-1.2.6__http1_timeouts.txt", &Measurement{
-			Tool: ToolBombardier, Order: 1, Requests: 52, RPS: 17.27, RPSStdev: 111.28, RPSMax: 927.01,
+			Tool: ToolBombardier, Order: 1, Requests: 52, ToolRPS: 17.27, RPSStdev: 111.28, RPSMax: 927.01,
 			BytesPerSec: 2.95 * (1 << 10), BytesPerSecCountsWrites: true,
 			Latency: Latency{Mean: 347010 * us, Stdev: 467150 * us, Max: time.Second,
 				Percentiles: []Percentile{{50, 1130 * us}, {75, time.Second}, {90, time.Second}, {95, time.Second}, {99, time.Second}}},
@@ -40,7 +40,7 @@ func TestBombardierText(t *testing.T) {
 		}},
 		{"testdata/bombardier-1.2.6__counted_n.txt", &Measurement{
 			Tool: ToolBombardier, Order: 1, URL: "http://127.0.0.1:18080/", Connections: 5,
-			Requests: 2000, RPS: 19144.70, RPSStdev: 1470.30, RPSMax: 20230.59,
+			Requests: 2000, ToolRPS: 19144.70, RPSStdev: 1470.30, RPSMax: 20230.59,
 			BytesPerSec: 3.49 * (1 << 20), BytesPerSecCountsWrites: true,
 			Latency: Latency{Mean: 258130 * time.Nanosecond, Stdev: 220870 * time.Nanosecond, Max: 5400 * us,
 				Percentiles: []Percentile{{50, 218 * us}, {75, 301 * us}, {90, 418 * us}, {95, 542 * us}, {99, 950 * us}}},
@@ -78,8 +78,8 @@ func TestBombardierTextVariants(t *testing.T) {
 			continue
 		}
 		m := got[0]
-		if m.Requests != c.requests || m.RPS != c.rps || m.Connections != c.conns || m.Window != c.window {
-			t.Errorf("%s: requests %d rps %v connections %d window %v", c.file, m.Requests, m.RPS, m.Connections, m.Window)
+		if m.Requests != c.requests || m.ToolRPS != c.rps || m.Connections != c.conns || m.Window != c.window {
+			t.Errorf("%s: requests %d rps %v connections %d window %v", c.file, m.Requests, m.ToolRPS, m.Connections, m.Window)
 		}
 	}
 }

@@ -35,7 +35,9 @@ func TestCSVWriter(t *testing.T) {
 		name, val string
 	}{
 		{1, "kind", "measurement"}, {1, "tool", "bombardier"}, {1, "target", "elysia"}, {1, "runtime", "bun"},
-		{1, "scenario", "ping"}, {1, "rps", "402997.65"}, {1, "requests", "4025543"}, {1, "status_2xx", "4025543"},
+		{1, "scenario", "ping"}, {1, "requests", "4025543"}, {1, "window_s", "10"}, {1, "status_2xx", "4025543"},
+		{1, "rps", "402554.3"}, {1, "rps_basis", "requests/window"}, {1, "tool_rps", "402997.65"},
+		{1, "good_rps", "402554.3"}, {1, "good_basis", "2xx"},
 		{1, "latency_mean_s", "0.00124"}, {1, "source_line_start", "5"}, {1, "errors_timeout", "0"},
 		{2, "kind", "target"}, {2, "startup_s", "0.0511"}, {2, "artifact_bytes", "164659"}, {2, "rps", ""},
 	} {

@@ -17,8 +17,9 @@ import (
 // Each reader has a fuzz target seeded from its real dumps. All go through
 // NewReader, as the dialect is found from the content; the seeds differ.
 // The properties: no panic, every problem a *SyntaxError inside the input's
-// lines, every record's lines inside the input. FuzzHostile adds the
-// hostile inputs of issue 8. CI runs each for a few seconds:
+// lines, every record's lines inside the input, every run's figures in
+// range and consistent (validate.go). FuzzHostile adds the hostile inputs
+// of issues 8 and 13. CI runs each for a few seconds:
 // go test ./parse -run '^$' -fuzz FuzzWrk -fuzztime 5s
 
 func FuzzWrk(f *testing.F) {
@@ -57,6 +58,20 @@ func FuzzHostile(f *testing.F) {
 		f.Add(bytes.ReplaceAll(run, []byte("\n"), []byte("\r\n")))
 		f.Add(append(append(append([]byte(nil), run...), '\n'), next...))
 		f.Add(append(append(append([]byte(nil), run[:len(run)/2]...), make([]byte, 64)...), next...))
+	}
+	// Issue 13: a number cut short, numbers out of range.
+	wrk := readFixture(f, "testdata/wrk-4.1.0__latency.txt")
+	f.Add(wrk[:bytes.Index(wrk, []byte("Requests/sec:"))+16])
+	for _, bad := range []string{"500%", "-5%", "NaN%"} {
+		f.Add(bytes.Replace(wrk, []byte("99%"), []byte(bad), 1))
+	}
+	bombardier := readFixture(f, "testdata/bombardier-1.2.6__json_latencies.json")
+	for _, r := range [][2]string{
+		{`"timeTakenSeconds":1.999799525`, `"timeTakenSeconds":1e308`},
+		{`"mean":28561.568037876597`, `"mean":1e308`},
+		{`"req2xx":57132`, `"req2xx":-57132`},
+	} {
+		f.Add(bytes.Replace(bombardier, []byte(r[0]), []byte(r[1]), 1))
 	}
 	f.Fuzz(checkAnyInput)
 }
@@ -215,6 +230,11 @@ func checkAnyInput(t *testing.T, in []byte) {
 		}
 		if m.Settings.URL == FromUnknown && m.URL != "" || m.Settings.Connections == FromUnknown && m.Connections != 0 {
 			t.Fatalf("a setting both unknown and set: %+v, url %q, %d connections", m.Settings, m.URL, m.Connections)
+		}
+		// Every figure in range and consistent: the checks pass again.
+		again := *m
+		if p := finishMeasurement(&again); len(p) > 0 || again.RPS != m.RPS {
+			t.Fatalf("a run read with %v; rps %v then %v", p, m.RPS, again.RPS)
 		}
 	}
 	for _, tg := range ts {

@@ -124,7 +124,7 @@ func startBunOldLine(ctx *context, l line) block {
 	if !okx || !oky {
 		return &doneBlock{err: &SyntaxError{File: ctx.file, Line: l.num, Msg: fmt.Sprintf("harness result %q is not two numbers", rest)}}
 	}
-	m := &Measurement{Tool: ToolBombardier, RPS: finite(x), Source: Source{LineStart: l.num, LineEnd: l.num}}
+	m := &Measurement{Tool: ToolBombardier, ToolRPS: finite(x), Source: Source{LineStart: l.num, LineEnd: l.num}}
 	if ctx.cmd != nil {
 		m.Source.LineStart = ctx.cmd.line
 	}

@@ -54,7 +54,7 @@ func checkBunRow(t *testing.T, root string, header, cells []string) {
 		if m.Target != name || m.Runtime != runtime {
 			t.Errorf("%s: target %q runtime %q", file, m.Target, m.Runtime)
 		}
-		rps[m.Scenario] = m.RPS
+		rps[m.Scenario] = m.ToolRPS
 	}
 	var sum float64
 	scenarios := 0
@@ -148,7 +148,7 @@ func TestBunHarnessRecords(t *testing.T) {
 	checkMeasurement(t, "elysia video", ms[3], &Measurement{
 		Tool: ToolBombardier, Target: "elysia", Runtime: "bun", Scenario: "video", Order: 4,
 		Method: "GET", URL: "http://127.0.0.1:3000/video", Connections: 10, Window: 10 * time.Second,
-		Requests: 16475, RPS: 1647.74, RPSStdev: 505.21, RPSMax: 2604.97,
+		Requests: 16475, ToolRPS: 1647.74, RPSStdev: 505.21, RPSMax: 2604.97,
 		BytesPerSec: 21.70 * (1 << 30), BytesPerSecCountsWrites: true,
 		Latency: Latency{Mean: 6070 * us, Stdev: 2520 * us, Max: 49200 * us},
 		Status:  StatusCounts{Known: true, C2xx: 16475},
@@ -168,7 +168,7 @@ func TestBunHarnessRecords(t *testing.T) {
 	if len(errs) > 0 || len(ms) != 3 || len(ts) != 0 {
 		t.Fatalf("old format: %d measurements, %d targets, errors %v", len(ms), len(ts), errs)
 	}
-	if m := ms[2]; m.Scenario != "body" || m.Method != "POST" || m.RPS != 359187.22 || m.Source.LineStart != 5 || m.Source.LineEnd != 6 {
+	if m := ms[2]; m.Scenario != "body" || m.Method != "POST" || m.ToolRPS != 359187.22 || m.Source.LineStart != 5 || m.Source.LineEnd != 6 {
 		t.Errorf("old format body: %s", dumpFields(m))
 	}
 }

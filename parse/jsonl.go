@@ -29,9 +29,18 @@ import (
 //	window_s        requested duration, 0 for request-count runs
 //	duration_s      measured duration
 //	requests        requests the tool counts as completed (including error responses)
-//	rps             requests per second exactly as the tool printed it
-//	rps_computed    requests / duration_s
-//	good_rps        responses with a 2xx or 3xx status per second
+//	rps             completed requests / the measured window, alike for every tool
+//	rps_basis       how rps was found: "requests/duration" (the duration the
+//	                tool measured), "requests/window" (the requested -d, where
+//	                the tool printed no duration), or "tool" (the tool's own
+//	                figure, where the dump counts no completed requests)
+//	tool_rps        requests per second exactly as the tool printed it (wrk:
+//	                requests / duration; bombardier, autocannon: the mean of
+//	                sampled rates); 0 if not printed
+//	good_rps        good responses per the same window (good_basis)
+//	good_basis      "2xx" where the tool counts status classes, "status<400"
+//	                where it counts only statuses of 400 and up (wrk), "" when
+//	                it counts none
 //	bytes_read, bytes_per_s
 //	latency_mean_s, latency_stdev_s, latency_max_s
 //	latency_percentiles  {"50": s, "99.9": s, …}: every percentile the tool printed
@@ -97,8 +106,10 @@ type jsonMeasurement struct {
 	DurationS   float64            `json:"duration_s"`
 	Requests    int64              `json:"requests"`
 	RPS         float64            `json:"rps"`
-	RPSComputed float64            `json:"rps_computed"`
+	RPSBasis    string             `json:"rps_basis"`
+	ToolRPS     float64            `json:"tool_rps"`
 	GoodRPS     float64            `json:"good_rps"`
+	GoodBasis   string             `json:"good_basis"`
 	BytesRead   int64              `json:"bytes_read"`
 	BytesPerS   float64            `json:"bytes_per_s"`
 	LatMeanS    float64            `json:"latency_mean_s"`
@@ -236,7 +247,8 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 		Warmup: m.Warmup, Order: m.Order, Method: m.Method, URL: m.URL,
 		Connections: m.Connections, Threads: m.Threads, Pipelining: m.Pipelining,
 		WindowS: m.Window.Seconds(), DurationS: m.Duration.Seconds(),
-		Requests: m.Requests, RPS: m.RPS, RPSComputed: m.RPSComputed(), GoodRPS: m.GoodRPS(),
+		Requests: m.Requests, RPS: m.Throughput(), RPSBasis: m.RPSBasis, ToolRPS: m.ToolRPS,
+		GoodRPS: m.GoodRPS(), GoodBasis: m.GoodBasis,
 		BytesRead: m.BytesRead, BytesPerS: m.BytesPerSec,
 		LatMeanS: m.Latency.Mean.Seconds(), LatStdevS: m.Latency.Stdev.Seconds(), LatMaxS: m.Latency.Max.Seconds(),
 		LatPcts: map[string]float64{}, LatCorr: m.Latency.Corrected,

@@ -26,7 +26,7 @@ func TestComposePrefix(t *testing.T) {
 
 	want := readOne(t, string(plain))
 	got := readOne(t, b.String())
-	if got.RPS != want.RPS || got.Requests != want.Requests || got.Latency.Max != want.Latency.Max ||
+	if got.ToolRPS != want.ToolRPS || got.Requests != want.Requests || got.Latency.Max != want.Latency.Max ||
 		len(got.Latency.Percentiles) != len(want.Latency.Percentiles) || got.Connections != want.Connections {
 		t.Errorf("through compose: %+v\nplain: %+v", got, want)
 	}

@@ -38,8 +38,21 @@ type Measurement struct {
 	Window      time.Duration // the requested duration (-d); 0 for request-count runs
 	Duration    time.Duration // the measured duration the tool reports
 
-	Requests int64   // requests the tool counts as completed (including error responses)
-	RPS      float64 // requests per second exactly as the tool printed it
+	Requests int64 // requests the tool counts as completed (including error responses)
+	// RPS is the throughput fairbench reports, defined alike for every tool:
+	// completed requests ÷ the measured window. RPSBasis says which window
+	// and count it rests on; the Reader sets both (Throughput for a
+	// Measurement made by hand).
+	RPS float64
+	// RPSBasis is RPSPerDuration, RPSPerWindow or RPSAsPrinted.
+	RPSBasis string
+	// ToolRPS is req/s exactly as the tool printed it: wrk's requests ÷
+	// duration, bombardier's and autocannon's mean of sampled rates.
+	ToolRPS float64
+	// GoodBasis says which responses GoodRPS counts as good: Good2xx where
+	// the tool counts status classes, GoodBelow400 where it counts only
+	// statuses of 400 and up (wrk), "" where it counts none.
+	GoodBasis string
 	// RPSStdev and RPSMax are the tool's per-interval req/s spread, where printed.
 	RPSStdev, RPSMax float64
 	// RPSMin is the slowest interval's req/s, where printed (autocannon).
@@ -136,7 +149,9 @@ type Percentile struct {
 }
 
 // StatusCounts counts responses by status class. Known reports whether the
-// tool printed a breakdown at all (wrk prints only "Non-2xx or 3xx").
+// tool printed a breakdown at all (wrk prints only "Non-2xx or 3xx"). C2xx
+// may be set without Known where the tool prints that count alone
+// (autocannon's text: "N 2xx responses, M non 2xx responses").
 type StatusCounts struct {
 	Known                        bool
 	C1xx, C2xx, C3xx, C4xx, C5xx int64
@@ -172,21 +187,115 @@ type Source struct {
 	SHA256    string // hex sha256 of the whole file
 }
 
-// GoodRequests is the number of completed requests that got a 2xx or 3xx
-// answer, as well as the dump lets us tell; the tool's Requests count
-// includes error responses and, for some tools, timeouts.
+// How RPS was found (Measurement.RPSBasis).
+const (
+	// RPSPerDuration is completed requests ÷ the duration the tool measured.
+	RPSPerDuration = "requests/duration"
+	// RPSPerWindow is completed requests ÷ the requested window (-d), where
+	// the tool printed no measured duration (bombardier's text).
+	RPSPerWindow = "requests/window"
+	// RPSAsPrinted is the tool's own figure, where the dump holds no count of
+	// completed requests or no window to divide it by (autocannon's text
+	// without a status breakdown, a harness's one-line result).
+	RPSAsPrinted = "tool"
+)
+
+// What GoodRPS counts (Measurement.GoodBasis).
+const (
+	// Good2xx counts 2xx responses: the tool counts status classes
+	// (bombardier, autocannon; autocannon's text counts 3xx as non-2xx).
+	Good2xx = "2xx"
+	// GoodBelow400 counts responses with a status below 400: the tool
+	// counts only statuses of 400 and up (wrk's "Non-2xx or 3xx").
+	GoodBelow400 = "status<400"
+)
+
+// completed is the number of requests that got a response, as exactly as
+// the dump tells it, and whether it tells it at all. bombardier counts its
+// socket errors among the requests ("others"); autocannon's text prints
+// only the requests it sent, rounded to thousands, and its status table or
+// its "N 2xx responses, M non 2xx responses" line count the responses.
+func (m *Measurement) completed() (int64, bool) {
+	switch m.Tool {
+	case ToolAutocannon:
+	case ToolBombardier:
+		return max(m.Requests-m.Errors.Total(), 0), m.Requests > 0 || m.Status.Known || m.Duration > 0
+	default:
+		return m.Requests, m.Requests > 0 || m.Status.Known || m.Duration > 0
+	}
+	s := m.Status
+	switch {
+	case s.Known:
+		return s.C1xx + s.C2xx + s.C3xx + s.C4xx + s.C5xx + s.Other, true
+	case m.RequestsSent != m.Requests: // the JSON, which counts responses
+		return m.Requests, true
+	case s.C2xx+s.Non2xx > 0:
+		return s.C2xx + s.Non2xx, true
+	}
+	return 0, false
+}
+
+// throughput is completed requests ÷ the measured window, with its basis.
+func (m *Measurement) throughput() (float64, string) {
+	n, ok := m.completed()
+	switch {
+	case ok && m.Duration > 0:
+		return float64(n) / m.Duration.Seconds(), RPSPerDuration
+	case ok && m.Window > 0:
+		return float64(n) / m.Window.Seconds(), RPSPerWindow
+	}
+	return m.ToolRPS, RPSAsPrinted
+}
+
+// Throughput is the measurement's req/s as fairbench defines it for every
+// tool: RPS where the Reader set it, else computed the same way.
+func (m *Measurement) Throughput() float64 {
+	if m.RPS > 0 || m.RPSBasis != "" {
+		return m.RPS
+	}
+	rps, _ := m.throughput()
+	return rps
+}
+
+// toolRPS is the tool's req/s, or requests/duration when it printed none:
+// what the statistics (stats.go) rank by until they move to Throughput.
+func (m *Measurement) toolRPS() float64 {
+	if m.ToolRPS > 0 {
+		return m.ToolRPS
+	}
+	if m.ToolRPS == 0 && m.RPSBasis == "" && m.RPS > 0 {
+		return m.RPS // a Measurement made by hand
+	}
+	return m.RPSComputed()
+}
+
+// goodBasis says which responses GoodRequests counts; "" when none.
+func (m *Measurement) goodBasis() string {
+	switch {
+	case m.Status.Known || m.Tool == ToolAutocannon:
+		return Good2xx
+	case m.Tool == ToolWrk || m.Tool == ToolWrk2:
+		return GoodBelow400
+	}
+	return ""
+}
+
+// GoodRequests is the number of completed requests that got a good answer:
+// 2xx where the tool counts status classes, a status below 400 where it
+// counts only the bad ones (GoodBasis). A tool's Requests count includes
+// error responses and, for some tools, timeouts.
 func (m *Measurement) GoodRequests() int64 {
-	good := m.Requests
+	n, _ := m.completed()
+	good := n
 	switch {
 	case m.Status.Known:
-		good = m.Status.C2xx + m.Status.C3xx
+		good = m.Status.C2xx
+	case m.Tool == ToolAutocannon && m.Status.C2xx > 0:
+		good = m.Status.C2xx // its "N 2xx responses" line
 	case m.Status.Non2xx > 0:
 		good -= m.Status.Non2xx
 	}
-	if good < 0 {
-		good = 0
-	}
-	return good
+	return max(good, 0)
 }
 
 // RPSComputed is Requests divided by the measured Duration, 0 when unknown.
@@ -197,26 +306,24 @@ func (m *Measurement) RPSComputed() float64 {
 	return float64(m.Requests) / m.Duration.Seconds()
 }
 
-// GoodRPS is good responses (2xx, 3xx) per second over the measured
-// duration. Without a measured duration (bombardier text prints none) it
-// scales the tool's req/s by the good share of requests; without a request
-// count nothing tells good from bad and it is the tool's req/s.
+// GoodRPS is good responses (GoodRequests) per second over the window RPS
+// was found over. Where RPS is the tool's own figure it is scaled by the
+// good share of responses; where nothing tells good from bad it is RPS.
 func (m *Measurement) GoodRPS() float64 {
-	switch {
-	case m.Requests <= 0:
-		return m.toolRPS()
-	case m.Duration > 0:
-		return float64(m.GoodRequests()) / m.Duration.Seconds()
+	rps, basis := m.throughput()
+	if m.RPS > 0 || m.RPSBasis != "" {
+		rps, basis = m.RPS, m.RPSBasis
 	}
-	return m.toolRPS() * float64(m.GoodRequests()) / float64(m.Requests)
-}
-
-// toolRPS is the tool's req/s, or requests/duration when it printed none.
-func (m *Measurement) toolRPS() float64 {
-	if m.RPS > 0 {
-		return m.RPS
+	good := float64(m.GoodRequests())
+	switch _, ok := m.completed(); {
+	case basis == RPSPerDuration:
+		return good / m.Duration.Seconds()
+	case basis == RPSPerWindow:
+		return good / m.Window.Seconds()
+	case ok && m.Requests > 0: // the tool's figure is a rate of its Requests
+		return rps * good / float64(m.Requests)
 	}
-	return m.RPSComputed()
+	return rps
 }
 
 // Target holds the facts about one target that are not a measurement:

@@ -204,14 +204,25 @@ func (r *Reader) readAll() {
 	var hexSum [2 * sha256.Size]byte
 	hex.Encode(hexSum[:], r.sum.Sum(nil))
 	sha := string(hexSum[:])
+	kept := r.pending[:0]
 	for _, rec := range r.pending {
 		switch rec := rec.(type) {
 		case *Measurement:
 			rec.Source.File, rec.Source.SHA256 = r.name, sha
+			if !r.finish(rec) {
+				continue
+			}
 		case *Target:
 			rec.Source.File, rec.Source.SHA256 = r.name, sha
+			if problems := checkTarget(rec); len(problems) > 0 {
+				r.report(rec.Source, "target "+rec.Name, problems)
+				continue
+			}
 		}
+		kept = append(kept, rec)
 	}
+	clear(r.pending[len(kept):])
+	r.pending = kept
 	if len(r.pending) == 0 && len(r.errs) == 0 {
 		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon)"
 		if !r.sawText {
@@ -222,6 +233,22 @@ func (r *Reader) readAll() {
 }
 
 var utf8BOM = []byte("\ufeff")
+
+// finish checks a measurement and fills its shared fields
+// (finishMeasurement); it reports each problem at the line where the tool
+// run starts and whether m is to be kept.
+func (r *Reader) finish(m *Measurement) bool {
+	problems := finishMeasurement(m)
+	r.report(m.Source, m.Tool+" run", problems)
+	return len(problems) == 0
+}
+
+// report gives each problem with a record as a *SyntaxError at its first line.
+func (r *Reader) report(src Source, what string, problems []string) {
+	for _, p := range problems {
+		r.syntax(src.LineStart, fmt.Sprintf("%s (lines %d-%d): %s; not counted", what, src.LineStart, src.LineEnd, p))
+	}
+}
 
 // offer gives one logical line to the open block or, when there is none or
 // it declines the line, to the starters.

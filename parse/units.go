@@ -179,9 +179,9 @@ func duration(s string) (time.Duration, bool) {
 			return 0, false
 		}
 		if unit == "m" {
-			return time.Duration(math.Round(v * 60)), true
+			return nanos(v * 60), true
 		}
-		return time.Duration(math.Round(v * 3600)), true
+		return nanos(v * 3600), true
 	default:
 		return 0, false
 	}
@@ -190,6 +190,22 @@ func duration(s string) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(math.Round(v)), true
+}
+
+// nanos rounds a float number of nanoseconds to a Duration. One beyond
+// what a Duration holds (some 292 years) saturates at the largest or
+// smallest Duration rather than wrap, so that range checks (validate.go)
+// see it for what it is; NaN gives 0.
+func nanos(ns float64) time.Duration {
+	switch {
+	case math.IsNaN(ns):
+		return 0
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	case ns <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(math.Round(ns))
 }
 
 // millis converts a float number of milliseconds to a Duration exactly.
@@ -291,10 +307,16 @@ func appendPercentile(ps []Percentile, p Percentile) []Percentile {
 	return append(ps, p)
 }
 
-// roundInt64 rounds a byte count or count to an integer.
+// roundInt64 rounds a byte count or count to an integer. One beyond an
+// int64 saturates, as nanos does, for the range checks to see; NaN gives 0.
 func roundInt64(v float64) int64 {
-	if math.IsNaN(v) || v > math.MaxInt64 || v < math.MinInt64 {
+	switch {
+	case math.IsNaN(v):
 		return 0
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
 	}
 	return int64(math.Round(v))
 }

@@ -121,7 +121,7 @@ func (b *wrkBlock) add(l line) (bool, error) {
 		if !ok {
 			return true, b.syntax(l, "%q: req/s is not a number", t)
 		}
-		m.RPS, b.complete = finite(v), true
+		m.ToolRPS, b.complete = finite(v), true
 	case strings.HasPrefix(t, "Transfer/sec:"):
 		v, ok := binaryBytes(strings.TrimSpace(strings.TrimPrefix(t, "Transfer/sec:")))
 		if !ok {

@@ -15,7 +15,7 @@ func TestWrk2(t *testing.T) {
 	checkMeasurement(t, "calibration", got[0], &Measurement{
 		Tool: ToolWrk2, Order: 1, URL: "http://127.0.0.1:18080/",
 		Connections: 4, Threads: 2, Window: 13 * time.Second, Duration: 13 * time.Second,
-		Requests: 25996, RPS: 1999.73, PerThreadRPS: Spread{Mean: 1050, Stdev: 76.48, Max: 1440},
+		Requests: 25996, ToolRPS: 1999.73, PerThreadRPS: Spread{Mean: 1050, Stdev: 76.48, Max: 1440},
 		BytesRead: 3355443, BytesPerSec: 251.92 * (1 << 10),
 		Latency: Latency{Mean: 930 * us, Stdev: 414460 * time.Nanosecond, Max: 5340 * us,
 			Percentiles: []Percentile{{50, 930 * us}, {75, 1220 * us}, {90, 1420 * us}, {99, 1910 * us},

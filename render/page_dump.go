@@ -72,7 +72,7 @@ func (m *model) dumpPage(file string, b []byte, ms []*parse.Measurement) *DumpPa
 		}
 		rec := DumpRecord{
 			What: what, Command: argv(meas.Argv),
-			Value: fmt.Sprintf("%s req/s as printed; %s requests", Count(meas.RPS), group(meas.Requests)),
+			Value: fmt.Sprintf("%s req/s as printed; %s requests", Count(meas.ToolRPS), group(meas.Requests)),
 			Href:  fmt.Sprintf("#L%d", max(1, meas.Source.LineStart)),
 		}
 		if meas.Source.LineStart > 0 {

@@ -51,7 +51,7 @@ type exportRep struct {
 }
 
 func newExportRep(r *parse.Measurement) exportRep {
-	e := exportRep{Rep: r.Rep, Tool: r.Tool, ToolVersion: r.ToolVersion, RPS: r.RPS, GoodRPS: r.GoodRPS(),
+	e := exportRep{Rep: r.Rep, Tool: r.Tool, ToolVersion: r.ToolVersion, RPS: r.ToolRPS, GoodRPS: r.GoodRPS(),
 		Requests: r.Requests, Duration: r.Duration, Mean: r.Latency.Mean, Errors: r.Errors.Total(), Non2xx: r.Status.Non2xx,
 		Argv: r.Argv, Source: r.Source}
 	if r.Status.Known {

@@ -66,7 +66,7 @@ func runAudit(e *env, args []string) error {
 		}
 		return usageErr("audit: no measurements in %q", fs.Args())
 	}
-	inputErrors(e.stderr, errs) // shown; what could be read is still audited
+	inErr := inputErrors(e.stderr, errs) // shown; what could be read is still audited
 	findings := parse.Audit(set, parse.AuditOptions{Pairs: pairs})
 	if *table != "" {
 		f, err := os.Open(*table)
@@ -81,12 +81,15 @@ func runAudit(e *env, args []string) error {
 		findings = append(findings, tf...)
 	}
 	parse.SortFindings(findings)
-	write := parse.WriteFindingsText
+	write, out := parse.WriteFindingsText, e.stdout
 	if *format == "json" {
-		write = parse.WriteFindingsJSON
+		write, out = parse.WriteFindingsJSON, e.data
 	}
-	if err := write(e.stdout, findings); err != nil {
+	if err := write(out, findings); err != nil {
 		return err
+	}
+	if inErr != nil {
+		return inErr // an input that could not be read outweighs the findings on the rest
 	}
 	if parse.HasErrors(findings) {
 		return failure(errSilent)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,7 +23,10 @@ conformance/, dumps/. Every tool is found before anything starts.
 Ctrl-C (or SIGTERM) stops the targets and marks the run interrupted;
 -resume finishes it without redoing the measurements already taken. With
 -resume, -suite defaults to the suite the run was started from (its copy in
-the run dir, read as the original file).
+the run dir, read as the original file). A run dir is locked while a
+collect writes it (flock on its .lock file, let go when the process ends):
+a second -resume of it is refused with exit status 2, naming the process
+that holds it.
 
 A measurement fails when its server dies, or its load tool crashes or runs
 past its window, request timeout and 30 s of grace (then it is killed). Its
@@ -116,6 +120,9 @@ func runCollect(e *env, args []string) error {
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
+	}
+	if errors.Is(err, collect.ErrRunDirLocked) {
+		return usageErr("%w", err)
 	}
 	if err != nil {
 		return failure(err)

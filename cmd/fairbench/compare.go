@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/fairbench/fairbench/parse"
 )
 
@@ -29,6 +31,7 @@ func runCompare(e *env, args []string) error {
 		return usageErr("compare: give exactly two runs, got %d", fs.NArg())
 	}
 	var sets [2]*parse.Set
+	var all []error
 	for i, p := range fs.Args() {
 		set, errs := parse.ReadAll([]string{p})
 		if err := inputErrors(e.stderr, errs); err != nil && len(set.Measurements) == 0 {
@@ -38,6 +41,13 @@ func runCompare(e *env, args []string) error {
 			return usageErr("compare: no measurements in %s", p)
 		}
 		sets[i] = set
+		all = append(all, errs...)
 	}
-	return parse.WriteCompare(e.stdout, sets[0], sets[1], parse.DefaultThresholds)
+	if err := parse.WriteCompare(e.stdout, sets[0], sets[1], parse.DefaultThresholds); err != nil {
+		return err
+	}
+	if len(all) > 0 { // shown above; what could be read was compared
+		return &exitError{code: 2, err: fmt.Errorf("compare: %d input problem(s)", len(all))}
+	}
+	return nil
 }

@@ -72,6 +72,7 @@ func runDemo(e *env, args []string) error {
 	dir, err := collect.Run(ctx, suite, collect.Options{
 		Out: filepath.Join(*out, "runs"), BaseDir: root, Only: csvList(*only), Progress: collect.ProgressFor(e.stderr),
 	})
+	cancel() // from here a signal ends the process at once
 	if err != nil {
 		return failure(err)
 	}

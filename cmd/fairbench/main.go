@@ -16,10 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 )
 
 // command is one subcommand: its flags are parsed by run.
@@ -30,11 +28,16 @@ type command struct {
 }
 
 // env is what a command may touch: its output streams and the process's
-// interrupt signal.
+// interrupt signals.
 type env struct {
-	stdout, stderr io.Writer
-	// interrupted is closed on SIGINT or SIGTERM; nil in tests that do not need it.
-	interrupted <-chan struct{}
+	// stdout and stderr show control characters visibly (textWriter);
+	// data is stdout as it is, for output formats that escape their own.
+	stdout, stderr, data io.Writer
+	// signals is true in the real process: a command that must clean up
+	// before it stops (collect, verify, demo) catches SIGINT and SIGTERM
+	// through interruptible, and only while it needs to. Every other command
+	// keeps the default behaviour and ends at once on the first signal.
+	signals bool
 }
 
 // commands is filled in init: the commands' own functions read it for -h.
@@ -75,15 +78,7 @@ func failure(err error) error { return &exitError{code: 1, err: err} }
 var errSilent = errors.New("see above")
 
 func main() {
-	stop := make(chan struct{})
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-sig
-		close(stop)
-		signal.Stop(sig) // a second signal ends the process at once
-	}()
-	err := run(&env{stdout: os.Stdout, stderr: os.Stderr, interrupted: stop}, os.Args[1:])
+	err := run(&env{stdout: os.Stdout, stderr: os.Stderr, signals: true}, os.Args[1:])
 	os.Exit(report(os.Stderr, err))
 }
 
@@ -93,7 +88,9 @@ func report(stderr io.Writer, err error) int {
 		return 0
 	}
 	if !errors.Is(err, errSilent) && !errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stderr, "fairbench: %s\n", err)
+		text := newTextWriter(stderr)
+		fmt.Fprintf(text, "fairbench: %s\n", err)
+		text.Flush()
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -105,8 +102,19 @@ func report(stderr io.Writer, err error) int {
 	return 1
 }
 
-// run is the whole program but for the process exit.
-func run(e *env, args []string) error {
+// run is the whole program but for the process exit. It writes e.stdout
+// and e.stderr through textWriters and keeps e.stdout as the data stream.
+func run(raw *env, args []string) error {
+	e := *raw
+	e.data = raw.stdout
+	e.stdout, e.stderr = newTextWriter(raw.stdout), newTextWriter(raw.stderr)
+	defer flushText(e.stdout)
+	defer flushText(e.stderr)
+	return dispatch(&e, args)
+}
+
+// dispatch runs the command args name.
+func dispatch(e *env, args []string) error {
 	if len(args) == 0 {
 		printUsage(e.stderr)
 		return usageErr("no command given")

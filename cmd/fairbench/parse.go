@@ -38,7 +38,7 @@ func runParse(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("parse: give at least one PATH")
 	}
-	w, flush, err := newRecordWriter(*format, e.stdout)
+	w, flush, err := newRecordWriter(*format, e)
 	if err != nil {
 		return err
 	}
@@ -49,12 +49,14 @@ func runParse(e *env, args []string) error {
 	return inputErrors(e.stderr, errs)
 }
 
-func newRecordWriter(format string, out io.Writer) (recordWriter, func() error, error) {
+// newRecordWriter writes JSON Lines as they are (JSON escapes control
+// characters itself) and CSV, which does not, through the text writer.
+func newRecordWriter(format string, e *env) (recordWriter, func() error, error) {
 	switch format {
 	case "json":
-		return parse.NewJSONWriter(out), func() error { return nil }, nil
+		return parse.NewJSONWriter(e.data), func() error { return nil }, nil
 	case "csv":
-		w := parse.NewCSVWriter(out)
+		w := parse.NewCSVWriter(e.stdout)
 		return w, w.Flush, nil
 	}
 	return nil, nil, usageErr("parse: -format %q: want json or csv", format)

@@ -119,5 +119,5 @@ func buildSite(e *env, paths []string, out, title string, site *render.Site, rea
 	}
 	fmt.Fprintf(e.stderr, "render: done in %s\n", time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(e.stdout, index)
-	return nil
+	return inErr // the site shows what could be read; a bad input still fails the build
 }

@@ -1,0 +1,292 @@
+package parse
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Every measurement a Reader yields passes through here, whatever the
+// dialect: its figures are range-checked, those a dump prints twice over
+// (a rate beside the count and duration it comes from, percentiles beside
+// the minimum and maximum) are checked against each other, and RPS is set
+// from the completed requests and the measured window. A measurement that
+// fails is not yielded; each problem is a *SyntaxError naming the file and
+// the line where the tool run starts. A dump cut inside a number
+// ("Requests/sec:  23" of 23926.11) or edited by hand fails here, where
+// each reader alone would take the figure as printed.
+
+// Bounds on what a load generator run can print. They are far beyond any
+// real run, and there to keep impossible numbers (1e308, a wrapped
+// duration) out of statistics and pages.
+const (
+	maxRate     = 1e9              // req/s: a thousand times the fastest HTTP servers
+	maxCount    = 1e15             // requests, bytes, errors
+	maxWindow   = 1000 * time.Hour // a run's window or measured duration
+	maxLatency  = 1000 * time.Hour // no answer takes longer than a run
+	maxClients  = 100_000_000      // connections, threads, pipelining
+	maxByteRate = 1e15             // bytes/s
+	minPercent  = 0.0              // a percentile's P, in percent
+	maxPercent  = 100.0            //
+	exactSlack  = 0.03             // tolerance of a figure a tool derives exactly, printed rounded
+	sampledSpan = 3.0              // factor within which a mean of sampled rates must lie
+)
+
+// finishMeasurement checks m and sets the fields every dialect shares
+// (RPS, RPSBasis, GoodBasis). It returns one message per problem; m must
+// not be used when there are any.
+func finishMeasurement(m *Measurement) []string {
+	v := &validation{m: m}
+	v.ranges()
+	if len(v.problems) == 0 {
+		v.crossChecks()
+	}
+	if len(v.problems) == 0 {
+		m.RPS, m.RPSBasis = m.throughput()
+		m.GoodBasis = m.goodBasis()
+		if m.RPS > maxRate || m.RPS < 0 || math.IsNaN(m.RPS) {
+			v.addf("req/s %g (%s) is out of range", m.RPS, m.RPSBasis)
+		}
+	}
+	return v.problems
+}
+
+// validation gathers the problems with one measurement.
+type validation struct {
+	m        *Measurement
+	problems []string
+}
+
+func (v *validation) addf(format string, args ...any) {
+	v.problems = append(v.problems, fmt.Sprintf(format, args...))
+}
+
+// rate checks a rate or other real figure: finite, not negative, at most hi.
+func (v *validation) rate(name string, x, hi float64) {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > hi {
+		v.addf("%s %g is out of range (0 to %g)", name, x, hi)
+	}
+}
+
+// count checks a count: not negative, at most maxCount.
+func (v *validation) count(name string, n int64) {
+	if n < 0 || n > maxCount {
+		v.addf("%s %d is out of range (0 to %g)", name, n, float64(maxCount))
+	}
+}
+
+// span checks a duration: not negative, at most hi.
+func (v *validation) span(name string, d, hi time.Duration) {
+	if d < 0 || d > hi {
+		v.addf("%s %s is out of range (0 to %s)", name, d, hi)
+	}
+}
+
+// ranges checks every field on its own.
+func (v *validation) ranges() {
+	m := v.m
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"connections", m.Connections}, {"threads", m.Threads}, {"pipelining", m.Pipelining}} {
+		if c.n < 0 || c.n > maxClients {
+			v.addf("%s %d is out of range (0 to %d)", c.name, c.n, maxClients)
+		}
+	}
+	v.rate("the requested rate", m.Rate, maxRate)
+	v.span("the window", m.Window, maxWindow)
+	v.span("the duration", m.Duration, maxWindow)
+	v.count("requests", m.Requests)
+	v.count("requests sent", m.RequestsSent)
+	v.count("bytes read", m.BytesRead)
+	v.rate("req/s", m.ToolRPS, maxRate)
+	v.rate("the req/s stdev", m.RPSStdev, maxRate)
+	v.rate("the req/s max", m.RPSMax, maxRate)
+	v.rate("the req/s min", m.RPSMin, maxRate)
+	v.rate("req/s per thread", m.PerThreadRPS.Mean, maxRate)
+	v.rate("the req/s per thread stdev", m.PerThreadRPS.Stdev, maxRate)
+	v.rate("the req/s per thread max", m.PerThreadRPS.Max, maxRate)
+	v.rate("bytes/s", m.BytesPerSec, maxByteRate)
+	for _, p := range m.RPSPercentiles {
+		v.percent("a req/s percentile", p.P)
+		v.rate(fmt.Sprintf("req/s p%g", p.P), p.Value, maxRate)
+	}
+	l := m.Latency
+	v.span("the mean latency", l.Mean, maxLatency)
+	v.span("the latency stdev", l.Stdev, maxLatency)
+	v.span("the max latency", l.Max, maxLatency)
+	v.span("the min latency", l.Min, maxLatency)
+	v.count("latency samples", l.Samples)
+	for _, p := range l.Percentiles {
+		v.percent("a latency percentile", p.P)
+		v.span(fmt.Sprintf("latency p%g", p.P), p.Value, maxLatency)
+	}
+	s := m.Status
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{{"1xx", s.C1xx}, {"2xx", s.C2xx}, {"3xx", s.C3xx}, {"4xx", s.C4xx}, {"5xx", s.C5xx}, {"other statuses", s.Other}, {"non-2xx", s.Non2xx}} {
+		v.count(c.name+" responses", c.n)
+	}
+	e := m.Errors
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{{"connect", e.Connect}, {"read", e.Read}, {"write", e.Write}, {"timeout", e.Timeout}, {"other", e.Other}, {"mismatch", e.Mismatches}} {
+		v.count(c.name+" errors", c.n)
+	}
+	for _, msg := range e.Messages {
+		v.count(fmt.Sprintf("the count of error %q", msg.Text), msg.Count)
+	}
+}
+
+// percent checks a percentile's P.
+func (v *validation) percent(what string, p float64) {
+	if math.IsNaN(p) || p < minPercent || p > maxPercent {
+		v.addf("%s at %g%% is out of range (0%% to 100%%)", what, p)
+	}
+}
+
+// crossChecks compares the figures a dump prints that follow from others.
+func (v *validation) crossChecks() {
+	m := v.m
+	exact := m.Tool == ToolWrk || m.Tool == ToolWrk2 // figures derived exactly, printed rounded
+	// The tool's rate counts what its Requests count (bombardier's socket
+	// errors too), except autocannon's text, whose Requests are those sent,
+	// rounded: there only the responses it counted are compared.
+	n, known := m.Requests, true
+	if m.Tool == ToolAutocannon {
+		n, known = m.completed()
+	}
+	if m.ToolRPS > 0 && known && n > 0 && m.Duration > 0 {
+		v.agree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", n, m.Duration), float64(n)/m.Duration.Seconds(), exact)
+	}
+	if m.BytesPerSec > 0 && m.BytesRead > 0 && m.Duration > 0 {
+		read := float64(m.BytesRead) / m.Duration.Seconds()
+		if m.BytesPerSecCountsWrites { // bytes written too: at least what was read
+			if m.BytesPerSec < read/sampledSpan {
+				v.addf("bytes/s %.4g is below the %d bytes read in %s (%.4g bytes/s)", m.BytesPerSec, m.BytesRead, m.Duration, read)
+			}
+		} else {
+			v.agree("bytes/s", m.BytesPerSec, fmt.Sprintf("%d bytes read in %s", m.BytesRead, m.Duration), read, exact)
+		}
+	}
+	if m.ToolRPS > 0 && m.RPSMax > 0 && m.ToolRPS > m.RPSMax*(1+exactSlack) {
+		v.addf("req/s %g is above the req/s max %g", m.ToolRPS, m.RPSMax)
+	}
+	if m.ToolRPS > 0 && m.RPSMin > m.ToolRPS*(1+exactSlack) {
+		v.addf("req/s %g is below the req/s min %g", m.ToolRPS, m.RPSMin)
+	}
+	v.rateOrder()
+	v.latencyOrder()
+	v.statusSums()
+}
+
+// agree checks a printed figure against the one derived from other
+// printed figures: within rounding for a tool that derives it exactly,
+// within a factor for a mean of sampled rates.
+func (v *validation) agree(name string, printed float64, from string, derived float64, exact bool) {
+	if derived <= 0 {
+		return
+	}
+	r := printed / derived
+	ok := r >= 1/sampledSpan && r <= sampledSpan
+	if exact {
+		ok = math.Abs(r-1) <= exactSlack
+	}
+	if !ok {
+		v.addf("%s %.6g disagrees with the %s it comes from (%.6g): the dump was cut or changed", name, printed, from, derived)
+	}
+}
+
+// latencyOrder checks that the percentiles rise with P and lie within the
+// minimum and maximum, and the mean too.
+func (v *validation) latencyOrder() {
+	m := v.m
+	l := m.Latency
+	slack := func(d time.Duration) time.Duration {
+		s := d / 100 // 1%: histogram buckets (wrk2's HdrHistogram) and rounding
+		if m.Tool == ToolAutocannon {
+			return s + time.Millisecond // its text prints whole milliseconds
+		}
+		return s + time.Microsecond
+	}
+	var prev Percentile // the last one printed (a 0 is one the tool did not fill)
+	for i, p := range l.Percentiles {
+		if i > 0 && p.P <= l.Percentiles[i-1].P {
+			v.addf("latency percentiles out of order: p%g after p%g", p.P, l.Percentiles[i-1].P)
+		}
+		if p.Value == 0 {
+			continue
+		}
+		if p.Value+slack(prev.Value) < prev.Value {
+			v.addf("latency p%g %s is below p%g %s", p.P, p.Value, prev.P, prev.Value)
+		}
+		if l.Max > 0 && p.Value > l.Max+slack(p.Value) {
+			v.addf("latency p%g %s is above the max latency %s", p.P, p.Value, l.Max)
+		}
+		if l.Min > 0 && p.Value+slack(l.Min) < l.Min {
+			v.addf("latency p%g %s is below the min latency %s", p.P, p.Value, l.Min)
+		}
+		prev = p
+	}
+	if l.Max > 0 && l.Mean > l.Max+slack(l.Mean) {
+		v.addf("the mean latency %s is above the max latency %s", l.Mean, l.Max)
+	}
+	if l.Min > 0 && l.Mean > 0 && l.Mean+slack(l.Min) < l.Min {
+		v.addf("the mean latency %s is below the min latency %s", l.Mean, l.Min)
+	}
+}
+
+// rateOrder checks that req/s percentiles rise with P.
+func (v *validation) rateOrder() {
+	ps := v.m.RPSPercentiles
+	var prev RatePercentile // the last one printed (a 0 is one the tool did not fill)
+	for i, p := range ps {
+		if i > 0 && p.P <= ps[i-1].P {
+			v.addf("req/s percentiles out of order: p%g after p%g", p.P, ps[i-1].P)
+		}
+		if p.Value == 0 {
+			continue
+		}
+		if p.Value < prev.Value*(1-exactSlack) {
+			v.addf("req/s p%g %g is below p%g %g", p.P, p.Value, prev.P, prev.Value)
+		}
+		prev = p
+	}
+}
+
+// statusSums checks that no count of responses exceeds the requests.
+func (v *validation) statusSums() {
+	m := v.m
+	s := m.Status
+	if m.Requests <= 0 {
+		return
+	}
+	limit := m.Requests
+	if m.Tool == ToolAutocannon && m.Requests == m.RequestsSent && m.Requests%1000 == 0 {
+		limit += 500 // its text rounds the requests to thousands ("26k")
+	}
+	if sum := s.C1xx + s.C2xx + s.C3xx + s.C4xx + s.C5xx + s.Other; sum > limit {
+		v.addf("%d responses by status class, more than the %d requests", sum, m.Requests)
+	}
+	if s.Non2xx > limit {
+		v.addf("%d non-2xx responses, more than the %d requests", s.Non2xx, m.Requests)
+	}
+	if m.RequestsSent > 0 && m.Requests > m.RequestsSent {
+		v.addf("%d requests completed, more than the %d sent", m.Requests, m.RequestsSent)
+	}
+}
+
+// checkTarget range-checks the facts a harness printed about a target
+// (startup time, memory, bundle size). It returns one message per problem.
+func checkTarget(t *Target) []string {
+	v := &validation{}
+	v.span("the build time", t.Build, maxWindow)
+	v.span("the startup time", t.Startup, maxWindow)
+	v.count("memory before", t.RSSBefore)
+	v.count("memory after", t.RSSAfter)
+	v.count("peak memory", t.RSSPeak)
+	v.count("the artifact size", t.ArtifactBytes)
+	return v.problems
+}
