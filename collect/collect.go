@@ -19,7 +19,7 @@
 //
 // Faults end in run.json, not in lost data: a server that dies, a load tool
 // that crashes or overruns its window (it is killed with its process group
-// after toolGrace), a target that cannot start — each keeps what was
+// after Options.ToolGrace), a target that cannot start — each keeps what was
 // written, says why, and leaves the measurement for Options.Resume; the run
 // ends StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
@@ -54,6 +54,14 @@ type Options struct {
 	Progress Progress
 	// ReadyTimeout bounds how long a target may take to answer; 0 means 30 s.
 	ReadyTimeout time.Duration
+	// ToolGrace is how long a load tool may run past its window and request
+	// timeout before it is killed with its process group and its
+	// measurement marked failed; 0 means DefaultToolGrace.
+	ToolGrace time.Duration
+	// ToolPaths names a load tool's binary by tool name instead of the one
+	// found on PATH or installed (the FAIRBENCH_<TOOL> variables of ToolEnv
+	// do the same from the environment; these win).
+	ToolPaths map[string]string
 	// Now returns the time; nil is time.Now. Tests fix it.
 	Now func() time.Time
 }
@@ -81,6 +89,9 @@ func newCollector(suite *Suite, opt Options) *collector {
 	}
 	if opt.ReadyTimeout == 0 {
 		opt.ReadyTimeout = 30 * time.Second
+	}
+	if opt.ToolGrace == 0 {
+		opt.ToolGrace = DefaultToolGrace
 	}
 	if opt.Progress == nil {
 		opt.Progress = ProgressFor(nil)

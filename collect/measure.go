@@ -12,9 +12,10 @@ import (
 	"time"
 )
 
-// toolGrace is how long a load tool may run past its window and request
-// timeout before it is killed and its measurement marked failed.
-var toolGrace = 30 * time.Second
+// DefaultToolGrace is how long a load tool may run past its window and
+// request timeout before it is killed and its measurement marked failed,
+// unless Options.ToolGrace says otherwise.
+const DefaultToolGrace = 30 * time.Second
 
 // rssSampleEvery is how often the server's RSS is sampled during a window
 // for its peak.
@@ -132,7 +133,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		ServerCPUs: c.suite.Isolation.ServerCPUs, ClientCPUs: c.suite.Isolation.ClientCPUs,
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
-	limit := window + load.Timeout.Std() + toolGrace
+	limit := window + load.Timeout.Std() + c.opt.ToolGrace
 	peak := srv.samplePeakRSS(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
 	mr.Start = c.opt.Now().UTC()

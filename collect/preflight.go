@@ -47,7 +47,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
 				var v Version
-				if p := os.Getenv(ToolEnv(name)); p != "" {
+				if p := cmpOr(c.opt.ToolPaths[name], os.Getenv(ToolEnv(name))); p != "" {
 					v, err = overriddenTool(ctx, name, p)
 				} else {
 					v, err = d.Resolve(ctx)

@@ -125,14 +125,15 @@ func (s *Server) Output() string { return s.output.String() }
 const readyPoll = 2 * time.Millisecond
 
 // WaitReady polls ready every readyPoll until it reports true, the server exits,
-// or timeout passes. It returns the time from spawn to the first success.
-func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready func(context.Context) bool) (time.Duration, error) {
+// or timeout passes; each poll may take up to probe. It returns the time
+// from spawn to the first success.
+func (s *Server) WaitReady(ctx context.Context, timeout, probe time.Duration, ready func(context.Context) bool) (time.Duration, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if s.Exited() {
 			return 0, fmt.Errorf("%s exited before it was ready (%v); its last output:\n%s", s.Target.Name, s.waitErr, s.Output())
 		}
-		pctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+		pctx, cancel := context.WithTimeout(ctx, probe)
 		ok := ready(pctx)
 		cancel()
 		if ok {

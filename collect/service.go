@@ -59,6 +59,12 @@ type ServiceRecord struct {
 // serviceTimeout bounds a service's init, readiness and seed, each.
 const serviceTimeout = 2 * time.Minute
 
+// commandProbe bounds one run of a service's ready argv. A program such as
+// pg_isready, run on a host through ssh and runuser, takes longer than an
+// HTTP request: a bound as short as a target's (httpProbe) killed every
+// poll before it could answer, and the service was never ready.
+const commandProbe = 10 * time.Second
+
 // runningService is a started service.
 type runningService struct {
 	Service
@@ -147,7 +153,7 @@ func (rs *runningService) readyAndSeed(ctx context.Context, rec *ServiceRecord, 
 	if rs.ReadyTimeout > 0 {
 		timeout = rs.ReadyTimeout.Std()
 	}
-	startup, err := rs.proc.WaitReady(ctx, timeout, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
+	startup, err := rs.proc.WaitReady(ctx, timeout, commandProbe, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
 	if err != nil {
 		return fmt.Errorf("service %s%s: %w", rs.Name, rs.where(), err)
 	}

@@ -157,7 +157,7 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 	if t.ReadyTimeout > 0 {
 		timeout = t.ReadyTimeout.Std()
 	}
-	startup, err := srv.WaitReady(ctx, timeout, func(ctx context.Context) bool {
+	startup, err := srv.WaitReady(ctx, timeout, httpProbe, func(ctx context.Context) bool {
 		status, _, _, err := roundTrip(ctx, gateClient, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
 		if err != nil {
 			return false
@@ -173,6 +173,9 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 	}
 	return srv, startup, nil
 }
+
+// httpProbe bounds one readiness request to a target.
+const httpProbe = 250 * time.Millisecond
 
 func cmpOr(s, def string) string {
 	if s == "" {
