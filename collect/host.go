@@ -146,7 +146,7 @@ func runtimeVersion(ctx context.Context, t Target, dir string) (Version, bool) {
 	if err != nil {
 		return Version{}, false
 	}
-	out, err := exec.CommandContext(ctx, path, flag).Output()
+	out, err := command(ctx, []string{path, flag}).Output()
 	if err != nil {
 		return Version{}, false
 	}

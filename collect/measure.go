@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -191,14 +189,9 @@ type toolRun struct {
 func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	cmd := command(rctx, argv)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A grandchild that keeps stdout open after the group is killed must
-	// not hold the run.
-	cmd.WaitDelay = 5 * time.Second
 	tr := toolRun{err: cmd.Run()}
 	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
 	tr.overran = rctx.Err() == context.DeadlineExceeded

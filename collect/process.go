@@ -27,6 +27,9 @@ type Server struct {
 	output  *tailBuffer
 	exited  chan struct{}
 	waitErr error
+	// owner is the FAIRBENCH_OWNER value in the process's environment,
+	// which its children inherit: Stop ends every process that carries it.
+	owner string
 	// remote is set when the server runs on an SSH host; Cmd is then the
 	// local ssh that carries it.
 	remote *remoteProc
@@ -72,13 +75,15 @@ func claimPort(port int) (int, error) {
 // process group of its own that dies with fairbench, as cred's user when
 // cred is not nil.
 func startProcess(name string, argv []string, dir string, env []string, cred *syscall.Credential) (*Server, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := command(context.Background(), argv)
+	cmd.Cancel = nil // Stop ends it
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	owner := newOwner()
+	cmd.Env = append(append(os.Environ(), env...), ownerVar+"="+owner)
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}
-	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
+	cmd.SysProcAttr.Credential = cred
+	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{}), owner: owner}
 	s.Spawned = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
@@ -158,13 +163,23 @@ func (s *Server) Stop(grace time.Duration) {
 		return
 	}
 	pgid := s.Cmd.Process.Pid
+	// Children that left the group (setsid, setpgid) are found while the
+	// leader still holds them as descendants; later, by their session and
+	// by the owner mark they inherited.
+	strays := s.strays(nil)
 	syscall.Kill(-pgid, syscall.SIGTERM)
+	for _, p := range strays.pids {
+		syscall.Kill(p, syscall.SIGTERM)
+	}
 	select {
 	case <-s.exited:
 	case <-time.After(grace):
 	}
 	// The group may hold children that outlive the leader.
 	syscall.Kill(-pgid, syscall.SIGKILL)
+	for _, p := range s.strays(strays.sessions).pids {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
 	<-s.exited
 }
 
@@ -194,23 +209,7 @@ func (s *Server) CPUSeconds() float64 {
 
 // processTree lists root and its descendants, from /proc.
 func processTree(root int) []int {
-	entries, _ := os.ReadDir("/proc")
-	children := map[int][]int{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if f := statFields(pid); len(f) > 1 {
-			ppid, _ := strconv.Atoi(f[1])
-			children[ppid] = append(children[ppid], pid)
-		}
-	}
-	tree := []int{root}
-	for i := 0; i < len(tree); i++ {
-		tree = append(tree, children[tree[i]]...)
-	}
-	return tree
+	return descendantsIn(procTable(), root)
 }
 
 // statFields returns /proc/pid/stat from the state field on (field 3 is index 0).

@@ -96,7 +96,7 @@ func (sv Service) askVersion(ctx context.Context) (Version, error) {
 	if err != nil {
 		return Version{}, fmt.Errorf("service %s: version: %s not found on PATH: install it first", sv.Name, sv.Version[0])
 	}
-	out, err := exec.CommandContext(ctx, path, sv.Version[1:]...).CombinedOutput()
+	out, err := command(ctx, append([]string{path}, sv.Version[1:]...)).CombinedOutput()
 	if err != nil {
 		return Version{}, fmt.Errorf("service %s: version %q: %v\n%s", sv.Name, sv.Version, err, out)
 	}
@@ -198,11 +198,10 @@ func (rs *runningService) env() []string {
 // process group, killed whole when ctx ends.
 func (rs *runningService) command(ctx context.Context, argv []string, dir string) *exec.Cmd {
 	argv = rs.expand(argv)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := command(ctx, argv)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), rs.env()...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: rs.cred}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.SysProcAttr.Credential = rs.cred
 	return cmd
 }
 

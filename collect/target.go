@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 )
 
@@ -82,10 +80,8 @@ func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifa
 			return 0, 0, err
 		}
 		start := time.Now()
-		cmd := exec.CommandContext(ctx, t.Build[0], t.Build[1:]...)
+		cmd := command(ctx, t.Build)
 		cmd.Dir = dir
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return 0, 0, fmt.Errorf("build %q in %s: %v\n%s", t.Build, dir, err, out)
 		}
