@@ -132,12 +132,10 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + c.opt.ToolGrace
-	peak := srv.samplePeakRSS(rssSampleEvery)
+	peak := srv.group.watchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
 	mr.Start = c.opt.Now().UTC()
-	if srv.remote != nil {
-		mr.ServerHost = srv.remote.host.spec.Name
-	}
+	mr.ServerHost = srv.group.host()
 	var tr toolRun
 	if c.client != nil {
 		mr.ClientHost = c.client.spec.Name
@@ -204,42 +202,6 @@ func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
 
 func (c *collector) addMeasurement(mr MeasurementRecord) error {
 	return c.dir.Update(func(m *Manifest) { m.Measurements = append(m.Measurements, mr) })
-}
-
-// samplePeakRSS samples the RSS of the server's process tree every
-// interval until the returned function is called, which returns the peak.
-// The tree is listed anew every second. On an SSH host the peak is the
-// kernel's own: each process's VmHWM is reset when the window starts and
-// their sum read when it ends.
-func (s *Server) samplePeakRSS(interval time.Duration) func() int64 {
-	if s.remote != nil {
-		s.remote.resetPeak()
-		return func() int64 { return s.remote.stats().Peak }
-	}
-	stop, done := make(chan struct{}), make(chan int64)
-	go func() {
-		tree := processTree(s.Cmd.Process.Pid)
-		listed := time.Now()
-		peak := treeRSS(tree)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				done <- max(peak, treeRSS(tree))
-				return
-			case <-t.C:
-				if time.Since(listed) > time.Second {
-					tree, listed = processTree(s.Cmd.Process.Pid), time.Now()
-				}
-				peak = max(peak, treeRSS(tree))
-			}
-		}
-	}()
-	return func() int64 {
-		close(stop)
-		return <-done
-	}
 }
 
 // treeRSS sums the resident pages of pids, from /proc/<pid>/statm (cheaper

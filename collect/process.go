@@ -27,12 +27,11 @@ type Server struct {
 	output  *tailBuffer
 	exited  chan struct{}
 	waitErr error
-	// owner is the FAIRBENCH_OWNER value in the process's environment,
-	// which its children inherit: Stop ends every process that carries it.
-	owner string
-	// remote is set when the server runs on an SSH host; Cmd is then the
-	// local ssh that carries it.
-	remote *remoteProc
+	// addr is where the server is reached: loopback, or its host's address.
+	addr string
+	// group is its process group, here or on an SSH host (Cmd is then the
+	// local ssh that carries it).
+	group processGroup
 }
 
 // pinned wraps argv with taskset when cpus is not empty.
@@ -59,7 +58,7 @@ func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Target, s.Port = t, port
+	s.Target, s.Port, s.addr = t, port, "127.0.0.1:"+strconv.Itoa(port)
 	return s, nil
 }
 
@@ -83,7 +82,8 @@ func startProcess(name string, argv []string, dir string, env []string, cred *sy
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr.Credential = cred
-	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{}), owner: owner}
+	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
+	s.group = &localGroup{cmd: cmd, owner: owner, exited: s.exited}
 	s.Spawned = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
@@ -96,12 +96,7 @@ func startProcess(name string, argv []string, dir string, env []string, cred *sy
 }
 
 // Addr is the server's address: loopback, or its host's.
-func (s *Server) Addr() string {
-	if s.remote != nil {
-		return net.JoinHostPort(s.remote.host.address(), strconv.Itoa(s.Port))
-	}
-	return "127.0.0.1:" + strconv.Itoa(s.Port)
-}
+func (s *Server) Addr() string { return s.addr }
 
 // Exited reports whether the server process has ended.
 func (s *Server) Exited() bool {
@@ -116,8 +111,8 @@ func (s *Server) Exited() bool {
 // exitReason says why an exited server ended: its last output, or, on an
 // SSH host, a lost link.
 func (s *Server) exitReason(ctx context.Context) string {
-	if s.remote != nil && !s.remote.host.alive(ctx) {
-		return fmt.Sprintf("the link to host %s was lost (the process may still run there: it is ended when the host is reached again)", s.remote.host.spec.Name)
+	if why := s.group.lost(ctx); why != "" {
+		return why
 	}
 	return "its last output:\n" + s.Output()
 }
@@ -154,58 +149,15 @@ func (s *Server) WaitReady(ctx context.Context, timeout, probe time.Duration, re
 	}
 }
 
-// Stop ends the server's whole process group: SIGTERM, then SIGKILL after grace.
-func (s *Server) Stop(grace time.Duration) {
-	if s.remote != nil {
-		s.remote.stop()
-		s.Cmd.Process.Kill() // the local ssh, if the link left it waiting
-		<-s.exited
-		return
-	}
-	pgid := s.Cmd.Process.Pid
-	// Children that left the group (setsid, setpgid) are found while the
-	// leader still holds them as descendants; later, by their session and
-	// by the owner mark they inherited.
-	strays := s.strays(nil)
-	syscall.Kill(-pgid, syscall.SIGTERM)
-	for _, p := range strays.pids {
-		syscall.Kill(p, syscall.SIGTERM)
-	}
-	select {
-	case <-s.exited:
-	case <-time.After(grace):
-	}
-	// The group may hold children that outlive the leader.
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	for _, p := range s.strays(strays.sessions).pids {
-		syscall.Kill(p, syscall.SIGKILL)
-	}
-	<-s.exited
-}
+// Stop ends the server's whole process group, and what it started
+// outside it: SIGTERM, then SIGKILL after grace.
+func (s *Server) Stop(grace time.Duration) { s.group.stop(grace) }
 
 // RSS is the resident set size of the server's whole process tree, in bytes.
-func (s *Server) RSS() int64 {
-	if s.remote != nil {
-		return s.remote.stats().RSS
-	}
-	var total int64
-	for _, pid := range processTree(s.Cmd.Process.Pid) {
-		total += rssOf(pid)
-	}
-	return total
-}
+func (s *Server) RSS() int64 { return s.group.stats().RSS }
 
 // CPUSeconds is the user+system CPU time of the server's live process tree.
-func (s *Server) CPUSeconds() float64 {
-	if s.remote != nil {
-		return s.remote.stats().CPUSeconds
-	}
-	var total float64
-	for _, pid := range processTree(s.Cmd.Process.Pid) {
-		total += cpuOf(pid)
-	}
-	return total
-}
+func (s *Server) CPUSeconds() float64 { return s.group.stats().CPUSeconds }
 
 // processTree lists root and its descendants, from /proc.
 func processTree(root int) []int {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,8 +18,12 @@ import (
 // a new session), so the group id it reports on its first line ends the
 // whole tree.
 type remoteProc struct {
-	host *sshHost
-	rec  LeftoverRecord // host, group, the host's boot and the leader's start
+	ssh *sshHost
+	// cmd is the local ssh that carries the group, exited closed when it
+	// has been waited for; nil for a group known only by its record.
+	cmd    *exec.Cmd
+	exited <-chan struct{}
+	rec    LeftoverRecord // host, group, the host's boot and the leader's start
 	// track is told when the group starts and when it has ended; the
 	// collector keeps the ones not seen to end in run.json.
 	track tracker
@@ -77,7 +83,7 @@ func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, po
 	if err != nil {
 		return nil, err
 	}
-	s.Target, s.Port = t, port
+	s.Target, s.Port, s.addr = t, port, net.JoinHostPort(h.address(), strconv.Itoa(port))
 	return s, nil
 }
 
@@ -97,7 +103,7 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 		s.waitErr = cmd.Wait()
 		close(s.exited)
 	}()
-	rp := &remoteProc{host: h, track: track}
+	rp := &remoteProc{ssh: h, track: track, cmd: cmd, exited: s.exited}
 	select {
 	case rp.rec = <-mark.found:
 		s.Spawned = time.Now()
@@ -110,7 +116,7 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 	}
 	rp.rec.Host, rp.rec.What = h.spec.Name, name
 	track.started(rp.rec)
-	s.remote = rp
+	s.group = rp
 	return s, nil
 }
 
@@ -187,18 +193,18 @@ func (w *markWriter) Write(p []byte) (int, error) {
 // stop ends the process group on its host: through the master connection,
 // else over a fresh one; when neither reaches the host the group stays
 // with the tracker, for -resume or the next connection to end.
-func (rp *remoteProc) stop() {
+func (rp *remoteProc) end() {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	script := killGroupScript(rp.rec.Group, rp.rec.BootID, rp.rec.Start)
 	var err error
-	if rp.host.alive(ctx) {
-		if _, err = rp.host.output(ctx, script); err == nil {
+	if rp.ssh.alive(ctx) {
+		if _, err = rp.ssh.output(ctx, script); err == nil {
 			rp.track.ended(rp.rec)
 			return
 		}
 	}
-	if _, err = rp.host.fresh(ctx, script); err == nil {
+	if _, err = rp.ssh.fresh(ctx, script); err == nil {
 		rp.track.ended(rp.rec)
 		return
 	}
@@ -251,10 +257,10 @@ func (rp *remoteProc) ask(reset bool) groupStats {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if !rp.host.alive(ctx) {
+	if !rp.ssh.alive(ctx) {
 		return groupStats{} // not over a new connection: the link is gone
 	}
-	out, err := rp.host.output(ctx, groupStatsScript(rp.rec.Group, reset))
+	out, err := rp.ssh.output(ctx, groupStatsScript(rp.rec.Group, reset))
 	if err != nil {
 		return groupStats{}
 	}

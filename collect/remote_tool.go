@@ -119,7 +119,7 @@ func (c *collector) endOnHost(h *sshHost, mark *markWriter, what string) {
 	case rec := <-mark.found:
 		mark.found <- rec
 		rec.Host, rec.What = h.spec.Name, what
-		(&remoteProc{host: h, rec: rec, track: c}).stop()
+		(&remoteProc{ssh: h, rec: rec, track: c}).end()
 	default:
 	}
 }

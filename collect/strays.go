@@ -69,12 +69,12 @@ type strayList struct {
 	sessions map[int]bool
 }
 
-// strays lists the processes of s that its process group does not hold
+// strays lists the processes of g that its process group does not hold
 // (and those it does, which are signalled with it anyway): its
 // descendants, the members of their sessions and of the sessions given,
 // and every process carrying its owner mark. fairbench's own session and
 // process are never among them.
-func (s *Server) strays(sessions map[int]bool) strayList {
+func (g *localGroup) strays(sessions map[int]bool) strayList {
 	self := os.Getpid()
 	table := procTable()
 	own := table[self].sid
@@ -83,15 +83,15 @@ func (s *Server) strays(sessions map[int]bool) strayList {
 		out.sessions[sid] = true
 	}
 	tree := map[int]bool{}
-	for _, pid := range descendantsIn(table, s.Cmd.Process.Pid) {
+	for _, pid := range descendantsIn(table, g.leader()) {
 		tree[pid] = true
 		if sid := table[pid].sid; sid != own && sid != 0 {
 			out.sessions[sid] = true
 		}
 	}
-	mark := []byte(ownerVar + "=" + s.owner + "\x00")
+	mark := []byte(ownerVar + "=" + g.owner + "\x00")
 	for pid, p := range table {
-		if pid != self && (tree[pid] || out.sessions[p.sid] || s.marked(pid, mark)) {
+		if pid != self && (tree[pid] || out.sessions[p.sid] || g.marked(pid, mark)) {
 			out.pids = append(out.pids, pid)
 		}
 	}
@@ -99,8 +99,8 @@ func (s *Server) strays(sessions map[int]bool) strayList {
 }
 
 // marked reports whether process pid carries mark in its environment.
-func (s *Server) marked(pid int, mark []byte) bool {
-	if s.owner == "" {
+func (g *localGroup) marked(pid int, mark []byte) bool {
+	if g.owner == "" {
 		return false
 	}
 	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
