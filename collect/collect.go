@@ -76,10 +76,12 @@ type collector struct {
 	order    int
 	services []*runningService
 	vars     map[string]string // {<service>.port} → port
-	// hosts are the suite's SSH hosts; server and client the ones with
-	// those roles (nil: here).
+	// hosts are the suite's SSH hosts. server and client are the machines
+	// targets and load tools run on: the hosts with those roles, else
+	// here, this machine, for both.
 	hosts          []*sshHost
-	server, client *sshHost
+	here           *localMachine
+	server, client machine
 	live           []LeftoverRecord // process groups started on hosts, not seen to end
 }
 
@@ -96,7 +98,10 @@ func newCollector(suite *Suite, opt Options) *collector {
 	if opt.Progress == nil {
 		opt.Progress = ProgressFor(nil)
 	}
-	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: map[string]Version{}, vars: map[string]string{}}
+	tools := map[string]Version{}
+	here := &localMachine{tools: tools}
+	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{},
+		here: here, server: here, client: here}
 }
 
 // Run collects suite and returns the run dir it wrote. Every tool and
@@ -140,6 +145,7 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return c.dir, err
 	}
+	c.here.dir = c.bins
 	defer os.RemoveAll(c.bins)
 
 	err = c.startServices(ctx)
@@ -245,15 +251,7 @@ func (c *collector) note(format string, args ...any) {
 func (c *collector) startServices(ctx context.Context) error {
 	for _, sv := range c.suite.Services {
 		c.opt.Progress.Step("service "+sv.Name+": starting", 0)
-		var rs *runningService
-		var rec ServiceRecord
-		var err error
-		if c.server != nil {
-			rs, rec, err = c.startServiceOn(ctx, c.server, sv)
-		} else {
-			rs, rec, err = startService(ctx, sv, c.opt.BaseDir)
-			rec.Version = c.tools[sv.Name].Version
-		}
+		rs, rec, err := c.startService(ctx, sv)
 		if err != nil {
 			return err
 		}

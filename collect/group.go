@@ -32,6 +32,8 @@ type localGroup struct {
 	// which its children inherit: stop ends every process that carries it.
 	owner  string
 	exited <-chan struct{}
+	// started is the leader's start time in clock ticks since boot.
+	started uint64
 }
 
 func (g *localGroup) host() string                { return "" }

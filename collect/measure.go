@@ -100,12 +100,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return MeasurementRecord{}, err
 	}
-	tool := c.tools[load.Tool]
-	if c.client != nil {
-		tool = c.client.tools[load.Tool]
-	}
+	tool := c.client.tool(load.Tool)
 	req := sc.Request
-	if c.client != nil && req.BodyPath != "" {
+	if c.client.name() != "" && req.BodyPath != "" {
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
 		if err := WriteFileAtomic(body, []byte(req.Body)); err != nil {
@@ -119,12 +116,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
 	c.order++
-	var remoteScratch string
-	if c.client != nil {
-		// What the client host runs, with its own copy of the scratch folder.
-		remoteScratch = c.client.path("scratch/" + strconv.Itoa(c.order))
-		argv = replaceAll(argv, scratch, remoteScratch)
-	}
+	// What the client machine runs, with its own copy of the scratch folder.
+	there := c.client.mirror(scratch, "scratch/"+strconv.Itoa(c.order))
+	argv = replaceAll(argv, scratch, there)
 	mr := MeasurementRecord{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
 		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
@@ -135,14 +129,8 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	peak := srv.group.watchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
 	mr.Start = c.opt.Now().UTC()
-	mr.ServerHost = srv.group.host()
-	var tr toolRun
-	if c.client != nil {
-		mr.ClientHost = c.client.spec.Name
-		tr = c.runOnClient(ctx, argv, scratch, remoteScratch, limit)
-	} else {
-		tr = runTool(ctx, argv, limit)
-	}
+	mr.ServerHost, mr.ClientHost = srv.group.host(), c.client.name()
+	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
 	mr.RSSPeak = peak()
 	mr.ServerCPUS = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
@@ -183,8 +171,9 @@ type toolRun struct {
 	err            error   // why it failed, if it did
 }
 
-// runTool runs argv here, in a process group of its own killed after limit.
-func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
+// runTool runs argv here, in a process group of its own killed after
+// limit; the scratch folder argv names is here already.
+func (l *localMachine) runTool(ctx context.Context, argv []string, _, _ string, limit time.Duration) toolRun {
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := command(rctx, argv)

@@ -82,9 +82,9 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			errs = append(errs, err)
 			continue
 		}
-		v, err := sv.askVersion(ctx)
+		v, err := c.here.version(ctx, sv.Version)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("service %s: version %q: %w", sv.Name, sv.Version, err))
 			continue
 		}
 		c.tools[sv.Name] = v
@@ -98,7 +98,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 	for _, t := range targets {
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
-		if v, ok := runtimeVersion(ctx, t, c.targetDir(t)); ok {
+		if v, ok := runtimeVersion(ctx, c.here, t, c.targetDir(t)); ok {
 			c.tools[t.Runtime] = v
 		}
 	}

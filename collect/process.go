@@ -42,26 +42,6 @@ func pinned(cpus string, argv []string) []string {
 	return append([]string{"taskset", "-c", cpus}, argv...)
 }
 
-// StartServer starts t in dir with PORT set (and HOST, the address to listen
-// on: loopback), in its own process group.
-// The port must be free; a port of 0 picks a free one.
-func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
-	port, err := claimPort(port)
-	if err != nil {
-		return nil, err
-	}
-	env := []string{"PORT=" + strconv.Itoa(port), "HOST=127.0.0.1"}
-	for _, k := range sortedKeys(t.Env) {
-		env = append(env, k+"="+t.Env[k])
-	}
-	s, err := startProcess(t.Name, pinned(cpus, t.Start), dir, env, nil)
-	if err != nil {
-		return nil, err
-	}
-	s.Target, s.Port, s.addr = t, port, "127.0.0.1:"+strconv.Itoa(port)
-	return s, nil
-}
-
 // claimPort returns port when it is free, or a free port when it is 0.
 func claimPort(port int) (int, error) {
 	if port == 0 {
@@ -83,10 +63,14 @@ func startProcess(name string, argv []string, dir string, env []string, cred *sy
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr.Credential = cred
 	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
-	s.group = &localGroup{cmd: cmd, owner: owner, exited: s.exited}
+	g := &localGroup{cmd: cmd, owner: owner, exited: s.exited}
+	s.group = g
 	s.Spawned = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	if f := statFields(cmd.Process.Pid); len(f) > 19 {
+		g.started, _ = strconv.ParseUint(f[19], 10, 64)
 	}
 	go func() {
 		s.waitErr = cmd.Wait()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -63,28 +62,6 @@ func remoteScript(dir string, env []string, argv []string) string {
 		b.WriteString(" " + shellQuote(a))
 	}
 	return b.String()
-}
-
-// startRemoteServer starts t on h in dir (a path on h) with PORT set, and
-// HOST, the address to listen on: the one the client host reaches. Port 0
-// picks a port that is free on h. Spawned is when the host said the
-// process was about to start, so that startup time leaves out the ssh
-// session's own start.
-func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, port int, cpus string, track tracker) (*Server, error) {
-	port, err := remotePort(ctx, h, port)
-	if err != nil {
-		return nil, err
-	}
-	env := []string{"PORT=" + strconv.Itoa(port), "HOST=" + h.address()}
-	for _, k := range sortedKeys(t.Env) {
-		env = append(env, k+"="+t.Env[k])
-	}
-	s, err := startRemote(h, t.Name, dir, env, pinned(cpus, t.Start), track)
-	if err != nil {
-		return nil, err
-	}
-	s.Target, s.Port, s.addr = t, port, net.JoinHostPort(h.address(), strconv.Itoa(port))
-	return s, nil
 }
 
 // startRemote starts argv on h in dir with env, a process group of its

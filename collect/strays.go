@@ -25,9 +25,11 @@ func newOwner() string {
 	return strconv.Itoa(os.Getpid()) + "." + strconv.FormatInt(owners.Add(1), 10)
 }
 
-// procEntry is one process as /proc/<pid>/stat tells it.
+// procEntry is one process as /proc/<pid>/stat tells it; start is its
+// start time in clock ticks since boot.
 type procEntry struct {
 	ppid, pgid, sid int
+	start           uint64
 }
 
 // procTable lists every process visible in /proc.
@@ -39,11 +41,12 @@ func procTable() map[int]procEntry {
 		if err != nil {
 			continue
 		}
-		if f := statFields(pid); len(f) > 3 {
+		if f := statFields(pid); len(f) > 19 {
 			ppid, _ := strconv.Atoi(f[1])
 			pgid, _ := strconv.Atoi(f[2])
 			sid, _ := strconv.Atoi(f[3])
-			table[pid] = procEntry{ppid: ppid, pgid: pgid, sid: sid}
+			start, _ := strconv.ParseUint(f[19], 10, 64)
+			table[pid] = procEntry{ppid: ppid, pgid: pgid, sid: sid, start: start}
 		}
 	}
 	return table
@@ -72,8 +75,9 @@ type strayList struct {
 // strays lists the processes of g that its process group does not hold
 // (and those it does, which are signalled with it anyway): its
 // descendants, the members of their sessions and of the sessions given,
-// and every process carrying its owner mark. fairbench's own session and
-// process are never among them.
+// and every process carrying its owner mark (only a process started after
+// the leader can: the environments of older ones are not read). fairbench's
+// own session and process are never among them.
 func (g *localGroup) strays(sessions map[int]bool) strayList {
 	self := os.Getpid()
 	table := procTable()
@@ -91,7 +95,7 @@ func (g *localGroup) strays(sessions map[int]bool) strayList {
 	}
 	mark := []byte(ownerVar + "=" + g.owner + "\x00")
 	for pid, p := range table {
-		if pid != self && (tree[pid] || out.sessions[p.sid] || g.marked(pid, mark)) {
+		if pid != self && (tree[pid] || out.sessions[p.sid] || p.start >= g.started && g.marked(pid, mark)) {
 			out.pids = append(out.pids, pid)
 		}
 	}
