@@ -19,7 +19,7 @@
 //
 // Faults end in run.json, not in lost data: a server that dies, a load tool
 // that crashes or overruns its window (it is killed with its process group
-// after toolGrace), a target that cannot start — each keeps what was
+// after Options.ToolGrace), a target that cannot start — each keeps what was
 // written, says why, and leaves the measurement for Options.Resume; the run
 // ends manifest.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
@@ -56,6 +56,14 @@ type Options struct {
 	Progress Progress
 	// ReadyTimeout bounds how long a target may take to answer; 0 means 30 s.
 	ReadyTimeout time.Duration
+	// ToolGrace is how long a load tool may run past its window and request
+	// timeout before it is killed with its process group and its
+	// measurement marked failed; 0 means DefaultToolGrace.
+	ToolGrace time.Duration
+	// ToolPaths names a load tool's binary by tool name instead of the one
+	// found on PATH or installed (the FAIRBENCH_<TOOL> variables of ToolEnv
+	// do the same from the environment; these win).
+	ToolPaths map[string]string
 	// Now returns the time; nil is time.Now. Tests fix it.
 	Now func() time.Time
 	// ForcePinning runs a suite whose [isolation] has a pinning problem
@@ -73,10 +81,12 @@ type collector struct {
 	order    int
 	services []*runningService
 	vars     map[string]string // {<service>.port} → port
-	// hosts are the suite's SSH hosts; server and client the ones with
-	// those roles (nil: here).
+	// hosts are the suite's SSH hosts. server and client are the machines
+	// targets and load tools run on: the hosts with those roles, else
+	// here, this machine, for both.
 	hosts          []*sshHost
-	server, client *sshHost
+	here           *localMachine
+	server, client machine
 	live           []manifest.Leftover // process groups started on hosts, not seen to end
 }
 
@@ -87,10 +97,16 @@ func newCollector(suite *Suite, opt Options) *collector {
 	if opt.ReadyTimeout == 0 {
 		opt.ReadyTimeout = 30 * time.Second
 	}
+	if opt.ToolGrace == 0 {
+		opt.ToolGrace = DefaultToolGrace
+	}
 	if opt.Progress == nil {
 		opt.Progress = ProgressFor(nil)
 	}
-	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: map[string]manifest.Version{}, vars: map[string]string{}}
+	tools := map[string]manifest.Version{}
+	here := &localMachine{tools: tools}
+	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{},
+		here: here, server: here, client: here}
 }
 
 // Run collects suite and returns the run dir it wrote. Every tool and
@@ -135,6 +151,7 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return c.dir, err
 	}
+	c.here.dir = c.bins
 	defer os.RemoveAll(c.bins)
 
 	err = c.startServices(ctx)
@@ -244,15 +261,7 @@ func (c *collector) note(format string, args ...any) {
 func (c *collector) startServices(ctx context.Context) error {
 	for _, sv := range c.suite.Services {
 		c.opt.Progress.Step("service "+sv.Name+": starting", 0)
-		var rs *runningService
-		var rec manifest.Service
-		var err error
-		if c.server != nil {
-			rs, rec, err = c.startServiceOn(ctx, c.server, sv)
-		} else {
-			rs, rec, err = startService(ctx, sv, c.opt.BaseDir)
-			rec.Version = c.tools[sv.Name].Version
-		}
+		rs, rec, err := c.startService(ctx, sv)
 		if err != nil {
 			return err
 		}

@@ -41,7 +41,7 @@ func DriverFor(tool string) (Driver, error) {
 // goModuleVersion asks the go command which module version a binary was built from.
 func goModuleVersion(ctx context.Context, path, module string) (manifest.Version, error) {
 	asked := []string{"go", "version", "-m", path}
-	out, err := exec.CommandContext(ctx, asked[0], asked[1:]...).Output()
+	out, err := command(ctx, asked).Output()
 	if err != nil {
 		return manifest.Version{}, fmt.Errorf("go version -m %s: %w", path, err)
 	}

@@ -46,7 +46,7 @@ func (autocannon) Resolve(ctx context.Context) (manifest.Version, error) {
 			if _, err := exec.LookPath("npm"); err != nil {
 				return fmt.Errorf("autocannon not found and no npm to install it: apt-get install npm, then %s", strings.Join(install, " "))
 			}
-			if out, err := exec.CommandContext(ctx, install[0], install[1:]...).CombinedOutput(); err != nil {
+			if out, err := command(ctx, install).CombinedOutput(); err != nil {
 				return fmt.Errorf("%s: %v\n%s", strings.Join(install, " "), err, out)
 			}
 			return nil
@@ -58,7 +58,7 @@ func (autocannon) Resolve(ctx context.Context) (manifest.Version, error) {
 // "autocannon v9.0.0" and then node's version.
 func autocannonVersion(ctx context.Context, path string) (manifest.Version, error) {
 	asked := []string{path, "--version"}
-	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
+	out, err := command(ctx, []string{path, "--version"}).CombinedOutput()
 	if err != nil {
 		return manifest.Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
 	}

@@ -39,7 +39,7 @@ func (bombardier) Resolve(ctx context.Context) (manifest.Version, error) {
 			if err != nil {
 				return fmt.Errorf("bombardier not found on PATH and no go command to build it: go install %s@%s", BombardierModule, BombardierVersion)
 			}
-			cmd := exec.CommandContext(ctx, goBin, "install", BombardierModule+"@"+BombardierVersion)
+			cmd := command(ctx, []string{goBin, "install", BombardierModule + "@" + BombardierVersion})
 			cmd.Env = append(os.Environ(), "GOBIN="+bin)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				return fmt.Errorf("go install %s@%s: %v\n%s", BombardierModule, BombardierVersion, err, out)

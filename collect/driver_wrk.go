@@ -30,7 +30,7 @@ func (wrk) Resolve(ctx context.Context) (manifest.Version, error) {
 func wrkVersion(ctx context.Context, path string) (manifest.Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
-	out, _ := exec.CommandContext(ctx, path, "-v").CombinedOutput()
+	out, _ := command(ctx, []string{path, "-v"}).CombinedOutput()
 	v, err := wrkVersionIn(path, string(out))
 	v.Asked = asked
 	return v, err

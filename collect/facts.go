@@ -3,8 +3,7 @@ package collect
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"path"
 	"runtime"
 	"strconv"
 	"strings"
@@ -129,33 +128,25 @@ func firstLine(path string) string {
 	return strings.TrimSpace(l)
 }
 
-// runtimeVersion asks a target's runtime for its version ("go", "node",
-// "bun", "deno"). When the target starts the runtime by a path of its own
-// (node_modules/.bin/bun), that binary is asked; otherwise the one on PATH.
-func runtimeVersion(ctx context.Context, t Target, dir string) (manifest.Version, bool) {
-	var flag string
-	switch t.Runtime {
-	case "go":
-		flag = "version"
-	case "node", "bun", "deno":
-		flag = "--version"
-	default:
+// runtimeFlags is how each runtime is asked its version.
+var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun": "--version", "deno": "--version"}
+
+// runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
+// m for its version. When the target starts the runtime by a path of its
+// own (node_modules/.bin/bun, relative to dir), that binary is asked;
+// otherwise the one on the machine's PATH.
+func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manifest.Version, bool) {
+	flag := runtimeFlags[t.Runtime]
+	if flag == "" {
 		return manifest.Version{}, false
 	}
-	path, err := exec.LookPath(t.Runtime)
-	if len(t.Start) > 0 && strings.Contains(t.Start[0], "/") && filepath.Base(t.Start[0]) == t.Runtime {
-		path, err = t.Start[0], nil
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
+	bin := t.Runtime
+	if len(t.Start) > 0 && strings.Contains(t.Start[0], "/") && path.Base(t.Start[0]) == t.Runtime {
+		bin = t.Start[0]
+		if !path.IsAbs(bin) {
+			bin = path.Join(dir, bin)
 		}
 	}
-	if err != nil {
-		return manifest.Version{}, false
-	}
-	out, err := exec.CommandContext(ctx, path, flag).Output()
-	if err != nil {
-		return manifest.Version{}, false
-	}
-	first, _, _ := strings.Cut(string(out), "\n")
-	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: []string{path, flag}}, true
+	v, err := m.version(ctx, []string{bin, flag})
+	return v, err == nil
 }

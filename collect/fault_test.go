@@ -113,16 +113,15 @@ func TestPortTakenWholeRun(t *testing.T) {
 	resumeToEnd(t, fc.suite, dir.Path)
 }
 
-// fakeTool writes a shell script standing in for bombardier and names it
-// in FAIRBENCH_BOMBARDIER: fault injection only.
-func fakeTool(t *testing.T, script string) string {
+// fakeTool writes a shell script standing in for bombardier and returns
+// the tools to give in Options.ToolPaths: fault injection only.
+func fakeTool(t *testing.T, script string) map[string]string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "bombardier")
 	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(collect.ToolEnv("bombardier"), path)
-	return path
+	return map[string]string{"bombardier": path}
 }
 
 // TestLoadToolMissing: a tool override that names nothing fails before any
@@ -147,16 +146,15 @@ func TestLoadToolMissing(t *testing.T) {
 // measurement again.
 func TestLoadToolFails(t *testing.T) {
 	hi, _ := sharedBinaries(t)
-	defer collect.SetToolGrace(500 * time.Millisecond)()
 	for _, c := range []struct{ name, script, wantErr, wantDump string }{
 		{"crash", `echo '{"partial":'; kill -SEGV $$`, "signal: segmentation fault", "{\"partial\":\n"},
 		{"hang", `echo started; sleep 600 & sleep 600`, "ran past its window (1s) + timeout + grace, 2.5s in all: killed", "started\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fc := newFaultCase(t, hi, "", "0s", 1, "")
-			fakeTool(t, c.script)
+			tools := fakeTool(t, c.script)
 			start := time.Now()
-			dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out})
+			dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out, ToolPaths: tools, ToolGrace: 500 * time.Millisecond})
 			if err == nil {
 				t.Fatal("the run succeeded")
 			}
@@ -174,7 +172,6 @@ func TestLoadToolFails(t *testing.T) {
 			if b, _ := os.ReadFile(filepath.Join(dir.Path, mr.Dump)); string(b) != c.wantDump {
 				t.Errorf("dump %q, want %q: what the tool printed", b, c.wantDump)
 			}
-			os.Unsetenv(collect.ToolEnv("bombardier"))
 			resumeToEnd(t, fc.suite, dir.Path)
 		})
 	}
@@ -186,8 +183,8 @@ func TestLoadToolFails(t *testing.T) {
 func TestLoadToolPrintsGarbage(t *testing.T) {
 	hi, _ := sharedBinaries(t)
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
-	fakeTool(t, `printf 'Statistics \000\377 req/s: lots\r\n'`)
-	dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out})
+	tools := fakeTool(t, `printf 'Statistics \000\377 req/s: lots\r\n'`)
+	dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out, ToolPaths: tools})
 	if err != nil {
 		t.Fatal(err)
 	}

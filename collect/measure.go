@@ -5,18 +5,17 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// toolGrace is how long a load tool may run past its window and request
-// timeout before it is killed and its measurement marked failed.
-var toolGrace = 30 * time.Second
+// DefaultToolGrace is how long a load tool may run past its window and
+// request timeout before it is killed and its measurement marked failed,
+// unless Options.ToolGrace says otherwise.
+const DefaultToolGrace = 30 * time.Second
 
 // rssSampleEvery is how often the server's RSS is sampled during a window
 // for its peak.
@@ -103,12 +102,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return manifest.Measurement{}, err
 	}
-	tool := c.tools[load.Tool]
-	if c.client != nil {
-		tool = c.client.tools[load.Tool]
-	}
+	tool := c.client.tool(load.Tool)
 	req := sc.Request
-	if c.client != nil && req.BodyPath != "" {
+	if c.client.name() != "" && req.BodyPath != "" {
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
 		if err := WriteFileAtomic(body, []byte(req.Body)); err != nil {
@@ -122,32 +118,21 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
 	c.order++
-	var remoteScratch string
-	if c.client != nil {
-		// What the client host runs, with its own copy of the scratch folder.
-		remoteScratch = c.client.path("scratch/" + strconv.Itoa(c.order))
-		argv = replaceAll(argv, scratch, remoteScratch)
-	}
+	// What the client machine runs, with its own copy of the scratch folder.
+	there := c.client.mirror(scratch, "scratch/"+strconv.Itoa(c.order))
+	argv = replaceAll(argv, scratch, there)
 	mr := manifest.Measurement{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
 		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs,
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
-	limit := window + load.Timeout.Std() + toolGrace
-	peak := srv.samplePeakRSS(rssSampleEvery)
+	limit := window + load.Timeout.Std() + c.opt.ToolGrace
+	peak := srv.group.watchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
 	mr.Start = c.opt.Now().UTC()
-	if srv.remote != nil {
-		mr.ServerHost = srv.remote.host.spec.Name
-	}
-	var tr toolRun
-	if c.client != nil {
-		mr.ClientHost = c.client.spec.Name
-		tr = c.runOnClient(ctx, argv, scratch, remoteScratch, limit)
-	} else {
-		tr = runTool(ctx, argv, limit)
-	}
+	mr.ServerHost, mr.ClientHost = srv.group.host(), c.client.name()
+	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
@@ -188,18 +173,14 @@ type toolRun struct {
 	err            error   // why it failed, if it did
 }
 
-// runTool runs argv here, in a process group of its own killed after limit.
-func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
+// runTool runs argv here, in a process group of its own killed after
+// limit; the scratch folder argv names is here already.
+func (l *localMachine) runTool(ctx context.Context, argv []string, _, _ string, limit time.Duration) toolRun {
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	cmd := command(rctx, argv)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A grandchild that keeps stdout open after the group is killed must
-	// not hold the run.
-	cmd.WaitDelay = 5 * time.Second
 	tr := toolRun{err: cmd.Run()}
 	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
 	tr.overran = rctx.Err() == context.DeadlineExceeded
@@ -212,42 +193,6 @@ func runTool(ctx context.Context, argv []string, limit time.Duration) toolRun {
 
 func (c *collector) addMeasurement(mr manifest.Measurement) error {
 	return c.dir.Update(func(m *manifest.Manifest) { m.Measurements = append(m.Measurements, mr) })
-}
-
-// samplePeakRSS samples the RSS of the server's process tree every
-// interval until the returned function is called, which returns the peak.
-// The tree is listed anew every second. On an SSH host the peak is the
-// kernel's own: each process's VmHWM is reset when the window starts and
-// their sum read when it ends.
-func (s *Server) samplePeakRSS(interval time.Duration) func() int64 {
-	if s.remote != nil {
-		s.remote.resetPeak()
-		return func() int64 { return s.remote.stats().Peak }
-	}
-	stop, done := make(chan struct{}), make(chan int64)
-	go func() {
-		tree := processTree(s.Cmd.Process.Pid)
-		listed := time.Now()
-		peak := treeRSS(tree)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				done <- max(peak, treeRSS(tree))
-				return
-			case <-t.C:
-				if time.Since(listed) > time.Second {
-					tree, listed = processTree(s.Cmd.Process.Pid), time.Now()
-				}
-				peak = max(peak, treeRSS(tree))
-			}
-		}
-	}()
-	return func() int64 {
-		close(stop)
-		return <-done
-	}
 }
 
 // treeRSS sums the resident pages of pids, from /proc/<pid>/statm (cheaper

@@ -50,7 +50,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
 				var v manifest.Version
-				if p := os.Getenv(ToolEnv(name)); p != "" {
+				if p := cmpOr(c.opt.ToolPaths[name], os.Getenv(ToolEnv(name))); p != "" {
 					v, err = overriddenTool(ctx, name, p)
 				} else {
 					v, err = d.Resolve(ctx)
@@ -85,9 +85,9 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			errs = append(errs, err)
 			continue
 		}
-		v, err := sv.askVersion(ctx)
+		v, err := c.here.version(ctx, sv.Version)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("service %s: version %q: %w", sv.Name, sv.Version, err))
 			continue
 		}
 		c.tools[sv.Name] = v
@@ -101,7 +101,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 	for _, t := range targets {
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
-		if v, ok := runtimeVersion(ctx, t, c.targetDir(t)); ok {
+		if v, ok := runtimeVersion(ctx, c.here, t, c.targetDir(t)); ok {
 			c.tools[t.Runtime] = v
 		}
 	}

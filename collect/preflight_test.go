@@ -88,7 +88,7 @@ func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "bun"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	v, ok := runtimeVersion(context.Background(), Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
+	v, ok := runtimeVersion(context.Background(), &localMachine{}, Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
 	if !ok || v.Version != "9.9.9-own" || v.Path != filepath.Join(bin, "bun") {
 		t.Errorf("runtimeVersion = %+v, %v; want the target's own bun asked", v, ok)
 	}

@@ -27,9 +27,11 @@ type Server struct {
 	output  *tailBuffer
 	exited  chan struct{}
 	waitErr error
-	// remote is set when the server runs on an SSH host; Cmd is then the
-	// local ssh that carries it.
-	remote *remoteProc
+	// addr is where the server is reached: loopback, or its host's address.
+	addr string
+	// group is its process group, here or on an SSH host (Cmd is then the
+	// local ssh that carries it).
+	group processGroup
 }
 
 // pinned wraps argv with taskset when cpus is not empty.
@@ -38,26 +40,6 @@ func pinned(cpus string, argv []string) []string {
 		return argv
 	}
 	return append([]string{"taskset", "-c", cpus}, argv...)
-}
-
-// StartServer starts t in dir with PORT set (and HOST, the address to listen
-// on: loopback), in its own process group.
-// The port must be free; a port of 0 picks a free one.
-func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
-	port, err := claimPort(port)
-	if err != nil {
-		return nil, err
-	}
-	env := []string{"PORT=" + strconv.Itoa(port), "HOST=127.0.0.1"}
-	for _, k := range sortedKeys(t.Env) {
-		env = append(env, k+"="+t.Env[k])
-	}
-	s, err := startProcess(t.Name, pinned(cpus, t.Start), dir, env, nil)
-	if err != nil {
-		return nil, err
-	}
-	s.Target, s.Port = t, port
-	return s, nil
 }
 
 // claimPort returns port when it is free, or a free port when it is 0.
@@ -72,16 +54,23 @@ func claimPort(port int) (int, error) {
 // process group of its own that dies with fairbench, as cred's user when
 // cred is not nil.
 func startProcess(name string, argv []string, dir string, env []string, cred *syscall.Credential) (*Server, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := command(context.Background(), argv)
+	cmd.Cancel = nil // Stop ends it
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	owner := newOwner()
+	cmd.Env = append(append(os.Environ(), env...), ownerVar+"="+owner)
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}
+	cmd.SysProcAttr.Credential = cred
 	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
+	g := &localGroup{cmd: cmd, owner: owner, exited: s.exited}
+	s.group = g
 	s.Spawned = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	if f := statFields(cmd.Process.Pid); len(f) > 19 {
+		g.started, _ = strconv.ParseUint(f[19], 10, 64)
 	}
 	go func() {
 		s.waitErr = cmd.Wait()
@@ -91,12 +80,7 @@ func startProcess(name string, argv []string, dir string, env []string, cred *sy
 }
 
 // Addr is the server's address: loopback, or its host's.
-func (s *Server) Addr() string {
-	if s.remote != nil {
-		return net.JoinHostPort(s.remote.host.address(), strconv.Itoa(s.Port))
-	}
-	return "127.0.0.1:" + strconv.Itoa(s.Port)
-}
+func (s *Server) Addr() string { return s.addr }
 
 // Exited reports whether the server process has ended.
 func (s *Server) Exited() bool {
@@ -111,8 +95,8 @@ func (s *Server) Exited() bool {
 // exitReason says why an exited server ended: its last output, or, on an
 // SSH host, a lost link.
 func (s *Server) exitReason(ctx context.Context) string {
-	if s.remote != nil && !s.remote.host.alive(ctx) {
-		return fmt.Sprintf("the link to host %s was lost (the process may still run there: it is ended when the host is reached again)", s.remote.host.spec.Name)
+	if why := s.group.lost(ctx); why != "" {
+		return why
 	}
 	return "its last output:\n" + s.Output()
 }
@@ -125,14 +109,15 @@ func (s *Server) Output() string { return s.output.String() }
 const readyPoll = 2 * time.Millisecond
 
 // WaitReady polls ready every readyPoll until it reports true, the server exits,
-// or timeout passes. It returns the time from spawn to the first success.
-func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready func(context.Context) bool) (time.Duration, error) {
+// or timeout passes; each poll may take up to probe. It returns the time
+// from spawn to the first success.
+func (s *Server) WaitReady(ctx context.Context, timeout, probe time.Duration, ready func(context.Context) bool) (time.Duration, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if s.Exited() {
 			return 0, fmt.Errorf("%s exited before it was ready (%v); its last output:\n%s", s.Target.Name, s.waitErr, s.Output())
 		}
-		pctx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+		pctx, cancel := context.WithTimeout(ctx, probe)
 		ok := ready(pctx)
 		cancel()
 		if ok {
@@ -148,68 +133,19 @@ func (s *Server) WaitReady(ctx context.Context, timeout time.Duration, ready fun
 	}
 }
 
-// Stop ends the server's whole process group: SIGTERM, then SIGKILL after grace.
-func (s *Server) Stop(grace time.Duration) {
-	if s.remote != nil {
-		s.remote.stop()
-		s.Cmd.Process.Kill() // the local ssh, if the link left it waiting
-		<-s.exited
-		return
-	}
-	pgid := s.Cmd.Process.Pid
-	syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(grace):
-	}
-	// The group may hold children that outlive the leader.
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	<-s.exited
-}
+// Stop ends the server's whole process group, and what it started
+// outside it: SIGTERM, then SIGKILL after grace.
+func (s *Server) Stop(grace time.Duration) { s.group.stop(grace) }
 
 // RSS is the resident set size of the server's whole process tree, in bytes.
-func (s *Server) RSS() int64 {
-	if s.remote != nil {
-		return s.remote.stats().RSS
-	}
-	var total int64
-	for _, pid := range processTree(s.Cmd.Process.Pid) {
-		total += rssOf(pid)
-	}
-	return total
-}
+func (s *Server) RSS() int64 { return s.group.stats().RSS }
 
 // CPUSeconds is the user+system CPU time of the server's live process tree.
-func (s *Server) CPUSeconds() float64 {
-	if s.remote != nil {
-		return s.remote.stats().CPUSeconds
-	}
-	var total float64
-	for _, pid := range processTree(s.Cmd.Process.Pid) {
-		total += cpuOf(pid)
-	}
-	return total
-}
+func (s *Server) CPUSeconds() float64 { return s.group.stats().CPUSeconds }
 
 // processTree lists root and its descendants, from /proc.
 func processTree(root int) []int {
-	entries, _ := os.ReadDir("/proc")
-	children := map[int][]int{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if f := statFields(pid); len(f) > 1 {
-			ppid, _ := strconv.Atoi(f[1])
-			children[ppid] = append(children[ppid], pid)
-		}
-	}
-	tree := []int{root}
-	for i := 0; i < len(tree); i++ {
-		tree = append(tree, children[tree[i]]...)
-	}
-	return tree
+	return descendantsIn(procTable(), root)
 }
 
 // statFields returns /proc/pid/stat from the state field on (field 3 is index 0).

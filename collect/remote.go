@@ -52,6 +52,8 @@ type sshHost struct {
 	// addr is where the client host reaches targets on this host, and the
 	// address they listen on ($HOST): an IP address where one is known.
 	addr string
+	// track keeps the process groups started here until they end.
+	track tracker
 }
 
 // newSSHHost prepares h; connect opens its master connection. The control

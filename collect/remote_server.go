@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,8 +19,12 @@ import (
 // a new session), so the group id it reports on its first line ends the
 // whole tree.
 type remoteProc struct {
-	host *sshHost
-	rec  manifest.Leftover // host, group, the host's boot and the leader's start
+	ssh *sshHost
+	// cmd is the local ssh that carries the group, exited closed when it
+	// has been waited for; nil for a group known only by its record.
+	cmd    *exec.Cmd
+	exited <-chan struct{}
+	rec    manifest.Leftover // host, group, the host's boot and the leader's start
 	// track is told when the group starts and when it has ended; the
 	// collector keeps the ones not seen to end in run.json.
 	track tracker
@@ -61,28 +66,6 @@ func remoteScript(dir string, env []string, argv []string) string {
 	return b.String()
 }
 
-// startRemoteServer starts t on h in dir (a path on h) with PORT set, and
-// HOST, the address to listen on: the one the client host reaches. Port 0
-// picks a port that is free on h. Spawned is when the host said the
-// process was about to start, so that startup time leaves out the ssh
-// session's own start.
-func startRemoteServer(ctx context.Context, h *sshHost, t Target, dir string, port int, cpus string, track tracker) (*Server, error) {
-	port, err := remotePort(ctx, h, port)
-	if err != nil {
-		return nil, err
-	}
-	env := []string{"PORT=" + strconv.Itoa(port), "HOST=" + h.address()}
-	for _, k := range sortedKeys(t.Env) {
-		env = append(env, k+"="+t.Env[k])
-	}
-	s, err := startRemote(h, t.Name, dir, env, pinned(cpus, t.Start), track)
-	if err != nil {
-		return nil, err
-	}
-	s.Target, s.Port = t, port
-	return s, nil
-}
-
 // startRemote starts argv on h in dir with env, a process group of its
 // own there, and waits for its first word.
 func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker) (*Server, error) {
@@ -99,7 +82,7 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 		s.waitErr = cmd.Wait()
 		close(s.exited)
 	}()
-	rp := &remoteProc{host: h, track: track}
+	rp := &remoteProc{ssh: h, track: track, cmd: cmd, exited: s.exited}
 	select {
 	case rp.rec = <-mark.found:
 		s.Spawned = time.Now()
@@ -112,7 +95,7 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 	}
 	rp.rec.Host, rp.rec.What = h.spec.Name, name
 	track.started(rp.rec)
-	s.remote = rp
+	s.group = rp
 	return s, nil
 }
 
@@ -189,18 +172,18 @@ func (w *markWriter) Write(p []byte) (int, error) {
 // stop ends the process group on its host: through the master connection,
 // else over a fresh one; when neither reaches the host the group stays
 // with the tracker, for -resume or the next connection to end.
-func (rp *remoteProc) stop() {
+func (rp *remoteProc) end() {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	script := killGroupScript(rp.rec.Group, rp.rec.BootID, rp.rec.Start)
 	var err error
-	if rp.host.alive(ctx) {
-		if _, err = rp.host.output(ctx, script); err == nil {
+	if rp.ssh.alive(ctx) {
+		if _, err = rp.ssh.output(ctx, script); err == nil {
 			rp.track.ended(rp.rec)
 			return
 		}
 	}
-	if _, err = rp.host.fresh(ctx, script); err == nil {
+	if _, err = rp.ssh.fresh(ctx, script); err == nil {
 		rp.track.ended(rp.rec)
 		return
 	}
@@ -253,10 +236,10 @@ func (rp *remoteProc) ask(reset bool) groupStats {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if !rp.host.alive(ctx) {
+	if !rp.ssh.alive(ctx) {
 		return groupStats{} // not over a new connection: the link is gone
 	}
-	out, err := rp.host.output(ctx, groupStatsScript(rp.rec.Group, reset))
+	out, err := rp.ssh.output(ctx, groupStatsScript(rp.rec.Group, reset))
 	if err != nil {
 		return groupStats{}
 	}

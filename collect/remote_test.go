@@ -122,6 +122,7 @@ func running(t *testing.T, lab *sshlab.Lab, host, program string) string {
 }
 
 func TestRemoteCollect(t *testing.T) {
+	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	suite, out := remoteCase(t, lab, "1s", 2, "server", "client")
 	dir, err := collect.Run(context.Background(), suite, collect.Options{Out: out})
@@ -186,6 +187,7 @@ func TestRemoteCollect(t *testing.T) {
 }
 
 func TestRemoteHostUnreachable(t *testing.T) {
+	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	suite, out := remoteCase(t, lab, "1s", 1, "server", "client")
 	suite.Hosts[1].Port = 1 // nothing listens there
@@ -303,6 +305,7 @@ func (l testLog) Write(p []byte) (int, error) {
 // measurement keeps the pair it ran on, and audit warns that comparing the
 // shards' targets compares machines.
 func TestRemoteShardsMerged(t *testing.T) {
+	t.Parallel()
 	lab := sshlab.Start(t, "srv1", "cli1", "srv2", "cli2")
 	base, out := remoteCase(t, lab, "1s", 1, "srv1", "cli1")
 	// Two targets (one per shard) with the first scenario only.
@@ -368,6 +371,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 // TestRemoteVerify gates a target built on the server host from the
 // client host: /ip answers the client's address.
 func TestRemoteVerify(t *testing.T) {
+	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	suite, _ := remoteCase(t, lab, "1s", 1, "server", "client")
 	res, err := collect.Verify(context.Background(), suite, collect.Options{})
@@ -385,6 +389,7 @@ func TestRemoteVerify(t *testing.T) {
 // TestRemoteDirAlreadyThere declares the target's files already on the
 // server host (remote_dir): nothing is copied, the build runs there.
 func TestRemoteDirAlreadyThere(t *testing.T) {
+	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	base, _ := remoteCase(t, lab, "1s", 1, "server", "client")
 	there := filepath.Join(lab.Host("server").Dir, "apps", "hi")
@@ -413,6 +418,7 @@ func TestRemoteDirAlreadyThere(t *testing.T) {
 // as user postgres (runuser: the lab logs in as root), seeds it there and
 // hands its port to the target, which runs on the same host.
 func TestRemoteServicePostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts PostgreSQL")
 	}

@@ -16,14 +16,13 @@ import (
 // rcMark starts the last line of a load tool's run on a host: its exit status.
 const rcMark = "fairbench-rc "
 
-// runOnClient runs a load tool's argv on the client host. The tool writes
+// runTool runs a load tool's argv on the host. The tool writes
 // its stdout and stderr to files on the host; their sha256 is taken there,
 // then they are copied back and checked against it, so that what is stored
 // is what the tool wrote. scratch is the local folder whose files the argv
 // names (wrk's Lua script, a body file): it is copied to the host first, as
 // remote, the folder argv names.
-func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, remote string, limit time.Duration) toolRun {
-	h := c.client
+func (h *sshHost) runTool(ctx context.Context, argv []string, scratch, remote string, limit time.Duration) toolRun {
 	if files, _ := os.ReadDir(scratch); len(files) > 0 {
 		if err := h.sync(ctx, scratch, remote); err != nil {
 			return toolRun{exit: -1, err: err}
@@ -49,11 +48,11 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 	select {
 	case runErr = <-done:
 	case <-ctx.Done():
-		c.endOnHost(h, mark, "load tool")
+		h.endGroup(mark, "load tool")
 		runErr = <-done
 	case <-time.After(limit):
 		tr.overran = true
-		c.endOnHost(h, mark, "load tool")
+		h.endGroup(mark, "load tool")
 		runErr = <-done
 	}
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
@@ -65,7 +64,7 @@ func (c *collector) runOnClient(ctx context.Context, argv []string, scratch, rem
 		}
 		tr.err = h.failure(runErr, errs.String())
 		if !tr.overran {
-			c.endOnHost(h, mark, "load tool")
+			h.endGroup(mark, "load tool")
 		}
 		// Whatever the tool wrote before it was stopped, hashed there now.
 		var ferr error
@@ -112,14 +111,14 @@ func fetchBoth(ctx context.Context, h *sshHost, remote string, end toolEnd) (std
 	return stdout, stderr, nil
 }
 
-// endOnHost ends the process group a command on h reported, if it did;
+// endGroup ends the process group a command on h reported, if it did;
 // one that cannot be reached is kept for later.
-func (c *collector) endOnHost(h *sshHost, mark *markWriter, what string) {
+func (h *sshHost) endGroup(mark *markWriter, what string) {
 	select {
 	case rec := <-mark.found:
 		mark.found <- rec
 		rec.Host, rec.What = h.spec.Name, what
-		(&remoteProc{host: h, rec: rec, track: c}).stop()
+		(&remoteProc{ssh: h, rec: rec, track: h.track}).end()
 	default:
 	}
 }

@@ -3,14 +3,8 @@ package collect
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/fairbench/fairbench/parse/manifest"
@@ -52,69 +46,57 @@ type Service struct {
 // serviceTimeout bounds a service's init, readiness and seed, each.
 const serviceTimeout = 2 * time.Minute
 
+// commandProbe bounds one run of a service's ready argv. A program such as
+// pg_isready, run on a host through ssh and runuser, takes longer than an
+// HTTP request: a bound as short as a target's (httpProbe) killed every
+// poll before it could answer, and the service was never ready.
+const commandProbe = 10 * time.Second
+
 // runningService is a started service.
 type runningService struct {
 	Service
+	m       machine // the server machine, where it runs
 	proc    *Server
 	port    int
 	scratch string
-	cred    *syscall.Credential
-	host    *sshHost // the host it runs on; nil: here
 }
 
-// credential resolves a service's user, nil when none is asked or when
-// fairbench does not run as root (it can then only run as itself).
-func (sv Service) credential() (*syscall.Credential, error) {
-	if sv.User == "" || os.Geteuid() != 0 {
-		return nil, nil
-	}
-	u, err := user.Lookup(sv.User)
-	if err != nil {
-		return nil, fmt.Errorf("service %s: user: %w", sv.Name, err)
-	}
-	uid, _ := strconv.ParseUint(u.Uid, 10, 32)
-	gid, _ := strconv.ParseUint(u.Gid, 10, 32)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-// askVersion runs the service's version argv and returns its first line.
-func (sv Service) askVersion(ctx context.Context) (manifest.Version, error) {
-	path, err := exec.LookPath(sv.Version[0])
-	if err != nil {
-		return manifest.Version{}, fmt.Errorf("service %s: version: %s not found on PATH: install it first", sv.Name, sv.Version[0])
-	}
-	out, err := exec.CommandContext(ctx, path, sv.Version[1:]...).CombinedOutput()
-	if err != nil {
-		return manifest.Version{}, fmt.Errorf("service %s: version %q: %v\n%s", sv.Name, sv.Version, err, out)
-	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: sv.Version}, nil
-}
-
-// startService starts sv and waits for it to be ready, then seeds it.
-func startService(ctx context.Context, sv Service, base string) (*runningService, manifest.Service, error) {
+// startService starts sv on the server machine, beside the targets, waits
+// for it to be ready and seeds it. Its dir is copied to an SSH host like a
+// target's, and {dir} is a scratch folder there. A service's version was
+// asked here by preflight; on a host it is asked there now.
+func (c *collector) startService(ctx context.Context, sv Service) (*runningService, manifest.Service, error) {
+	m := c.server
 	rec := manifest.Service{Name: sv.Name}
-	cred, err := sv.credential()
-	if err != nil {
-		return nil, rec, err
+	rs := &runningService{Service: sv, m: m}
+	v := m.tool(sv.Name)
+	if v.Path == "" {
+		var err error
+		if v, err = m.version(ctx, sv.Version); err != nil {
+			return nil, rec, fmt.Errorf("service %s: version %q%s: %w", sv.Name, sv.Version, onMachine(m), err)
+		}
+		m.remember(sv.Name, v)
 	}
-	rs := &runningService{Service: sv, cred: cred}
-	if rs.port, err = claimPort(sv.Port); err != nil {
+	rec.Version = v.Version
+	var err error
+	if rs.port, err = m.claimPort(ctx, sv.Port); err != nil {
 		return nil, rec, fmt.Errorf("service %s: %w", sv.Name, err)
 	}
 	rec.Port = rs.port
-	if rs.scratch, err = os.MkdirTemp("", "fairbench-service-"+sv.Name+"-"); err != nil {
-		return nil, rec, err
+	if rs.scratch, err = m.scratchDir(ctx, "services/"+sv.Name, sv.User); err != nil {
+		return nil, rec, fmt.Errorf("service %s: scratch folder%s: %w", sv.Name, onMachine(m), err)
 	}
-	if cred != nil {
-		if err := os.Chown(rs.scratch, int(cred.Uid), int(cred.Gid)); err != nil {
+	src := c.serviceDir(sv)
+	dir := m.mirror(src, "")
+	if sv.Dir != "" {
+		dir = m.mirror(src, "services/"+sv.Name+"-files")
+		if m.name() != "" {
+			c.opt.Progress.Step("service "+sv.Name+": copying to host "+m.name(), 0)
+		}
+		if err := m.sync(ctx, src, dir); err != nil {
 			rs.stop()
 			return nil, rec, err
 		}
-	}
-	dir := sv.Dir
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(base, dir)
 	}
 	if len(sv.Init) > 0 {
 		if err := rs.runOnce(ctx, "init", sv.Init, dir); err != nil {
@@ -122,7 +104,7 @@ func startService(ctx context.Context, sv Service, base string) (*runningService
 			return nil, rec, err
 		}
 	}
-	if rs.proc, err = startProcess(sv.Name, rs.expand(sv.Start), dir, rs.env(), cred); err != nil {
+	if rs.proc, err = m.start(sv.Name, rs.program(sv.Start, dir)); err != nil {
 		rs.stop()
 		return nil, rec, err
 	}
@@ -134,15 +116,15 @@ func startService(ctx context.Context, sv Service, base string) (*runningService
 }
 
 // readyAndSeed waits until the started service is ready, then seeds it,
-// here or on its host, and records both times.
+// and records both times.
 func (rs *runningService) readyAndSeed(ctx context.Context, rec *manifest.Service, dir string) error {
 	timeout := serviceTimeout
 	if rs.ReadyTimeout > 0 {
 		timeout = rs.ReadyTimeout.Std()
 	}
-	startup, err := rs.proc.WaitReady(ctx, timeout, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
+	startup, err := rs.proc.WaitReady(ctx, timeout, commandProbe, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
 	if err != nil {
-		return fmt.Errorf("service %s%s: %w", rs.Name, rs.where(), err)
+		return fmt.Errorf("service %s%s: %w", rs.Name, onMachine(rs.m), err)
 	}
 	rec.StartupS = startup.Seconds()
 	if len(rs.Seed) > 0 {
@@ -153,14 +135,6 @@ func (rs *runningService) readyAndSeed(ctx context.Context, rec *manifest.Servic
 		rec.SeedS = time.Since(start).Seconds()
 	}
 	return nil
-}
-
-// where is " on host <name>" for a service on a host, else "".
-func (rs *runningService) where() string {
-	if rs.host == nil {
-		return ""
-	}
-	return " on host " + rs.host.spec.Name
 }
 
 // expand fills in {port} and {dir}.
@@ -181,46 +155,29 @@ func (rs *runningService) env() []string {
 	return env
 }
 
-// command builds one of the service's argvs as its user, in its own
-// process group, killed whole when ctx ends.
-func (rs *runningService) command(ctx context.Context, argv []string, dir string) *exec.Cmd {
-	argv = rs.expand(argv)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), rs.env()...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: rs.cred}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	return cmd
+// program is one of the service's argvs in dir, with its environment, as
+// its user.
+func (rs *runningService) program(argv []string, dir string) program {
+	return program{dir: dir, env: rs.env(), user: rs.User, argv: rs.expand(argv)}
 }
 
-// runOnce runs an init or seed argv to completion, here or on the host.
+// runOnce runs an init or seed argv to completion.
 func (rs *runningService) runOnce(ctx context.Context, step string, argv []string, dir string) error {
 	ctx, cancel := context.WithTimeout(ctx, serviceTimeout)
 	defer cancel()
-	if rs.host != nil {
-		return rs.runOnceOn(ctx, step, argv, dir)
-	}
-	if out, err := rs.command(ctx, argv, dir).CombinedOutput(); err != nil {
-		return fmt.Errorf("service %s: %s %q: %v\n%s", rs.Name, step, rs.expand(argv), err, out)
+	if out, err := rs.m.run(ctx, rs.program(argv, dir)); err != nil {
+		return fmt.Errorf("service %s: %s %q%s: %v\n%s", rs.Name, step, rs.expand(argv), onMachine(rs.m), err, out)
 	}
 	return nil
 }
 
-// ready runs the readiness argv, or connects to the port (on the host,
-// see readyOn).
+// ready runs the readiness argv, or asks whether the port is listened on.
 func (rs *runningService) ready(ctx context.Context, dir string) bool {
-	if rs.host != nil {
-		return rs.readyOn(ctx, dir)
-	}
 	if len(rs.Ready) == 0 {
-		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", "127.0.0.1:"+strconv.Itoa(rs.port))
-		if err != nil {
-			return false
-		}
-		conn.Close()
-		return true
+		return rs.m.listening(ctx, rs.port)
 	}
-	return rs.command(ctx, rs.Ready, dir).Run() == nil
+	_, err := rs.m.run(ctx, rs.program(rs.Ready, dir))
+	return err == nil
 }
 
 // stop ends the service's process group and removes its scratch folder.
@@ -228,14 +185,10 @@ func (rs *runningService) stop() {
 	if rs.proc != nil {
 		rs.proc.Stop(10 * time.Second)
 	}
-	switch {
-	case rs.scratch == "":
-	case rs.host != nil:
+	if rs.scratch != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		rs.host.output(ctx, "rm -rf "+shellQuote(rs.scratch))
-	default:
-		os.RemoveAll(rs.scratch)
+		rs.m.run(ctx, program{argv: []string{"rm", "-rf", rs.scratch}})
 	}
 }
 

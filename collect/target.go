@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/fairbench/fairbench/parse/manifest"
@@ -42,9 +39,7 @@ func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, err
 	if err := c.dir.WriteFile(rec.Transcript, []byte(g.Transcript)); err != nil {
 		return rec, err
 	}
-	if c.server != nil {
-		rec.Host = c.server.spec.Name
-	}
+	rec.Host = c.server.name()
 	if g.Local != nil {
 		rec.LocalTranscript = filepath.ToSlash(filepath.Join("conformance", t.Name+".local.txt"))
 		if err := c.dir.WriteFile(rec.LocalTranscript, []byte(g.Local.Transcript)); err != nil {
@@ -56,7 +51,7 @@ func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, err
 		}
 		if !slices.Equal(g.Local.Failed, g.Failed) {
 			c.note("%s: the gate from host %s failed %v, from here %v: something between the hosts changes the answers (see %s and %s)",
-				t.Name, c.client.spec.Name, g.Failed, g.Local.Failed, rec.Transcript, rec.LocalTranscript)
+				t.Name, c.client.name(), g.Failed, g.Local.Failed, rec.Transcript, rec.LocalTranscript)
 		}
 	}
 	for _, f := range g.Failed {
@@ -71,25 +66,29 @@ func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, err
 	return rec, nil
 }
 
-// build runs t's build argv in its dir, timed, and measures its artifact.
+// build copies t's dir to the server machine (unless it is there
+// already), runs its build argv there, timed, and measures its artifact
+// there.
 func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifact int64, err error) {
-	if c.server != nil {
-		return c.buildOnServer(ctx, t)
-	}
-	dir := c.targetDir(t)
-	t = c.expanded(t)
-	if len(t.Build) > 0 {
-		c.opt.Progress.Step(t.Name+": building", 0)
-		if err := os.MkdirAll(filepath.Join(c.bins, t.Name), 0o755); err != nil {
+	m := c.server
+	dir := c.dirOn(t)
+	if t.RemoteDir == "" { // remote_dir: the files are there already
+		if m.name() != "" {
+			c.opt.Progress.Step(t.Name+": copying to host "+m.name(), 0)
+		}
+		if err := m.sync(ctx, c.targetDir(t), dir); err != nil {
 			return 0, 0, err
 		}
+	}
+	t = c.expanded(t)
+	if len(t.Build) > 0 {
+		c.opt.Progress.Step(t.Name+": building"+onMachine(m), 0)
+		if out, err := m.run(ctx, program{argv: []string{"mkdir", "-p", c.binDir(t)}}); err != nil {
+			return 0, 0, fmt.Errorf("build: make %s%s: %v\n%s", c.binDir(t), onMachine(m), err, out)
+		}
 		start := time.Now()
-		cmd := exec.CommandContext(ctx, t.Build[0], t.Build[1:]...)
-		cmd.Dir = dir
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return 0, 0, fmt.Errorf("build %q in %s: %v\n%s", t.Build, dir, err, out)
+		if out, err := m.run(ctx, program{dir: dir, argv: t.Build}); err != nil {
+			return 0, 0, fmt.Errorf("build %q in %s%s: %v\n%s", t.Build, dir, onMachine(m), err, out)
 		}
 		buildS = time.Since(start).Seconds()
 	}
@@ -98,8 +97,8 @@ func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifa
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		if artifact, err = sizeOf(path); err != nil {
-			return buildS, 0, fmt.Errorf("artifact: %w", err)
+		if artifact, err = m.size(ctx, path); err != nil {
+			return buildS, 0, fmt.Errorf("artifact%s: %w", onMachine(m), err)
 		}
 	}
 	return buildS, artifact, nil
@@ -124,29 +123,21 @@ func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
 	}
 	defer srv.Stop(2 * time.Second)
 	g := gateRun{Startup: startup, RSS: srv.RSS()}
-	if c.client == nil {
-		g.GateResult = Gate(ctx, srv.Addr(), c.suite.Scenarios)
-		return g, nil
+	g.GateResult = gateWith(ctx, c.client.httpClient(), srv.Addr(), c.suite.Scenarios)
+	if c.client.name() != "" {
+		local := Gate(ctx, srv.Addr(), c.suite.Scenarios)
+		g.Local = &local
 	}
-	g.GateResult = gateWith(ctx, viaHost(c.client), srv.Addr(), c.suite.Scenarios)
-	local := Gate(ctx, srv.Addr(), c.suite.Scenarios)
-	g.Local = &local
 	return g, nil
 }
 
 // start starts a fresh server process for t and waits until it answers
 // its readiness request correctly; the wait is polled every readyPoll.
 func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration, error) {
-	var srv *Server
-	var err error
-	if c.server != nil {
-		if err := c.reconnect(ctx); err != nil {
-			return nil, 0, err
-		}
-		srv, err = startRemoteServer(ctx, c.server, c.expanded(t), c.remoteDir(t), t.Port, c.suite.Isolation.ServerCPUs, c)
-	} else {
-		srv, err = StartServer(c.expanded(t), c.targetDir(t), t.Port, c.suite.Isolation.ServerCPUs)
+	if err := c.reconnect(ctx); err != nil {
+		return nil, 0, err
 	}
+	srv, err := startServer(ctx, c.server, c.expanded(t), c.dirOn(t), t.Port, c.suite.Isolation.ServerCPUs)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -159,7 +150,7 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 	if t.ReadyTimeout > 0 {
 		timeout = t.ReadyTimeout.Std()
 	}
-	startup, err := srv.WaitReady(ctx, timeout, func(ctx context.Context) bool {
+	startup, err := srv.WaitReady(ctx, timeout, httpProbe, func(ctx context.Context) bool {
 		status, _, _, err := roundTrip(ctx, gateClient, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
 		if err != nil {
 			return false
@@ -175,6 +166,9 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 	}
 	return srv, startup, nil
 }
+
+// httpProbe bounds one readiness request to a target.
+const httpProbe = 250 * time.Millisecond
 
 func cmpOr(s, def string) string {
 	if s == "" {

@@ -47,6 +47,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 	var errs []error
 	for _, spec := range c.suite.Hosts {
 		h := newSSHHost(spec, scratch)
+		h.track = c
 		c.opt.Progress.Step("host "+spec.Name+": connecting to "+h.destination(), 0)
 		if err := h.connect(ctx); err != nil {
 			errs = append(errs, err)
@@ -133,8 +134,7 @@ func goArch(machine string) string {
 // version there. bombardier is the binary fairbench pinned here, copied to
 // the host (same architecture), checked by sha256 on arrival and asked to
 // run there; wrk and autocannon are the host's own.
-func (c *collector) resolveOnClient(ctx context.Context) error {
-	h := c.client
+func (c *collector) resolveOnClient(ctx context.Context, h *sshHost) error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(c.drivers)) {
 		if c.drivers[name] == nil {
@@ -205,35 +205,19 @@ func (c *collector) copyTool(ctx context.Context, h *sshHost, tool string) (mani
 // runtimes on the server host, before the run dir is made.
 func (c *collector) preflightHosts(ctx context.Context, targets []Target) error {
 	var errs []error
-	if c.server == nil {
-		errs = append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))
+	if h, ok := c.client.(*sshHost); ok {
+		errs = append(errs, c.resolveOnClient(ctx, h))
 	}
-	if c.client != nil {
-		errs = append(errs, c.resolveOnClient(ctx))
+	h, ok := c.server.(*sshHost)
+	if !ok {
+		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))...)
 	}
-	if c.server != nil {
-		for _, t := range targets {
-			if v, ok := runtimeOnHost(ctx, c.server, t.Runtime); ok {
-				c.server.tools[t.Runtime] = v
-			}
+	for _, t := range targets {
+		if v, ok := runtimeVersion(ctx, h, t, c.dirOn(t)); ok {
+			h.tools[t.Runtime] = v
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// runtimeOnHost asks a runtime on h's PATH its version.
-func runtimeOnHost(ctx context.Context, h *sshHost, rt string) (manifest.Version, bool) {
-	flag := map[string]string{"go": "version", "node": "--version", "bun": "--version", "deno": "--version"}[rt]
-	if flag == "" {
-		return manifest.Version{}, false
-	}
-	out, err := h.output(ctx, "p=$(command -v "+rt+") || exit 3; echo \"$p\"; \"$p\" "+flag)
-	if err != nil {
-		return manifest.Version{}, false
-	}
-	p, v, _ := strings.Cut(string(out), "\n")
-	v, _, _ = strings.Cut(v, "\n")
-	return manifest.Version{Path: p, Version: strings.TrimSpace(v), Asked: []string{"ssh", h.spec.Name, p, flag}}, true
 }
 
 // recordHosts keeps the hosts in run.json and, on a resumed run, ends the

@@ -33,6 +33,7 @@ func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, err
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return nil, err
 	}
+	c.here.dir = c.bins
 	defer os.RemoveAll(c.bins)
 	defer c.stopServices()
 	if err := c.startServices(ctx); err != nil {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 //go:embed demo.toml

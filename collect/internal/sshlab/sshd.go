@@ -89,7 +89,11 @@ func sshdConfig(l *Lab, h *host) string {
 	fmt.Fprintf(&b, "HostKey %q\n", filepath.Join(h.conf, "ssh_host_ed25519_key"))
 	fmt.Fprintf(&b, "AuthorizedKeysFile %q\n", filepath.Join(l.Dir, "authorized_keys"))
 	fmt.Fprintf(&b, "PidFile %q\n", filepath.Join(h.conf, "sshd.pid"))
-	fmt.Fprintf(&b, "SetEnv %s\n", l.marker(h.Name))
+	// SHLVL=1: bash, as the login shell of a session sshd starts, sources
+	// ~/.bashrc unless it is nested (Debian builds it so); the test user's
+	// rc file (a pyenv init took 3.5 s a command on a busy CI machine) is
+	// the machine's, not the lab host's, and every ssh command paid for it.
+	fmt.Fprintf(&b, "SetEnv %s SHLVL=1\n", l.marker(h.Name))
 	b.WriteString(`PermitRootLogin prohibit-password
 PubkeyAuthentication yes
 PasswordAuthentication no

@@ -94,10 +94,16 @@ var validName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`)
 // cannot be built.
 func Start(t testing.TB, names ...string) *Lab {
 	t.Helper()
+	return start(t, os.Getenv("FAIRBENCH_SSHLAB"), names)
+}
+
+// start is Start in mode: "" (namespaces where the machine can make them),
+// "netns" or "loopback", as FAIRBENCH_SSHLAB says.
+func start(t testing.TB, mode string, names []string) *Lab {
+	t.Helper()
 	if _, err := os.Stat(sshdPath); err != nil {
 		t.Skipf("sshlab: %s not found: apt-get install openssh-server", sshdPath)
 	}
-	mode := os.Getenv("FAIRBENCH_SSHLAB")
 	if mode != "" && mode != "netns" && mode != "loopback" {
 		t.Fatalf("sshlab: FAIRBENCH_SSHLAB=%q: want netns, loopback or empty", mode)
 	}

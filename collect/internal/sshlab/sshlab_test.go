@@ -40,14 +40,23 @@ func TestHelperListener(t *testing.T) {
 	}
 }
 
-// modes runs check once as the machine allows (namespaces if it can) and
-// once forced onto loopback.
-func modes(t *testing.T, check func(t *testing.T)) {
-	t.Run("auto", check)
-	t.Run("loopback", func(t *testing.T) {
-		t.Setenv("FAIRBENCH_SSHLAB", "loopback")
-		check(t)
-	})
+// modes runs check once as the machine allows (namespaces if it can,
+// mode "") and once forced onto loopback (mode "loopback"), both at once.
+func modes(t *testing.T, check func(t *testing.T, mode string)) {
+	t.Parallel()
+	for _, mode := range []string{"", "loopback"} {
+		t.Run(cmpOr(mode, "auto"), func(t *testing.T) {
+			t.Parallel()
+			check(t, mode)
+		})
+	}
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // ssh runs script on a lab host with the system ssh client; opts go before
@@ -59,9 +68,9 @@ func ssh(lab *Lab, name, script string, opts ...string) (string, error) {
 }
 
 func TestLabHosts(t *testing.T) {
-	modes(t, func(t *testing.T) {
-		lab := Start(t, "server", "client")
-		if want := os.Getenv("FAIRBENCH_SSHLAB") != "loopback" && lab.Namespaced; lab.Namespaced != want {
+	modes(t, func(t *testing.T, mode string) {
+		lab := start(t, mode, []string{"server", "client"})
+		if want := mode != "loopback" && lab.net != nil; lab.Namespaced != want {
 			t.Errorf("Namespaced = %v, want %v", lab.Namespaced, want)
 		}
 		for _, name := range []string{"server", "client"} {
@@ -98,8 +107,8 @@ func TestLabHosts(t *testing.T) {
 }
 
 func TestClientReachesServer(t *testing.T) {
-	modes(t, func(t *testing.T) {
-		lab := Start(t, "server", "client")
+	modes(t, func(t *testing.T, mode string) {
+		lab := start(t, mode, []string{"server", "client"})
 		srv := lab.Host("server")
 		port := startListener(t, lab, "server", srv.Addr)
 		// bash's /dev/tcp: the client host opens a TCP connection to the server host.
@@ -143,8 +152,8 @@ func startListener(t *testing.T, lab *Lab, name, addr string) int {
 }
 
 func TestDropRestore(t *testing.T) {
-	modes(t, func(t *testing.T) {
-		lab := Start(t, "server", "client")
+	modes(t, func(t *testing.T, mode string) {
+		lab := start(t, mode, []string{"server", "client"})
 		srv := lab.Host("server")
 		addr := net.JoinHostPort(srv.Addr, strconv.Itoa(srv.Port))
 		short := []string{"-o", "ConnectTimeout=1"}
@@ -180,12 +189,12 @@ func TestDropRestore(t *testing.T) {
 }
 
 func TestCleanup(t *testing.T) {
-	modes(t, func(t *testing.T) {
+	modes(t, func(t *testing.T, mode string) {
 		var lab *Lab
 		var sshdPIDs []int
 		var cmd *exec.Cmd
 		t.Run("lab", func(t *testing.T) {
-			lab = Start(t, "server", "client")
+			lab = start(t, mode, []string{"server", "client"})
 			for _, h := range lab.hosts {
 				sshdPIDs = append(sshdPIDs, h.sshd.cmd.Process.Pid)
 			}
@@ -260,6 +269,7 @@ func zombie(pid int) bool {
 }
 
 func TestLabsAtOnce(t *testing.T) {
+	t.Parallel()
 	a, b := Start(t, "server"), Start(t, "server")
 	if a.Namespaced && a.net.subnet == b.net.subnet {
 		t.Errorf("two labs share %s", a.net.subnet)

@@ -1,0 +1,127 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// processGroup is a started process and the group it leads, here
+// (localGroup) or on an SSH host (remoteProc): all a Server asks of it.
+type processGroup interface {
+	// stats is the group's CPU time and resident memory now.
+	stats() groupStats
+	// watchPeak follows the group's peak resident memory from now until
+	// the returned function is called, which returns it.
+	watchPeak(every time.Duration) func() int64
+	// stop ends the group, and what it started outside it: SIGTERM, then
+	// SIGKILL after grace.
+	stop(grace time.Duration)
+	// lost says why the group is out of reach (a lost link), or "".
+	lost(ctx context.Context) string
+	// host is the name of the SSH host it runs on, "" here.
+	host() string
+}
+
+// localGroup is a process group on this machine.
+type localGroup struct {
+	cmd *exec.Cmd
+	// owner is the FAIRBENCH_OWNER value in the process's environment,
+	// which its children inherit: stop ends every process that carries it.
+	owner  string
+	exited <-chan struct{}
+	// started is the leader's start time in clock ticks since boot.
+	started uint64
+}
+
+func (g *localGroup) host() string                { return "" }
+func (g *localGroup) lost(context.Context) string { return "" }
+func (g *localGroup) leader() int                 { return g.cmd.Process.Pid }
+
+func (g *localGroup) stats() groupStats {
+	var st groupStats
+	for _, pid := range processTree(g.leader()) {
+		st.CPUSeconds += cpuOf(pid)
+		st.RSS += rssOf(pid)
+	}
+	return st
+}
+
+func (g *localGroup) stop(grace time.Duration) {
+	pgid := g.leader()
+	// Children that left the group (setsid, setpgid) are found while the
+	// leader still holds them as descendants; later, by their session and
+	// by the owner mark they inherited.
+	strays := g.strays(nil)
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	for _, p := range strays.pids {
+		syscall.Kill(p, syscall.SIGTERM)
+	}
+	select {
+	case <-g.exited:
+	case <-time.After(grace):
+	}
+	// The group may hold children that outlive the leader.
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	for _, p := range g.strays(strays.sessions).pids {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+	<-g.exited
+}
+
+// watchPeak samples the RSS of the process tree every interval; the tree
+// is listed anew every second.
+func (g *localGroup) watchPeak(interval time.Duration) func() int64 {
+	stop, done := make(chan struct{}), make(chan int64)
+	go func() {
+		tree := processTree(g.leader())
+		listed := time.Now()
+		peak := treeRSS(tree)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				done <- max(peak, treeRSS(tree))
+				return
+			case <-t.C:
+				if time.Since(listed) > time.Second {
+					tree, listed = processTree(g.leader()), time.Now()
+				}
+				peak = max(peak, treeRSS(tree))
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		return <-done
+	}
+}
+
+// On an SSH host the peak is the kernel's own: each process's VmHWM is
+// reset when the window starts and their sum read when it ends.
+func (rp *remoteProc) watchPeak(time.Duration) func() int64 {
+	rp.resetPeak()
+	return func() int64 { return rp.stats().Peak }
+}
+
+func (rp *remoteProc) host() string { return rp.ssh.spec.Name }
+
+func (rp *remoteProc) lost(ctx context.Context) string {
+	if rp.ssh.alive(ctx) {
+		return ""
+	}
+	return fmt.Sprintf("the link to host %s was lost (the process may still run there: it is ended when the host is reached again)", rp.ssh.spec.Name)
+}
+
+// stop ends the group on its host, then the local ssh that carried it, if
+// the link left it waiting.
+func (rp *remoteProc) stop(time.Duration) {
+	rp.end()
+	if rp.cmd != nil {
+		rp.cmd.Process.Kill()
+		<-rp.exited
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"github.com/fairbench/fairbench/parse/manifest"
+	"slices"
+	"strings"
+	"time"
+
+)
+
+// spent is where the wall time of one collect went, from its run.json.
+type spent struct {
+	wall, windows time.Duration
+	n             int
+	// preflight is from the command's start to the run dir's: tools
+	// found, versions asked, host facts.
+	preflight time.Duration
+	// lead is from the run dir to the first window: builds, gates.
+	lead time.Duration
+	// tool is the load tool's own time around its windows (start, exit).
+	tool time.Duration
+	// within is the time between two windows on one server process
+	// (stats, dumps written, run.json rewritten), across is the time
+	// between the last window on one server and the first on the next
+	// (stop, start, readiness), each with the number of gaps.
+	within, across   time.Duration
+	nWithin, nAcross int
+	// tail is from the last window to the command's end.
+	tail time.Duration
+}
+
+// account reads where the time of a collect started at start and lasting
+// wall went.
+func account(m manifest.Manifest, start time.Time, wall, window, warmup time.Duration) spent {
+	ms := slices.Clone(m.Measurements)
+	slices.SortFunc(ms, func(a, b manifest.Measurement) int { return a.Order - b.Order })
+	sp := spent{wall: wall, n: len(ms)}
+	for i, mr := range ms {
+		w := window
+		if mr.Warmup {
+			w = warmup
+		}
+		sp.windows += w
+		sp.tool += mr.End.Sub(mr.Start) - w
+		if i == 0 {
+			continue
+		}
+		prev := ms[i-1]
+		gap := mr.Start.Sub(prev.End)
+		if prev.Target == mr.Target && prev.Rep == mr.Rep {
+			sp.within += gap
+			sp.nWithin++
+		} else {
+			sp.across += gap
+			sp.nAcross++
+		}
+	}
+	if len(ms) > 0 {
+		sp.preflight = m.Start.Sub(start)
+		sp.lead = ms[0].Start.Sub(m.Start)
+		sp.tail = start.Add(wall).Sub(ms[len(ms)-1].End)
+	}
+	return sp
+}
+
+// String lists the parts, each with its share of the windows.
+func (sp spent) String() string {
+	var b strings.Builder
+	line := func(what string, d time.Duration, detail string) {
+		fmt.Fprintf(&b, "    %-40s %7.2f s  %5.1f%% of the windows%s\n", what, d.Seconds(), 100*d.Seconds()/sp.windows.Seconds(), detail)
+	}
+	per := func(d time.Duration, n int) string {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf("  (%d, %v each)", n, (d / time.Duration(n)).Round(time.Millisecond))
+	}
+	line("windows", sp.windows, fmt.Sprintf("  (%d)", sp.n))
+	line("before the run dir (preflight)", sp.preflight, "")
+	line("to the first window (builds, gates)", sp.lead, "")
+	line("tool start and exit around its window", sp.tool, per(sp.tool, sp.n))
+	line("between windows on one server", sp.within, per(sp.within, sp.nWithin))
+	line("between servers (stop, start, ready)", sp.across, per(sp.across, sp.nAcross))
+	line("after the last window", sp.tail, "")
+	return b.String()
+}
