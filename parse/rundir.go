@@ -37,7 +37,7 @@ type Run struct {
 	Hosts        []RunHost        `json:"hosts"`
 	Merged       []RunShard       `json:"merged"`
 	Targets      []runTarget      `json:"targets"`
-	Measurements []runMeasurement `json:"measurements"`
+	Measurements []RunMeasurement `json:"measurements"`
 	Errors       []string         `json:"errors"`
 	// Orphans are dumps the collector found on disk that no measurement
 	// listed (a crash between storing a dump and recording it); they are
@@ -109,7 +109,9 @@ type runTarget struct {
 	Error            string   `json:"error"`
 }
 
-type runMeasurement struct {
+// RunMeasurement is one measurement as run.json lists it: what ran, where,
+// and which dump holds its output.
+type RunMeasurement struct {
 	Target      string    `json:"target"`
 	Scenario    string    `json:"scenario"`
 	Rep         int       `json:"rep"`

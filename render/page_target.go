@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // TargetPage is one target: its facts, every scenario with every
@@ -116,7 +117,7 @@ func (m *model) targetFacts(name string) []Fact {
 	)
 }
 
-func (m *model) targetScenario(p Page, c *parse.Cell) TargetScenario {
+func (m *model) targetScenario(p Page, c *audit.Cell) TargetScenario {
 	st := c.Stat(m.metric)
 	ts := TargetScenario{
 		ID:     m.links.scenario[c.Scenario],

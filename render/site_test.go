@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 func TestParseSiteErrors(t *testing.T) {
@@ -80,11 +80,11 @@ func TestAAPairs(t *testing.T) {
 	m := newModel(fromSet(set, Options{Site: &s}), &s)
 	found := false
 	for _, f := range m.findings {
-		if f.Rule == parse.RuleAAPair && strings.Contains(f.Target, "chi") {
+		if f.Rule == audit.RuleAAPair && strings.Contains(f.Target, "chi") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no %s finding for the pair chi = chi-again", parse.RuleAAPair)
+		t.Errorf("no %s finding for the pair chi = chi-again", audit.RuleAAPair)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 var auditCommand = command{
@@ -67,28 +68,28 @@ func runAudit(e *env, args []string) error {
 		return usageErr("audit: no measurements in %q", fs.Args())
 	}
 	inputErrors(e.stderr, errs) // shown; what could be read is still audited
-	findings := parse.Audit(set, parse.AuditOptions{Pairs: pairs})
+	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs})
 	if *table != "" {
 		f, err := os.Open(*table)
 		if err != nil {
 			return usageErr("audit: %w", err)
 		}
-		tf, err := parse.AuditTable(f, *table, set)
+		tf, err := audit.AuditTable(f, *table, set)
 		f.Close()
 		if err != nil {
 			return usageErr("audit: %w", err)
 		}
 		findings = append(findings, tf...)
 	}
-	parse.SortFindings(findings)
-	write := parse.WriteFindingsText
+	audit.SortFindings(findings)
+	write := audit.WriteFindingsText
 	if *format == "json" {
-		write = parse.WriteFindingsJSON
+		write = audit.WriteFindingsJSON
 	}
 	if err := write(e.stdout, findings); err != nil {
 		return err
 	}
-	if parse.HasErrors(findings) {
+	if audit.HasErrors(findings) {
 		return failure(errSilent)
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 var compareCommand = command{
@@ -39,5 +40,5 @@ func runCompare(e *env, args []string) error {
 		}
 		sets[i] = set
 	}
-	return parse.WriteCompare(e.stdout, sets[0], sets[1], parse.DefaultThresholds)
+	return audit.WriteCompare(e.stdout, sets[0], sets[1], audit.DefaultThresholds)
 }

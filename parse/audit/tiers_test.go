@@ -1,6 +1,7 @@
-package parse
+package audit
 
 import (
+	"github.com/fairbench/fairbench/parse"
 	"strings"
 	"testing"
 )
@@ -87,7 +88,7 @@ func TestGeoMeans(t *testing.T) {
 // over all of them would have tied everything: the smallest U-test p with
 // 4+4 is 2/70).
 func TestTiersFourRepsManyTargets(t *testing.T) {
-	var ms [][]*Measurement
+	var ms [][]*parse.Measurement
 	names := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	for i, n := range names {
 		base := float64(1000 - 100*i)

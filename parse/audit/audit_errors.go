@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"slices"
 )
 
@@ -16,7 +17,7 @@ const (
 // badResponses counts the responses whose status was not 2xx or 3xx.
 // Requests that failed at the socket or timed out are not responses:
 // bombardier counts them among its "others", and they are left out here.
-func badResponses(m *Measurement) int64 {
+func badResponses(m *parse.Measurement) int64 {
 	s := m.Status
 	switch {
 	case s.Known:
@@ -35,7 +36,7 @@ type errorTally struct {
 	dumps           []string
 }
 
-func (t *errorTally) add(m *Measurement, n int64) {
+func (t *errorTally) add(m *parse.Measurement, n int64) {
 	t.requests += max(m.Requests, 0)
 	if n > 0 {
 		t.count += n

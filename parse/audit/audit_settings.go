@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,21 +21,21 @@ const (
 // setting is one load setting a comparison must hold fixed.
 type setting struct {
 	name  string
-	value func(m *Measurement) string // "" when the dump does not say
+	value func(m *parse.Measurement) string // "" when the dump does not say
 }
 
 var loadSettings = []setting{
-	{"tool", func(m *Measurement) string { return m.Tool }},
-	{"connections", func(m *Measurement) string { return intSetting(m.Connections) }},
-	{"threads", func(m *Measurement) string { return intSetting(m.Threads) }},
-	{"pipelining", func(m *Measurement) string { return intSetting(max(m.Pipelining, 1)) }},
-	{"duration", func(m *Measurement) string {
+	{"tool", func(m *parse.Measurement) string { return m.Tool }},
+	{"connections", func(m *parse.Measurement) string { return intSetting(m.Connections) }},
+	{"threads", func(m *parse.Measurement) string { return intSetting(m.Threads) }},
+	{"pipelining", func(m *parse.Measurement) string { return intSetting(max(m.Pipelining, 1)) }},
+	{"duration", func(m *parse.Measurement) string {
 		if m.Window <= 0 {
 			return ""
 		}
 		return m.Window.String()
 	}},
-	{"rate", func(m *Measurement) string {
+	{"rate", func(m *parse.Measurement) string {
 		if m.Rate <= 0 {
 			return "none"
 		}
@@ -53,8 +54,8 @@ func intSetting(n int) string {
 // taken with different load settings: tool, connections, threads,
 // pipelining, requested duration or rate. Their numbers cannot be compared.
 // Pass the measurements of every set being compared together.
-func MixedSettings(ms []*Measurement) []Finding {
-	byScenario := map[string][]*Measurement{}
+func MixedSettings(ms []*parse.Measurement) []Finding {
+	byScenario := map[string][]*parse.Measurement{}
 	for _, m := range ms {
 		if !m.Warmup {
 			byScenario[m.Scenario] = append(byScenario[m.Scenario], m)
@@ -71,7 +72,7 @@ func MixedSettings(ms []*Measurement) []Finding {
 	return fs
 }
 
-func mixedSetting(scenario string, ms []*Measurement, s setting) (Finding, bool) {
+func mixedSetting(scenario string, ms []*parse.Measurement, s setting) (Finding, bool) {
 	who := map[string]map[string]bool{} // value → targets
 	runs := map[string]bool{}
 	var dumps []string
@@ -117,12 +118,12 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // hostLabel names a host by what matters to its numbers.
-func hostLabel(h Host) string {
+func hostLabel(h parse.Host) string {
 	return fmt.Sprintf("%s (%s, %d threads, %s)", h.Hostname, h.CPUModel, h.Threads, h.Kernel)
 }
 
 // mixedHostFindings fires when the runs of one set come from different hosts.
-func mixedHostFindings(runs []*Run) []Finding {
+func mixedHostFindings(runs []*parse.Run) []Finding {
 	hosts := map[string]bool{}
 	for _, r := range runs {
 		hosts[hostLabel(r.Host)] = true
@@ -137,7 +138,7 @@ func mixedHostFindings(runs []*Run) []Finding {
 
 // runFindings reports what run.json says went wrong: failed tool runs,
 // an unfinished run, targets that failed the gate.
-func runFindings(set *Set) []Finding {
+func runFindings(set *parse.Set) []Finding {
 	var fs []Finding
 	for _, r := range set.Runs {
 		runJSON := filepath.Join(r.Path, "run.json")
@@ -189,7 +190,7 @@ func warmupLabel(w bool) string {
 
 // readWarningFindings passes on what readers noticed. The sha256 warnings
 // of runs whose integrity was checked are left out: Integrity reports them.
-func readWarningFindings(set *Set, checked map[string]bool) []Finding {
+func readWarningFindings(set *parse.Set, checked map[string]bool) []Finding {
 	var fs []Finding
 	for _, m := range set.Measurements {
 		for _, w := range m.Warnings {

@@ -1,9 +1,10 @@
-package parse
+package audit
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/fairbench/fairbench/parse"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 func writeRunDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	dump, err := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	dump, err := os.ReadFile("../testdata/wrk-4.1.0__latency.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func writeRunDir(t *testing.T) string {
 
 func TestIntegrity(t *testing.T) {
 	dir := writeRunDir(t)
-	run, err := ReadRun(dir)
+	run, err := parse.ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestIntegrity(t *testing.T) {
 
 func TestAuditRunDirReportsIntegrityOnce(t *testing.T) {
 	dir := writeRunDir(t)
-	set, _ := ReadAll([]string{dir}) // the missing dump is an error here too
+	set, _ := parse.ReadAll([]string{dir}) // the missing dump is an error here too
 	fs := Audit(set, AuditOptions{})
 	count := map[string]int{}
 	for _, f := range fs {
@@ -113,7 +114,7 @@ func rulesOfKind(fs []Finding, rule string) []Finding {
 // again it is a note instead of an error.
 func TestOrphansAndRetakes(t *testing.T) {
 	dir := t.TempDir()
-	dump, err := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	dump, err := os.ReadFile("../testdata/wrk-4.1.0__latency.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestOrphansAndRetakes(t *testing.T) {
 	b, _ := json.Marshal(run)
 	os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644)
 
-	set, errs := ReadAll([]string{dir})
+	set, errs := parse.ReadAll([]string{dir})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -171,7 +172,7 @@ func TestOrphansAndRetakes(t *testing.T) {
 func TestRunDirLinkNotFollowed(t *testing.T) {
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret.txt")
-	dump, _ := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	dump, _ := os.ReadFile("../testdata/wrk-4.1.0__latency.txt")
 	os.WriteFile(outside, dump, 0o644)
 	os.MkdirAll(filepath.Join(dir, "dumps", "a", "ping"), 0o755)
 	if err := os.Symlink(outside, filepath.Join(dir, "dumps", "a", "ping", "1.txt")); err != nil {
@@ -179,7 +180,7 @@ func TestRunDirLinkNotFollowed(t *testing.T) {
 	}
 	run := `{"schema":1,"id":"r1","measurements":[{"target":"a","scenario":"ping","rep":1,"tool":"wrk","dump":"dumps/a/ping/1.txt"}]}`
 	os.WriteFile(filepath.Join(dir, "run.json"), []byte(run), 0o644)
-	set, errs := ReadAll([]string{dir})
+	set, errs := parse.ReadAll([]string{dir})
 	if len(set.Measurements) != 0 {
 		t.Errorf("read %d measurements through a link out of the run dir", len(set.Measurements))
 	}

@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,9 +18,9 @@ const averagedRun = "testdata/audit-averaged/20261129T201538Z-vm"
 
 // repP99s reads the run and returns each target's p99 per repetition, in
 // milliseconds, as the dumps printed them.
-func repP99s(t *testing.T) (*Set, map[string][]float64) {
+func repP99s(t *testing.T) (*parse.Set, map[string][]float64) {
 	t.Helper()
-	set, errs := ReadAll([]string{averagedRun})
+	set, errs := parse.ReadAll([]string{averagedRun})
 	if len(errs) > 0 {
 		t.Fatalf("reading %s: %v", averagedRun, errs)
 	}
@@ -117,7 +118,7 @@ func TestAuditTableMeanRPS(t *testing.T) {
 	set, _ := repP99s(t)
 	rps := map[string][]float64{}
 	for _, m := range set.Measurements {
-		rps[m.Target] = append(rps[m.Target], m.toolRPS())
+		rps[m.Target] = append(rps[m.Target], reqPerSec(m))
 	}
 	table := "| Framework | ping |\n|---|---|\n"
 	for _, target := range []string{"chi", "echo", "gin"} {
@@ -169,12 +170,12 @@ func TestReadPercentileColumn(t *testing.T) {
 // TestAuditTablePercentileRules covers where a percentile's scenario comes
 // from and what each kind of number gets, on typed numbers.
 func TestAuditTablePercentileRules(t *testing.T) {
-	set := &Set{}
+	set := &parse.Set{}
 	add := func(target, scenario string, p99ms ...float64) {
 		for i, v := range p99ms {
-			set.Measurements = append(set.Measurements, &Measurement{Target: target, Scenario: scenario, Rep: i + 1, RPS: 1000,
-				Latency: Latency{Percentiles: []Percentile{{50, time.Millisecond}, {99, time.Duration(v * float64(time.Millisecond))}}},
-				Source:  Source{File: fmt.Sprintf("%s-%s-%d.txt", target, scenario, i+1)}})
+			set.Measurements = append(set.Measurements, &parse.Measurement{Target: target, Scenario: scenario, Rep: i + 1, RPS: 1000,
+				Latency: parse.Latency{Percentiles: []parse.Percentile{{P: 50, Value: time.Millisecond}, {P: 99, Value: time.Duration(v * float64(time.Millisecond))}}},
+				Source:  parse.Source{File: fmt.Sprintf("%s-%s-%d.txt", target, scenario, i+1)}})
 		}
 	}
 	add("a", "ping", 1, 2, 6)   // median 2, mean 3

@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"math"
 	"slices"
 	"sort"
@@ -94,12 +95,12 @@ func drift(c *Cell, th Thresholds) (Finding, bool) {
 }
 
 // bytesPerResponse is what one response cost on the wire, 0 if unknown.
-func bytesPerResponse(m *Measurement) float64 {
+func bytesPerResponse(m *parse.Measurement) float64 {
 	switch {
 	case m.BytesRead > 0 && m.Requests > 0:
 		return float64(m.BytesRead) / float64(m.Requests)
-	case m.BytesPerSec > 0 && m.toolRPS() > 0:
-		return m.BytesPerSec / m.toolRPS()
+	case m.BytesPerSec > 0 && reqPerSec(m) > 0:
+		return m.BytesPerSec / reqPerSec(m)
 	}
 	return 0
 }
@@ -156,8 +157,8 @@ func noisyScenarioFindings(cells []*Cell, th Thresholds) []Finding {
 
 // interleaveFindings fires for cells whose repetitions ran back to back
 // while other targets were measured in the same run. It needs the run order.
-func interleaveFindings(set *Set) []Finding {
-	byRun := map[string][]*Measurement{}
+func interleaveFindings(set *parse.Set) []Finding {
+	byRun := map[string][]*parse.Measurement{}
 	for _, m := range set.Measurements {
 		if m.Run != "" && !m.Warmup {
 			byRun[m.Run] = append(byRun[m.Run], m)
@@ -170,7 +171,7 @@ func interleaveFindings(set *Set) []Finding {
 	return fs
 }
 
-func runInterleave(ms []*Measurement) []Finding {
+func runInterleave(ms []*parse.Measurement) []Finding {
 	targets := map[string]bool{}
 	for _, m := range ms {
 		if m.Order <= 0 {
@@ -183,8 +184,8 @@ func runInterleave(ms []*Measurement) []Finding {
 	}
 	ms = slices.Clone(ms)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Order < ms[j].Order })
-	cells := Cells(&Set{Measurements: ms}, DefaultThresholds)
-	pos := map[*Measurement]int{}
+	cells := Cells(&parse.Set{Measurements: ms}, DefaultThresholds)
+	pos := map[*parse.Measurement]int{}
 	for i, m := range ms {
 		pos[m] = i
 	}

@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,8 +20,8 @@ const (
 
 // runIndex finds the run.json record behind a measurement.
 type runIndex struct {
-	runs    map[string]*Run
-	records map[recordKey]*runMeasurement
+	runs    map[string]*parse.Run
+	records map[recordKey]*parse.RunMeasurement
 }
 
 type recordKey struct {
@@ -29,8 +30,8 @@ type recordKey struct {
 	warmup                bool
 }
 
-func newRunIndex(runs []*Run) runIndex {
-	ix := runIndex{runs: map[string]*Run{}, records: map[recordKey]*runMeasurement{}}
+func newRunIndex(runs []*parse.Run) runIndex {
+	ix := runIndex{runs: map[string]*parse.Run{}, records: map[recordKey]*parse.RunMeasurement{}}
 	for _, r := range runs {
 		ix.runs[r.ID] = r
 		for i := range r.Measurements {
@@ -45,7 +46,7 @@ func newRunIndex(runs []*Run) runIndex {
 // unknown: the measurement's CPU sets, else the run's isolation, else the
 // host's threads. The client is further capped by what the tool can use:
 // wrk uses its threads, autocannon one thread per worker (one without).
-func (ix runIndex) cpus(m *Measurement) (client, server int) {
+func (ix runIndex) cpus(m *parse.Measurement) (client, server int) {
 	r := ix.runs[m.Run]
 	if r == nil {
 		return 0, 0
@@ -57,11 +58,11 @@ func (ix runIndex) cpus(m *Measurement) (client, server int) {
 	}
 	client, server = firstPositive(client, r.Host.Threads), firstPositive(server, r.Host.Threads)
 	switch m.Tool {
-	case ToolWrk, ToolWrk2:
+	case parse.ToolWrk, parse.ToolWrk2:
 		if m.Threads > 0 {
 			client = min(client, m.Threads)
 		}
-	case ToolAutocannon:
+	case parse.ToolAutocannon:
 		client = min(client, max(m.Threads, 1))
 	}
 	return client, server
@@ -95,7 +96,7 @@ func cpuCount(list string) int {
 }
 
 // ranFor is how long m ran: the measured duration, else the requested one.
-func ranFor(m *Measurement) time.Duration {
+func ranFor(m *parse.Measurement) time.Duration {
 	if m.Duration > 0 {
 		return m.Duration
 	}
@@ -104,7 +105,7 @@ func ranFor(m *Measurement) time.Duration {
 
 // saturationFindings compares each cell's client and server CPU use with
 // the CPUs they had, where the collector recorded CPU seconds.
-func saturationFindings(set *Set, cells []*Cell, th Thresholds) []Finding {
+func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding {
 	ix := newRunIndex(set.Runs)
 	var fs []Finding
 	for _, c := range cells {

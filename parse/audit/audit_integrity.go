@@ -1,9 +1,10 @@
-package parse
+package audit
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"io"
 	"io/fs"
 	"os"
@@ -24,7 +25,7 @@ const (
 // a dump whose sha256 is not the one recorded (it changed after it was
 // written). A tool's .stderr beside a listed dump is expected. run.Path must
 // be the run dir; ReadRun sets it.
-func Integrity(run *Run) []Finding {
+func Integrity(run *parse.Run) []Finding {
 	listed := map[string]bool{}
 	var found []Finding
 	for _, mr := range run.Measurements {
@@ -66,7 +67,7 @@ func Integrity(run *Run) []Finding {
 }
 
 // checkDump compares one listed dump with its record.
-func checkDump(run *Run, mr runMeasurement, rel string) (Finding, bool) {
+func checkDump(run *parse.Run, mr parse.RunMeasurement, rel string) (Finding, bool) {
 	name := filepath.Join(run.Path, rel)
 	f := Finding{Run: run.ID, Target: mr.Target, Scenario: mr.Scenario, Dumps: []string{name}, Level: LevelError}
 	sum, err := fileSHA256(name)

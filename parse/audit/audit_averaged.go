@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"math"
 	"regexp"
 	"strconv"
@@ -105,7 +106,7 @@ func (a *tableAudit) percentileScenario(pc percentileColumn, rowScenario string)
 // printed it, in base units, with those repetitions' dumps.
 func repPercentiles(c *Cell, p float64) ([]float64, []string) {
 	var values []float64
-	var with []*Measurement
+	var with []*parse.Measurement
 	for _, m := range c.Reps {
 		for _, q := range m.Latency.Percentiles {
 			if math.Abs(q.P-p) < 1e-9 {

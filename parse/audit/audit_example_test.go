@@ -1,4 +1,4 @@
-package parse_test
+package audit_test
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 func ExampleCompareStats() {
-	th := parse.DefaultThresholds
-	express := parse.NewStat([]float64{42100, 42900, 42500, 43300, 42700}, th)
-	fastify := parse.NewStat([]float64{101200, 99800, 100900, 101500, 100300}, th)
-	c := parse.CompareStats(express, fastify, th)
+	th := audit.DefaultThresholds
+	express := audit.NewStat([]float64{42100, 42900, 42500, 43300, 42700}, th)
+	fastify := audit.NewStat([]float64{101200, 99800, 100900, 101500, 100300}, th)
+	c := audit.CompareStats(express, fastify, th)
 	fmt.Printf("%s, ratio %.2f [%.2f, %.2f] at %.1f%%\n", c.Delta(), c.Ratio, c.Lo, c.Hi, c.Confidence*100)
 	fmt.Println(c.Reason)
 	// Output:
@@ -31,8 +32,8 @@ func ExampleAudit() {
 			Source: parse.Source{File: fmt.Sprintf("gin-%d.txt", rep+1)},
 		})
 	}
-	findings := parse.Audit(set, parse.AuditOptions{})
-	parse.WriteFindingsText(os.Stdout, findings)
+	findings := audit.Audit(set, audit.AuditOptions{})
+	audit.WriteFindingsText(os.Stdout, findings)
 	// Output:
 	// 0 errors, 2 warnings, 0 infos
 	//
@@ -58,12 +59,12 @@ func ExampleAuditTable() {
 |-----------|---------:|
 | gin       |     1.90 |
 `
-	findings, err := parse.AuditTable(strings.NewReader(table), "results.md", set)
+	findings, err := audit.AuditTable(strings.NewReader(table), "results.md", set)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	parse.WriteFindingsText(os.Stdout, findings)
+	audit.WriteFindingsText(os.Stdout, findings)
 	// Output:
 	// 0 errors, 1 warning, 0 infos
 	//

@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"sort"
 	"strings"
 )
@@ -65,7 +66,7 @@ func hostPairFindings(cells []*Cell) []Finding {
 	return fs
 }
 
-func (g *scenarioHosts) add(name string, m *Measurement) {
+func (g *scenarioHosts) add(name string, m *parse.Measurement) {
 	pair := hostPair{m.ServerHost, m.ClientHost}
 	g.names[name] = true
 	if g.onPair[pair] == nil {

@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"math"
 	"slices"
 	"sort"
@@ -117,7 +118,7 @@ type Cell struct {
 	// Tool is the load generator, or the tools joined by "+" when they differ.
 	Tool string
 	// Reps are the measurements, in the order they ran (Order, then Rep).
-	Reps    []*Measurement
+	Reps    []*parse.Measurement
 	RPS     Stat // MetricRPS
 	GoodRPS Stat // MetricGoodRPS
 }
@@ -150,8 +151,8 @@ type cellKey struct{ run, target, runtime, scenario string }
 // Cells groups the set's measurements (warm-ups excluded) by run, target,
 // runtime and scenario, and summarises each group. The result is sorted by
 // run, scenario, name.
-func Cells(set *Set, th Thresholds) []*Cell {
-	groups := map[cellKey][]*Measurement{}
+func Cells(set *parse.Set, th Thresholds) []*Cell {
+	groups := map[cellKey][]*parse.Measurement{}
 	runtimes := map[string]map[string]bool{}
 	for _, m := range set.Measurements {
 		if m.Warmup {
@@ -185,7 +186,7 @@ func Cells(set *Set, th Thresholds) []*Cell {
 	return cells
 }
 
-func newCell(k cellKey, name string, ms []*Measurement, th Thresholds) *Cell {
+func newCell(k cellKey, name string, ms []*parse.Measurement, th Thresholds) *Cell {
 	ms = slices.Clone(ms)
 	sort.SliceStable(ms, func(i, j int) bool {
 		if ms[i].Order != ms[j].Order {
@@ -198,7 +199,7 @@ func newCell(k cellKey, name string, ms []*Measurement, th Thresholds) *Cell {
 	rps := make([]float64, len(ms))
 	good := make([]float64, len(ms))
 	for i, m := range ms {
-		rps[i], good[i] = m.toolRPS(), m.GoodRPS()
+		rps[i], good[i] = reqPerSec(m), m.GoodRPS()
 		if !slices.Contains(tools, m.Tool) {
 			tools = append(tools, m.Tool)
 		}
@@ -215,7 +216,7 @@ func newCell(k cellKey, name string, ms []*Measurement, th Thresholds) *Cell {
 }
 
 // dumpsOf lists the distinct source files of ms, sorted.
-func dumpsOf(ms []*Measurement) []string {
+func dumpsOf(ms []*parse.Measurement) []string {
 	var files []string
 	for _, m := range ms {
 		if m.Source.File != "" {
@@ -223,4 +224,13 @@ func dumpsOf(ms []*Measurement) []string {
 		}
 	}
 	return uniqueSorted(files)
+}
+
+// reqPerSec is the one req/s of a repetition that every statistic here
+// summarises: the tool's figure, or requests ÷ duration when it printed none.
+func reqPerSec(m *parse.Measurement) float64 {
+	if m.RPS > 0 {
+		return m.RPS
+	}
+	return m.RPSComputed()
 }

@@ -1,6 +1,7 @@
-package parse
+package audit
 
 import (
+	"github.com/fairbench/fairbench/parse"
 	"os"
 	"strconv"
 	"strings"
@@ -9,8 +10,8 @@ import (
 )
 
 const (
-	bunTable      = "testdata/bun/ba1520c/results/results.md"
-	bunDumps      = "testdata/bun/ba1520c/results"
+	bunTable      = "../testdata/bun/ba1520c/results/results.md"
+	bunDumps      = "../testdata/bun/ba1520c/results"
 	doctoredTable = "testdata/audit/ba1520c-results-doctored.md"
 )
 
@@ -18,7 +19,7 @@ const (
 // bun-http-framework-benchmark results.md: one measurement per framework,
 // runtime and scenario column, and a Target with the bundle, startup and
 // memory columns (sizes 1024-based, as the harness prints them).
-func setFromTable(t *testing.T, name string) *Set {
+func setFromTable(t *testing.T, name string) *parse.Set {
 	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -31,7 +32,7 @@ func setFromTable(t *testing.T, name string) *Set {
 		}
 		return v
 	}
-	set := &Set{}
+	set := &parse.Set{}
 	scenarios := []string{"ping", "query", "body", "video"}
 	for _, line := range strings.Split(string(b), "\n")[2:] {
 		if !strings.HasPrefix(line, "|") {
@@ -44,10 +45,10 @@ func setFromTable(t *testing.T, name string) *Set {
 		target, runtime := f[0], f[1]
 		file := bunDumps + "/" + runtime + "/" + target + ".txt"
 		for i, sc := range scenarios {
-			set.Measurements = append(set.Measurements, &Measurement{Tool: ToolBombardier, Target: target, Runtime: runtime,
-				Scenario: sc, RPS: num(f[3+i]), Source: Source{File: file}})
+			set.Measurements = append(set.Measurements, &parse.Measurement{Tool: parse.ToolBombardier, Target: target, Runtime: runtime,
+				Scenario: sc, RPS: num(f[3+i]), Source: parse.Source{File: file}})
 		}
-		tg := &Target{Name: target, Runtime: runtime, Startup: time.Duration(num(f[8]) * float64(time.Millisecond)), Source: Source{File: file}}
+		tg := &parse.Target{Name: target, Runtime: runtime, Startup: time.Duration(num(f[8]) * float64(time.Millisecond)), Source: parse.Source{File: file}}
 		if f[7] != "n/a" {
 			unit := map[string]float64{"KB": 1 << 10, "MB": 1 << 20}[strings.Fields(f[7])[1]]
 			tg.ArtifactBytes = int64(num(f[7]) * unit)
@@ -59,7 +60,7 @@ func setFromTable(t *testing.T, name string) *Set {
 	return set
 }
 
-func auditTableFile(t *testing.T, name string, set *Set) []Finding {
+func auditTableFile(t *testing.T, name string, set *parse.Set) []Finding {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -120,7 +121,7 @@ func TestAuditTableSynthetic(t *testing.T) {
 // TestAuditTableDumps runs the table audit against the real harness dumps
 // the table was made from, as parse reads them.
 func TestAuditTableDumps(t *testing.T) {
-	set, errs := ReadAll([]string{bunDumps})
+	set, errs := parse.ReadAll([]string{bunDumps})
 	if len(errs) > 0 {
 		t.Fatalf("reading the dumps: %v", errs)
 	}
@@ -131,13 +132,13 @@ func TestAuditTableDumps(t *testing.T) {
 }
 
 func TestAuditTableRules(t *testing.T) {
-	set := &Set{
-		Measurements: []*Measurement{
-			{Target: "a", Scenario: "ping", RPS: 1000.25, Source: Source{File: "a.txt"}},
-			{Target: "a", Scenario: "query", RPS: 500, Source: Source{File: "a.txt"}},
-			{Target: "b", Scenario: "ping", RPS: 2000, Source: Source{File: "b.txt"}},
+	set := &parse.Set{
+		Measurements: []*parse.Measurement{
+			{Target: "a", Scenario: "ping", RPS: 1000.25, Source: parse.Source{File: "a.txt"}},
+			{Target: "a", Scenario: "query", RPS: 500, Source: parse.Source{File: "a.txt"}},
+			{Target: "b", Scenario: "ping", RPS: 2000, Source: parse.Source{File: "b.txt"}},
 		},
-		Targets: []*Target{{Name: "a", Startup: 51100 * time.Microsecond, ArtifactBytes: 3000}},
+		Targets: []*parse.Target{{Name: "a", Startup: 51100 * time.Microsecond, ArtifactBytes: 3000}},
 	}
 	table := `Results:
 

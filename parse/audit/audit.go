@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"slices"
 	"sort"
 	"strings"
@@ -117,7 +118,7 @@ type AuditOptions struct {
 // Audit runs every rule the set's data allow and returns the findings,
 // sorted by SortFindings. Rules that need data a dialect does not carry (CPU
 // seconds, run order, latency percentiles) stay silent on it.
-func Audit(set *Set, opts AuditOptions) []Finding {
+func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	th := opts.Thresholds
 	if th == (Thresholds{}) {
 		th = DefaultThresholds

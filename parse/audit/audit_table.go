@@ -1,8 +1,9 @@
-package parse
+package audit
 
 import (
 	"bufio"
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"io"
 	"math"
 	"regexp"
@@ -32,10 +33,13 @@ type mdTable struct {
 	lines  []int
 }
 
+// maxTableLine bounds one line of a Markdown table, as parse bounds a dump's.
+const maxTableLine = 64 << 20
+
 // readMarkdownTable reads the first pipe table in r.
 func readMarkdownTable(r io.Reader, name string) (*mdTable, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, maxLine)
+	sc.Buffer(nil, maxTableLine)
 	var t *mdTable
 	var prev []string
 	for n := 1; sc.Scan(); n++ {
@@ -58,7 +62,7 @@ func readMarkdownTable(r io.Reader, name string) (*mdTable, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if t == nil {
-		return nil, &SyntaxError{File: name, Msg: "no markdown table (a | header |, then a | --- | line)"}
+		return nil, &parse.SyntaxError{File: name, Msg: "no markdown table (a | header |, then a | --- | line)"}
 	}
 	return t, nil
 }
@@ -126,7 +130,7 @@ type tableAudit struct {
 	table    *mdTable
 	roles    []string
 	cells    map[tableKey]*Cell // target, runtime, scenario (runtime "" when the table has none)
-	targets  map[tableKey]*Target
+	targets  map[tableKey]*parse.Target
 	scenario map[string]string        // lower-case → the set's spelling
 	pcols    map[int]percentileColumn // the latency percentile columns
 	checked  map[int]bool             // columns at least one number was checked in
@@ -152,12 +156,12 @@ type tableKey struct{ target, runtime, scenario string }
 // repetitions' percentiles (RuleTableAveragedPercentile). Numbers use en-US
 // grouping ("418,004.94").
 // It returns an error only when markdown holds no table or cannot be read.
-func AuditTable(markdown io.Reader, name string, set *Set) ([]Finding, error) {
+func AuditTable(markdown io.Reader, name string, set *parse.Set) ([]Finding, error) {
 	t, err := readMarkdownTable(markdown, name)
 	if err != nil {
 		return nil, err
 	}
-	a := &tableAudit{name: name, table: t, cells: map[tableKey]*Cell{}, targets: map[tableKey]*Target{},
+	a := &tableAudit{name: name, table: t, cells: map[tableKey]*Cell{}, targets: map[tableKey]*parse.Target{},
 		scenario: map[string]string{}, pcols: map[int]percentileColumn{}, checked: map[int]bool{}}
 	for _, m := range set.Measurements {
 		a.scenario[strings.ToLower(m.Scenario)] = m.Scenario

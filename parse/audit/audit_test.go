@@ -1,8 +1,9 @@
-package parse
+package audit
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/fairbench/fairbench/parse"
 	"slices"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 
 // cleanSet is a run no rule fires on: two targets, five interleaved
 // repetitions each, steady numbers, no errors.
-func cleanSet() *Set {
+func cleanSet() *parse.Set {
 	return setOf(
 		series("r", "a", "ping", 1, 2, 1000, 1001, 999, 1000.5, 999.5),
 		series("r", "b", "ping", 2, 2, 1200, 1201, 1199, 1200.5, 1199.5),
@@ -19,8 +20,8 @@ func cleanSet() *Set {
 }
 
 // cell returns the measurements of target in s, in rep order.
-func cellOf(s *Set, target string) []*Measurement {
-	var ms []*Measurement
+func cellOf(s *parse.Set, target string) []*parse.Measurement {
+	var ms []*parse.Measurement
 	for _, m := range s.Measurements {
 		if m.Target == target && !m.Warmup {
 			ms = append(ms, m)
@@ -30,7 +31,7 @@ func cellOf(s *Set, target string) []*Measurement {
 }
 
 // withRPS sets a's req/s per repetition (and the requests to match).
-func withRPS(s *Set, target string, rps ...float64) *Set {
+func withRPS(s *parse.Set, target string, rps ...float64) *parse.Set {
 	for i, m := range cellOf(s, target) {
 		*m = *meas(m.Run, m.Target, m.Scenario, m.Rep, rps[i])
 		m.Order = 2*i + 1
@@ -42,7 +43,7 @@ func withRPS(s *Set, target string, rps ...float64) *Set {
 }
 
 // each applies f to every measurement of target.
-func each(s *Set, target string, f func(m *Measurement)) *Set {
+func each(s *parse.Set, target string, f func(m *parse.Measurement)) *parse.Set {
 	for _, m := range cellOf(s, target) {
 		f(m)
 	}
@@ -51,11 +52,11 @@ func each(s *Set, target string, f func(m *Measurement)) *Set {
 
 // withRun adds run r's run.json as parse reads it, with one client and one
 // server CPU, listing every measurement.
-func withRun(s *Set, f func(r *Run)) *Set {
-	r := &Run{ID: "r", Status: "complete", Host: Host{Hostname: "h", CPUModel: "cpu", Threads: 2}}
+func withRun(s *parse.Set, f func(r *parse.Run)) *parse.Set {
+	r := &parse.Run{ID: "r", Status: "complete", Host: parse.Host{Hostname: "h", CPUModel: "cpu", Threads: 2}}
 	r.Isolation.ServerCPUs, r.Isolation.ClientCPUs = "0", "1"
 	for _, m := range s.Measurements {
-		r.Measurements = append(r.Measurements, runMeasurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Order: m.Order, Tool: m.Tool})
+		r.Measurements = append(r.Measurements, parse.RunMeasurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Order: m.Order, Tool: m.Tool})
 	}
 	if f != nil {
 		f(r)
@@ -80,52 +81,52 @@ func TestAuditCleanRunIsQuiet(t *testing.T) {
 }
 
 func TestAuditRules(t *testing.T) {
-	pct := func(p float64, corrected bool, samples int64) func(m *Measurement) {
-		return func(m *Measurement) {
-			m.Latency = Latency{Percentiles: []Percentile{{50, time.Millisecond}, {p, 9 * time.Millisecond}}, Corrected: corrected, Samples: samples}
+	pct := func(p float64, corrected bool, samples int64) func(m *parse.Measurement) {
+		return func(m *parse.Measurement) {
+			m.Latency = parse.Latency{Percentiles: []parse.Percentile{{P: 50, Value: time.Millisecond}, {P: p, Value: 9 * time.Millisecond}}, Corrected: corrected, Samples: samples}
 		}
 	}
-	cpu := func(client, server float64) func(m *Measurement) {
-		return func(m *Measurement) { m.ClientCPU, m.ServerCPU = client, server }
+	cpu := func(client, server float64) func(m *parse.Measurement) {
+		return func(m *parse.Measurement) { m.ClientCPU, m.ServerCPU = client, server }
 	}
-	hosts := func(server, client string) func(m *Measurement) {
-		return func(m *Measurement) { m.ServerHost, m.ClientHost = server, client }
+	hosts := func(server, client string) func(m *parse.Measurement) {
+		return func(m *parse.Measurement) { m.ServerHost, m.ClientHost = server, client }
 	}
-	bad := func(c5xx int64) func(m *Measurement) {
-		return func(m *Measurement) { m.Status.C2xx -= c5xx; m.Status.C5xx = c5xx }
+	bad := func(c5xx int64) func(m *parse.Measurement) {
+		return func(m *parse.Measurement) { m.Status.C2xx -= c5xx; m.Status.C5xx = c5xx }
 	}
 	tests := []struct {
 		rule        string
 		level       Level
-		fire, quiet func() *Set
+		fire, quiet func() *parse.Set
 		pairs       [][2]string
 	}{
 		{RuleTooFewReps, LevelWarning,
-			func() *Set { return setOf(series("r", "a", "ping", 1, 1, 1000, 1001)) },
+			func() *parse.Set { return setOf(series("r", "a", "ping", 1, 1, 1000, 1001)) },
 			cleanSet, nil},
 		{RuleTooFewReps, LevelInfo,
-			func() *Set { return setOf(series("r", "a", "ping", 1, 1, 1000, 1001, 1002)) },
+			func() *parse.Set { return setOf(series("r", "a", "ping", 1, 1, 1000, 1001, 1002)) },
 			cleanSet, nil},
 		{RuleNoisyCell, LevelWarning,
-			func() *Set { return withRPS(cleanSet(), "a", 1000, 1200, 800, 1100, 900) },
-			func() *Set { return withRPS(cleanSet(), "a", 1000, 1020, 980, 1010, 990) }, nil},
+			func() *parse.Set { return withRPS(cleanSet(), "a", 1000, 1200, 800, 1100, 900) },
+			func() *parse.Set { return withRPS(cleanSet(), "a", 1000, 1020, 980, 1010, 990) }, nil},
 		{RuleNoisyScenario, LevelWarning, // two noisy targets of three
-			func() *Set {
+			func() *parse.Set {
 				s := withRPS(withRPS(cleanSet(), "a", 1000, 1200, 800, 1100, 900), "b", 1000, 1200, 800, 1100, 900)
 				return setOf(s.Measurements, series("r", "c", "ping", 11, 1, 500, 501, 502, 503, 499))
 			},
-			func() *Set { // one noisy target of three
+			func() *parse.Set { // one noisy target of three
 				s := withRPS(cleanSet(), "a", 1000, 1200, 800, 1100, 900)
 				return setOf(s.Measurements, series("r", "c", "ping", 11, 1, 500, 501, 502, 503, 499))
 			}, nil},
 		{RuleSlowFirstRep, LevelWarning,
-			func() *Set { return withRPS(cleanSet(), "a", 900, 1001, 999, 1000.5, 999.5) },
-			func() *Set { return withRPS(cleanSet(), "a", 970, 1001, 999, 1000.5, 999.5) }, nil},
+			func() *parse.Set { return withRPS(cleanSet(), "a", 900, 1001, 999, 1000.5, 999.5) },
+			func() *parse.Set { return withRPS(cleanSet(), "a", 970, 1001, 999, 1000.5, 999.5) }, nil},
 		{RuleDrift, LevelWarning,
-			func() *Set { return withRPS(cleanSet(), "a", 1000, 1010, 1020, 1030, 1040) },
-			func() *Set { return withRPS(cleanSet(), "a", 1000, 1001, 1002, 1003, 1004) }, nil},
+			func() *parse.Set { return withRPS(cleanSet(), "a", 1000, 1010, 1020, 1030, 1040) },
+			func() *parse.Set { return withRPS(cleanSet(), "a", 1000, 1001, 1002, 1003, 1004) }, nil},
 		{RuleNotInterleaved, LevelWarning,
-			func() *Set {
+			func() *parse.Set {
 				s := cleanSet()
 				for i, m := range s.Measurements {
 					m.Order = i + 1 // a's five, then b's five
@@ -134,86 +135,88 @@ func TestAuditRules(t *testing.T) {
 			},
 			cleanSet, nil},
 		{RuleNon2xx, LevelError,
-			func() *Set { return each(cleanSet(), "a", bad(100)) },
+			func() *parse.Set { return each(cleanSet(), "a", bad(100)) },
 			cleanSet, nil},
 		{RuleNon2xx, LevelWarning,
-			func() *Set { return each(cleanSet(), "a", bad(1)) },
+			func() *parse.Set { return each(cleanSet(), "a", bad(1)) },
 			cleanSet, nil},
 		{RuleSocketErrors, LevelError,
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.Errors.Read = 500 }) },
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.Errors.Timeout = 500 }) }, nil},
+			func() *parse.Set { return each(cleanSet(), "a", func(m *parse.Measurement) { m.Errors.Read = 500 }) },
+			func() *parse.Set { return each(cleanSet(), "a", func(m *parse.Measurement) { m.Errors.Timeout = 500 }) }, nil},
 		{RuleTimeouts, LevelError,
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.Errors.Timeout = 500 }) },
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.Errors.Read = 500 }) }, nil},
+			func() *parse.Set { return each(cleanSet(), "a", func(m *parse.Measurement) { m.Errors.Timeout = 500 }) },
+			func() *parse.Set { return each(cleanSet(), "a", func(m *parse.Measurement) { m.Errors.Read = 500 }) }, nil},
 		{RuleErrorsAsThroughput, LevelError,
-			func() *Set { return each(cleanSet(), "a", bad(1000)) }, // 10% of 10,000
-			func() *Set { return each(cleanSet(), "a", bad(100)) }, nil},
+			func() *parse.Set { return each(cleanSet(), "a", bad(1000)) }, // 10% of 10,000
+			func() *parse.Set { return each(cleanSet(), "a", bad(100)) }, nil},
 		{RuleResponseSize, LevelWarning,
-			func() *Set {
-				return each(cleanSet(), "a", func(m *Measurement) { m.BytesRead += int64(m.Rep) * m.Requests })
+			func() *parse.Set {
+				return each(cleanSet(), "a", func(m *parse.Measurement) { m.BytesRead += int64(m.Rep) * m.Requests })
 			},
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.BytesRead *= 2 }) }, nil},
+			func() *parse.Set { return each(cleanSet(), "a", func(m *parse.Measurement) { m.BytesRead *= 2 }) }, nil},
 		{RuleClientSaturated, LevelWarning,
-			func() *Set { return withRun(each(cleanSet(), "a", cpu(9.5, 9)), nil) },
-			func() *Set { return withRun(each(cleanSet(), "a", cpu(5, 9)), nil) }, nil},
+			func() *parse.Set { return withRun(each(cleanSet(), "a", cpu(9.5, 9)), nil) },
+			func() *parse.Set { return withRun(each(cleanSet(), "a", cpu(5, 9)), nil) }, nil},
 		{RuleServerNotSaturated, LevelInfo,
-			func() *Set { return withRun(each(cleanSet(), "a", cpu(5, 2)), nil) },
-			func() *Set { return withRun(each(cleanSet(), "a", cpu(5, 9)), nil) }, nil},
+			func() *parse.Set { return withRun(each(cleanSet(), "a", cpu(5, 2)), nil) },
+			func() *parse.Set { return withRun(each(cleanSet(), "a", cpu(5, 9)), nil) }, nil},
 		{RuleServerNotSaturated, LevelWarning,
-			func() *Set { return withRun(each(cleanSet(), "a", cpu(9.5, 2)), nil) },
-			func() *Set { return withRun(each(cleanSet(), "a", cpu(9.5, 9)), nil) }, nil},
+			func() *parse.Set { return withRun(each(cleanSet(), "a", cpu(9.5, 2)), nil) },
+			func() *parse.Set { return withRun(each(cleanSet(), "a", cpu(9.5, 9)), nil) }, nil},
 		{RuleClosedLoop, LevelInfo,
-			func() *Set { return each(cleanSet(), "a", pct(99, false, 0)) },
-			func() *Set { return each(cleanSet(), "a", pct(99, true, 0)) }, nil},
+			func() *parse.Set { return each(cleanSet(), "a", pct(99, false, 0)) },
+			func() *parse.Set { return each(cleanSet(), "a", pct(99, true, 0)) }, nil},
 		{RuleTailSamples, LevelWarning,
-			func() *Set { return each(cleanSet(), "a", pct(99.99, true, 50_000)) },      // 5 beyond
-			func() *Set { return each(cleanSet(), "a", pct(99.9, true, 50_000)) }, nil}, // 50 beyond
+			func() *parse.Set { return each(cleanSet(), "a", pct(99.99, true, 50_000)) },      // 5 beyond
+			func() *parse.Set { return each(cleanSet(), "a", pct(99.9, true, 50_000)) }, nil}, // 50 beyond
 		{RuleMixedSettings, LevelError,
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.Connections = 128 }) },
-			func() *Set { return each(cleanSet(), "a", func(m *Measurement) { m.Duration = 9 * time.Second }) }, nil},
+			func() *parse.Set { return each(cleanSet(), "a", func(m *parse.Measurement) { m.Connections = 128 }) },
+			func() *parse.Set {
+				return each(cleanSet(), "a", func(m *parse.Measurement) { m.Duration = 9 * time.Second })
+			}, nil},
 		{RuleMixedHosts, LevelWarning,
-			func() *Set {
+			func() *parse.Set {
 				s := withRun(cleanSet(), nil)
-				s.Runs = append(s.Runs, &Run{ID: "r2", Host: Host{Hostname: "other"}})
+				s.Runs = append(s.Runs, &parse.Run{ID: "r2", Host: parse.Host{Hostname: "other"}})
 				return s
 			},
-			func() *Set {
+			func() *parse.Set {
 				s := withRun(cleanSet(), nil)
-				s.Runs = append(s.Runs, &Run{ID: "r2", Host: s.Runs[0].Host})
+				s.Runs = append(s.Runs, &parse.Run{ID: "r2", Host: s.Runs[0].Host})
 				return s
 			}, nil},
 		{RuleHostPair, LevelWarning,
-			func() *Set { return each(each(cleanSet(), "a", hosts("s1", "c1")), "b", hosts("s2", "c2")) },
-			func() *Set { return each(each(cleanSet(), "a", hosts("s1", "c1")), "b", hosts("s1", "c1")) }, nil},
+			func() *parse.Set { return each(each(cleanSet(), "a", hosts("s1", "c1")), "b", hosts("s2", "c2")) },
+			func() *parse.Set { return each(each(cleanSet(), "a", hosts("s1", "c1")), "b", hosts("s1", "c1")) }, nil},
 		{RuleToolFailed, LevelError,
-			func() *Set {
-				return withRun(cleanSet(), func(r *Run) { r.Measurements[0].ExitStatus, r.Measurements[0].Error = 1, "exit status 1" })
+			func() *parse.Set {
+				return withRun(cleanSet(), func(r *parse.Run) { r.Measurements[0].ExitStatus, r.Measurements[0].Error = 1, "exit status 1" })
 			},
-			func() *Set { return withRun(cleanSet(), nil) }, nil},
+			func() *parse.Set { return withRun(cleanSet(), nil) }, nil},
 		{RuleRunIncomplete, LevelWarning,
-			func() *Set { return withRun(cleanSet(), func(r *Run) { r.Status = "interrupted" }) },
-			func() *Set { return withRun(cleanSet(), nil) }, nil},
+			func() *parse.Set { return withRun(cleanSet(), func(r *parse.Run) { r.Status = "interrupted" }) },
+			func() *parse.Set { return withRun(cleanSet(), nil) }, nil},
 		{RuleGateFailed, LevelWarning,
-			func() *Set {
+			func() *parse.Set {
 				s := cleanSet()
-				s.Targets = []*Target{{Run: "r", Name: "c", Conformance: "fail", Failed: []string{"json"}}}
+				s.Targets = []*parse.Target{{Run: "r", Name: "c", Conformance: "fail", Failed: []string{"json"}}}
 				return s
 			},
-			func() *Set {
+			func() *parse.Set {
 				s := cleanSet()
-				s.Targets = []*Target{{Run: "r", Name: "c", Conformance: "pass"}}
+				s.Targets = []*parse.Target{{Run: "r", Name: "c", Conformance: "pass"}}
 				return s
 			}, nil},
 		{RuleReadWarning, LevelWarning,
-			func() *Set {
+			func() *parse.Set {
 				s := cleanSet()
 				s.Measurements[0].Warnings = []string{"x.txt:3: something odd"}
 				return s
 			},
 			cleanSet, nil},
 		{RuleAAPair, LevelError,
-			func() *Set { return withRPS(cleanSet(), "b", 1100, 1101, 1099, 1100.5, 1099.5) },
-			func() *Set { return withRPS(cleanSet(), "b", 1000.2, 1000.8, 999.2, 1001, 999.7) },
+			func() *parse.Set { return withRPS(cleanSet(), "b", 1100, 1101, 1099, 1100.5, 1099.5) },
+			func() *parse.Set { return withRPS(cleanSet(), "b", 1000.2, 1000.8, 999.2, 1001, 999.7) },
 			[][2]string{{"a", "b"}}},
 		{RuleAAPair, LevelWarning,
 			cleanSet, cleanSet, [][2]string{{"a", "zz"}}},
@@ -246,7 +249,7 @@ func TestAuditRules(t *testing.T) {
 }
 
 func TestAuditSortedAndStable(t *testing.T) {
-	s := each(withRPS(cleanSet(), "a", 1000, 1200, 800, 1100, 900), "b", func(m *Measurement) { m.Errors.Read = 5000 })
+	s := each(withRPS(cleanSet(), "a", 1000, 1200, 800, 1100, 900), "b", func(m *parse.Measurement) { m.Errors.Read = 5000 })
 	a, b := Audit(s, AuditOptions{}), Audit(s, AuditOptions{})
 	if len(a) < 2 {
 		t.Fatalf("want several findings, got %v", a)

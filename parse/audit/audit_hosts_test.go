@@ -1,10 +1,11 @@
-package parse
+package audit
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +84,7 @@ func on(target, scenario string, n int, server, client, shard string) []hostRep 
 
 func hostPairAudit(t *testing.T, dir string) []Finding {
 	t.Helper()
-	set, errs := ReadAll([]string{dir})
+	set, errs := parse.ReadAll([]string{dir})
 	if len(errs) > 0 {
 		t.Fatalf("reading %s: %v", dir, errs)
 	}

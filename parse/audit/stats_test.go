@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"math"
 	"testing"
 	"time"
@@ -86,14 +87,14 @@ func TestNewStatEmpty(t *testing.T) {
 }
 
 // meas is a synthetic measurement: 10 s, every response 2xx.
-func meas(run, target, scenario string, rep int, rps float64) *Measurement {
+func meas(run, target, scenario string, rep int, rps float64) *parse.Measurement {
 	n := int64(math.Round(rps * 10))
-	return &Measurement{
-		Tool: ToolWrk, Run: run, Target: target, Scenario: scenario, Rep: rep,
+	return &parse.Measurement{
+		Tool: parse.ToolWrk, Run: run, Target: target, Scenario: scenario, Rep: rep,
 		Connections: 64, Threads: 1, Window: 10 * time.Second, Duration: 10 * time.Second,
 		Requests: n, RPS: rps, BytesRead: n * 100,
-		Status: StatusCounts{Known: true, C2xx: n},
-		Source: Source{File: dumpName(run, target, scenario, rep)},
+		Status: parse.StatusCounts{Known: true, C2xx: n},
+		Source: parse.Source{File: dumpName(run, target, scenario, rep)},
 	}
 }
 
@@ -103,8 +104,8 @@ func dumpName(run, target, scenario string, rep int) string {
 
 // series is one cell's measurements with the given req/s, reps from 1 and
 // Order from order0 in steps of step.
-func series(run, target, scenario string, order0, step int, rps ...float64) []*Measurement {
-	ms := make([]*Measurement, len(rps))
+func series(run, target, scenario string, order0, step int, rps ...float64) []*parse.Measurement {
+	ms := make([]*parse.Measurement, len(rps))
 	for i, v := range rps {
 		ms[i] = meas(run, target, scenario, i+1, v)
 		if step > 0 {
@@ -114,8 +115,8 @@ func series(run, target, scenario string, order0, step int, rps ...float64) []*M
 	return ms
 }
 
-func setOf(groups ...[]*Measurement) *Set {
-	s := &Set{}
+func setOf(groups ...[]*parse.Measurement) *parse.Set {
+	s := &parse.Set{}
 	for _, g := range groups {
 		s.Measurements = append(s.Measurements, g...)
 	}
@@ -126,7 +127,7 @@ func TestCells(t *testing.T) {
 	warm := meas("r", "gin", "ping", 1, 1)
 	warm.Warmup = true
 	s := setOf(
-		[]*Measurement{warm},
+		[]*parse.Measurement{warm},
 		series("r", "gin", "ping", 1, 2, 300, 100, 200),
 		series("r", "gin", "json", 10, 1, 50),
 	)
@@ -151,7 +152,7 @@ func TestCells(t *testing.T) {
 		}
 	}
 	ping := cells[1]
-	if ping.RPS.N != 3 || ping.RPS.Median != 200 || ping.Tool != ToolWrk {
+	if ping.RPS.N != 3 || ping.RPS.Median != 200 || ping.Tool != parse.ToolWrk {
 		t.Errorf("gin/ping = n %d median %v tool %q, want 3, 200, wrk (warm-up excluded)", ping.RPS.N, ping.RPS.Median, ping.Tool)
 	}
 	if v := ping.RPS.Values; v[0] != 300 || v[1] != 100 || v[2] != 200 {
@@ -164,7 +165,7 @@ func TestCells(t *testing.T) {
 
 func TestGoodRPS(t *testing.T) {
 	m := meas("r", "a", "s", 1, 1000) // 10,000 requests in 10 s
-	m.Status = StatusCounts{Known: true, C2xx: 9000, C5xx: 1000}
+	m.Status = parse.StatusCounts{Known: true, C2xx: 9000, C5xx: 1000}
 	if got := m.GoodRPS(); got != 900 {
 		t.Errorf("with duration: good req/s %v, want 900", got)
 	}

@@ -1,7 +1,8 @@
-package parse
+package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"io"
 	"math"
 	"sort"
@@ -23,7 +24,7 @@ type compareRow struct {
 // matched by target, runtime and scenario, whatever their run. A second
 // table for good responses per second follows when any cell had errors.
 // Notes at the end name mixed settings or hosts, which void the comparison.
-func WriteCompare(w io.Writer, a, b *Set, th Thresholds) error {
+func WriteCompare(w io.Writer, a, b *parse.Set, th Thresholds) error {
 	rows := compareRows(Cells(a, th), Cells(b, th))
 	la, lb := setLabel(a, "A"), setLabel(b, "B")
 	if la == lb {
@@ -41,7 +42,7 @@ func WriteCompare(w io.Writer, a, b *Set, th Thresholds) error {
 }
 
 // setLabel names a set by its run ID when it holds exactly one run.
-func setLabel(s *Set, fallback string) string {
+func setLabel(s *parse.Set, fallback string) string {
 	if len(s.Runs) == 1 && s.Runs[0].ID != "" {
 		return s.Runs[0].ID
 	}
@@ -149,11 +150,11 @@ func ciPercent(s Stat) string {
 	return fmt.Sprintf("%.0f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
 }
 
-func writeCompareNotes(out *strings.Builder, a, b *Set, th Thresholds) {
+func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th Thresholds) {
 	notes := []string{fmt.Sprintf("p: Mann-Whitney U with n ≥ %d on both sides; \"ranges\": n < %d, a change is claimed only when the ranges are apart by more than %.0f%%; \"?\": n < %d; \"~\": no change claimed (p ≥ %.2f or within %.0f%% noise)",
 		th.UTestReps, th.UTestReps, th.Noise*100, th.MinReps, th.Alpha, th.Noise*100)}
-	fs := MixedSettings(append(append([]*Measurement(nil), a.Measurements...), b.Measurements...))
-	fs = append(fs, mixedHostFindings(append(append([]*Run(nil), a.Runs...), b.Runs...))...)
+	fs := MixedSettings(append(append([]*parse.Measurement(nil), a.Measurements...), b.Measurements...))
+	fs = append(fs, mixedHostFindings(append(append([]*parse.Run(nil), a.Runs...), b.Runs...))...)
 	SortFindings(fs)
 	for _, f := range fs {
 		where := ""
