@@ -36,6 +36,7 @@ type model struct {
 	tiers     map[string]audit.ScenarioTiers
 	rank      map[*audit.Cell]int // tier rank, 0 for unranked
 	vsLeader  map[*audit.Cell]audit.Comparison
+	verdicts  *audit.Verdicts          // every pair's decision, per scenario of each run
 	leader    map[string]*audit.Cell   // scenario → highest median
 	findings  []audit.Finding          // the audit of the runs on show; older runs are not audited
 	facts     map[string]*parse.Target // cell name → the target's facts
@@ -71,13 +72,14 @@ func newModel(in *Input, site *Site) *model {
 		runRank[r.ID] = i
 	}
 	m.scenarios = scenarioOrder(m.cells, runRank)
-	m.rankCells()
 	var pairs [][2]string
 	for _, p := range site.AAPairs {
 		if len(p) == 2 {
 			pairs = append(pairs, [2]string{p[0], p[1]})
 		}
 	}
+	m.verdicts = audit.Decide(set, m.all, m.metric, audit.DecideOptions{Thresholds: th, AAPairs: pairs})
+	m.rankCells()
 	m.findings = audit.Audit(set, audit.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
 	// One geometric mean over every run on show, as one group.
@@ -160,49 +162,59 @@ func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
 	return out
 }
 
-// rankCells computes tiers, the leader and every cell against the leader.
+// rankCells reads tiers, the leader and every cell against the leader
+// from the verdicts. Cells are ranked within their run: a scenario that two
+// runs on show share has one set of tiers per run, numbered each from 1,
+// and a cell is compared with the leader of its own run.
 func (m *model) rankCells() {
 	m.tiers = map[string]audit.ScenarioTiers{}
 	m.rank = map[*audit.Cell]int{}
 	m.vsLeader = map[*audit.Cell]audit.Comparison{}
 	m.leader = map[string]*audit.Cell{}
-	// Tiers span every run on show (the same scenario in a Go and a
-	// JavaScript suite is one ranking): copies of the cells with the run
-	// left out are ranked, then mapped back.
-	merged := withoutRun(m.cells)
-	orig := map[*audit.Cell]*audit.Cell{}
-	for i, c := range merged {
-		orig[c] = m.cells[i]
-	}
-	for _, st := range audit.Tiers(merged, m.metric, m.th) {
-		st.Run = m.run
-		for i := range st.Tiers {
-			for k, c := range st.Tiers[i].Cells {
-				st.Tiers[i].Cells[k] = orig[c]
-			}
+	for _, sv := range m.verdicts.Scenarios {
+		if !m.primary[sv.Run] {
+			continue
 		}
-		for k, c := range st.Unranked {
-			st.Unranked[k] = orig[c]
+		st := m.verdicts.Tiers(sv)
+		if old, ok := m.tiers[sv.Scenario]; ok {
+			st = mergeTiers(old, st)
 		}
-		m.tiers[st.Scenario] = st
-		for _, t := range st.Tiers {
+		m.tiers[sv.Scenario] = st
+		for _, t := range m.verdicts.Tiers(sv).Tiers {
 			for _, c := range t.Cells {
 				m.rank[c] = t.Rank
 			}
 		}
-	}
-	for _, s := range m.scenarios {
-		cs := m.scenarioCells(s)
-		if len(cs) == 0 {
-			continue
+		lead := sv.Cells[0]
+		for _, c := range sv.Cells[1:] {
+			if cmp, ok := m.verdicts.Versus(lead, c); ok {
+				m.vsLeader[c] = cmp
+			}
 		}
-		lead := cs[0]
-		m.leader[s] = lead
-		cmps := audit.CompareBaseline(lead, cs[1:], m.metric, m.th)
-		for i, c := range cs[1:] {
-			m.vsLeader[c] = cmps[i]
+		// The scenario's leader is the highest of its runs' leaders.
+		if old := m.leader[sv.Scenario]; old == nil || lead.Stat(m.metric).GeoMean > old.Stat(m.metric).GeoMean {
+			m.leader[sv.Scenario] = lead
 		}
 	}
+}
+
+// mergeTiers puts the tiers of a second run beside the first's: tier k
+// holds every run's tier k. Ranks stay within each run.
+func mergeTiers(a, b audit.ScenarioTiers) audit.ScenarioTiers {
+	out := a
+	out.Tiers = append([]audit.Tier(nil), a.Tiers...)
+	for i, t := range b.Tiers {
+		if i < len(out.Tiers) {
+			merged := out.Tiers[i]
+			merged.Cells = append(append([]*audit.Cell(nil), merged.Cells...), t.Cells...)
+			merged.Comparisons = append(append([]audit.Comparison(nil), merged.Comparisons...), t.Comparisons...)
+			out.Tiers[i] = merged
+		} else {
+			out.Tiers = append(out.Tiers, t)
+		}
+	}
+	out.Unranked = append(append([]*audit.Cell(nil), a.Unranked...), b.Unranked...)
+	return out
 }
 
 // scenarioCells are the primary run's cells of scenario s, highest median

@@ -174,7 +174,10 @@ func (m *model) card(p Page, spec Card) CardView {
 // ratio is other ÷ base as a card shows it: "2.49×", "~ 1.01×" when no
 // difference is claimed, "? 1.30×" when there are too few repetitions.
 func (m *model) ratio(base, other *audit.Cell) (text, class, title string) {
-	c := audit.CompareStats(base.Stat(m.metric), other.Stat(m.metric), m.th)
+	c, ok := m.verdicts.Versus(base, other)
+	if !ok {
+		return "? " + Ratio(other.Stat(m.metric).GeoMean/base.Stat(m.metric).GeoMean), "ratio unknown", "not measured in one scenario of one run"
+	}
 	title = fmt.Sprintf("%s ÷ %s = %s; interval %s–%s at %.0f%%; %s", other.Name, base.Name, Ratio(c.Ratio), Ratio(c.Lo), Ratio(c.Hi), c.Confidence*100, c.Reason)
 	switch {
 	case c.Method == audit.MethodNone:

@@ -122,7 +122,7 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 				row.Cells = append(row.Cells, ComparisonCell{Change: "–", Title: "not measured in both"})
 				continue
 			}
-			c := audit.CompareStats(a.Stat(m.metric), b.Stat(m.metric), m.th)
+			c, _ := m.verdicts.Versus(a, b)
 			cell := ComparisonCell{From: Count(a.Stat(m.metric).Median), To: Count(b.Stat(m.metric).Median), Change: c.Delta(), Title: c.Reason}
 			switch {
 			case c.Method == audit.MethodNone:
