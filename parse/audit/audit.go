@@ -139,6 +139,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, mixedHostFindings(set.Runs)...)
 	fs = append(fs, runFindings(set)...)
 	fs = append(fs, aaFindings(set.Runs, cells, opts.Pairs, th)...)
+	fs = append(fs, powerFindings(Decide(set, cells, MetricRPS, DecideOptions{Thresholds: th, AAPairs: opts.Pairs}))...)
 	checked := map[string]bool{}
 	if !opts.NoIntegrity {
 		for _, r := range set.Runs {

@@ -75,7 +75,9 @@ func rulesOf(fs []Finding) []string {
 }
 
 func TestAuditCleanRunIsQuiet(t *testing.T) {
-	if fs := Audit(withRun(cleanSet(), nil), AuditOptions{Pairs: [][2]string{{"a", "a"}}}); len(fs) != 0 {
+	fs := Audit(withRun(cleanSet(), nil), AuditOptions{Pairs: [][2]string{{"a", "a"}}})
+	fs = slices.DeleteFunc(fs, func(f Finding) bool { return f.Rule == RulePower }) // stated for every scenario
+	if len(fs) != 0 {
 		t.Errorf("findings on a clean run: %v", fs)
 	}
 }
