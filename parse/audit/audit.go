@@ -131,7 +131,19 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 		fs = append(fs, errorFindings(c, th)...)
 		fs = append(fs, latencyFindings(c, th)...)
 	}
-	fs = append(fs, noisyScenarioFindings(cells, th)...)
+	runs := map[string]*parse.Run{}
+	scenarios := map[string]int{}
+	for _, r := range set.Runs {
+		runs[r.ID] = r
+	}
+	for _, g := range groupByScenario(cells) {
+		scenarios[g[0].Run]++
+	}
+	fs = append(fs, noisyScenarioFindings(runs, cells, th)...)
+	fs = foldNoisyCells(fs, runs, scenarios)
+	fs = append(fs, firstRepFindings(runs, cells, th)...)
+	fs = append(fs, driftFindings(runs, cells, th)...)
+	fs = append(fs, closedLoopFindings(cells)...)
 	fs = append(fs, hostPairFindings(cells)...)
 	fs = append(fs, interleaveFindings(set)...)
 	fs = append(fs, saturationFindings(set, cells, th)...)
