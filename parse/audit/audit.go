@@ -144,6 +144,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, firstRepFindings(runs, cells, th)...)
 	fs = append(fs, driftFindings(runs, cells, th)...)
 	fs = append(fs, closedLoopFindings(cells)...)
+	fs = append(fs, outlierFindings(cells, th)...)
 	fs = append(fs, hostPairFindings(cells)...)
 	fs = append(fs, interleaveFindings(set)...)
 	fs = append(fs, saturationFindings(set, cells, th)...)

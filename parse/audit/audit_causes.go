@@ -164,6 +164,9 @@ func firstRepFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) 
 			continue
 		}
 		for _, c := range slow {
+			if !standsApart(c.RPS.Values) {
+				continue // as slow as the noise makes a first repetition by chance
+			}
 			f, _ := slowFirstRep(c, th)
 			if w := runAdvice(runs[id]).warmup; w != "" {
 				f.Message += fmt.Sprintf(" (the warm-up ran %s)", w)
@@ -172,6 +175,14 @@ func firstRepFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) 
 		}
 	}
 	return fs
+}
+
+// standsApart reports whether the first value lies below the others by
+// more than twice their own range: a warm-up, not the cell's noise.
+func standsApart(v []float64) bool {
+	others := slices.Clone(v[1:])
+	sort.Float64s(others)
+	return others[0]-v[0] > 2*(others[len(others)-1]-others[0])
 }
 
 // firstDumps is the first repetition's dump of each cell.
@@ -225,10 +236,32 @@ func driftFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []F
 	return fs
 }
 
+// outlierFindings runs outlierRep on every cell with its scenario's
+// median robust CV.
+func outlierFindings(cells []*Cell, th Thresholds) []Finding {
+	var fs []Finding
+	for _, g := range groupByScenario(cells) {
+		var cvs []float64
+		for _, c := range g {
+			if c.RPS.N >= 2 {
+				cvs = append(cvs, c.RPS.CV)
+			}
+		}
+		cv := medianOf(cvs)
+		for _, c := range g {
+			if f, ok := outlierRep(c, cv, th); ok {
+				fs = append(fs, f)
+			}
+		}
+	}
+	return fs
+}
+
 // outlierRep fires for the one repetition farthest from the others of its
-// cell when it lies more than three times the others' own spread and more
-// than twice MaxCV from their median: a stall or a burst, not noise.
-func outlierRep(c *Cell, th Thresholds) (Finding, bool) {
+// cell when it lies more than three times the others' own spread, more
+// than four times the scenario's typical noise (its median robust CV), and
+// more than twice MaxCV from their median: a stall or a burst, not noise.
+func outlierRep(c *Cell, scenarioCV float64, th Thresholds) (Finding, bool) {
 	v := c.RPS.Values
 	if len(v) < 4 || !(c.RPS.Min > 0) {
 		return Finding{}, false
@@ -247,7 +280,7 @@ func outlierRep(c *Cell, th Thresholds) (Finding, bool) {
 			worst, dev, spread = i, d, s
 		}
 	}
-	if worst < 0 || !(dev > 3*spread && dev > math.Log1p(2*th.MaxCV)) {
+	if worst < 0 || !(dev > 3*spread && dev > math.Log1p(2*th.MaxCV) && !(dev <= 4*scenarioCV)) {
 		return Finding{}, false
 	}
 	return cellFinding(c, RuleOutlierRep, LevelWarning, fmt.Sprintf(

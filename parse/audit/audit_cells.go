@@ -34,9 +34,6 @@ func cellFindings(c *Cell, th Thresholds) []Finding {
 			"robust CV %.1f%% is above %.0f%% (req/s from %s to %s) while the scenario's other targets are steadier: this target is noisy on its own (a garbage collector, a JIT, a cache), so its differences below that noise read \"~\"; lengthen the duration or run more repetitions",
 			s.CV*100, th.MaxCV*100, formatCount(s.Min), formatCount(s.Max)), nil))
 	}
-	if f, ok := outlierRep(c, th); ok {
-		fs = append(fs, f)
-	}
 	if f, ok := responseSize(c, th); ok {
 		fs = append(fs, f)
 	}

@@ -49,8 +49,18 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	m := max(len(ns)*(len(ns)-1)/2, 1)
 	floor := math.Log1p(sv.Floor.Value)
 	p.Smallest = math.Expm1(floor + detectable(p.N, m, p.Sigma, th.Alpha, 0.5))
-	p.Need5 = repsFor(0.05, floor, m, p.Sigma, th.Alpha)
-	p.Need10 = repsFor(0.10, floor, m, p.Sigma, th.Alpha)
+	// With more repetitions the A/A pair's bound shrinks too: its standard
+	// error scales as 1/√n from what this run measured.
+	floorAt := func(n int) float64 {
+		f := math.Log1p(sv.Floor.Threshold)
+		if sv.Floor.AASE > 0 {
+			q := studentQuantile(1-(1-th.Confidence)/2, float64(2*n-2))
+			f = math.Max(f, math.Abs(sv.Floor.AADiff)+q*sv.Floor.AASE*math.Sqrt(float64(p.N)/float64(n)))
+		}
+		return f
+	}
+	p.Need5 = repsFor(0.05, floorAt, m, p.Sigma, th.Alpha)
+	p.Need10 = repsFor(0.10, floorAt, m, p.Sigma, th.Alpha)
 	return p, true
 }
 
@@ -67,14 +77,12 @@ func detectable(n, m int, sigma, alpha, power float64) float64 {
 }
 
 // repsFor is the fewest repetitions (up to 200) with which a relative
-// difference target is claimed with 80% power; 0 when none can.
-func repsFor(target, floor float64, m int, sigma, alpha float64) int {
-	room := math.Log1p(target) - floor
-	if !(room > 0) {
-		return 0
-	}
+// difference target is claimed with 80% power over a noise floor (in log)
+// that may depend on n; 0 when none can.
+func repsFor(target float64, floor func(n int) float64, m int, sigma, alpha float64) int {
 	for n := 2; n <= 200; n++ {
-		if detectable(n, m, sigma, alpha, powerTarget) <= room {
+		room := math.Log1p(target) - floor(n)
+		if room > 0 && detectable(n, m, sigma, alpha, powerTarget) <= room {
 			return n
 		}
 	}
@@ -92,7 +100,7 @@ func powerFindings(d *Verdicts) []Finding {
 		need := func(pct, n int) string {
 			switch {
 			case n == 0:
-				return fmt.Sprintf("no repetition count resolves %d%% under the %.1f%% noise floor", pct, sv.Floor.Value*100)
+				return fmt.Sprintf("%d%% needs more than 200 repetitions (or a quieter host)", pct)
 			case n <= p.N:
 				return fmt.Sprintf("%d%% is resolved already", pct)
 			}
