@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -121,9 +122,9 @@ func TestMergeShards(t *testing.T) {
 			t.Errorf("parsed %s: shard %q, hosts %q %q, rps %v", pm.Target, pm.Shard, pm.ServerHost, pm.ClientHost, pm.RPS)
 		}
 	}
-	for _, f := range parse.Audit(set, parse.AuditOptions{}) {
+	for _, f := range audit.Audit(set, audit.AuditOptions{}) {
 		switch f.Rule {
-		case parse.RuleDumpMissing, parse.RuleDumpExtra, parse.RuleDumpChanged, parse.RuleDumpOrphan, parse.RuleRunIncomplete, parse.RuleReadWarning:
+		case audit.RuleDumpMissing, audit.RuleDumpExtra, audit.RuleDumpChanged, audit.RuleDumpOrphan, audit.RuleRunIncomplete, audit.RuleReadWarning:
 			t.Errorf("audit of the merged run: %s", f)
 		}
 	}

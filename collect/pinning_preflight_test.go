@@ -1,6 +1,8 @@
 package collect
 
 import (
+	"github.com/fairbench/fairbench/parse/audit"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -70,8 +72,8 @@ func TestPinningForced(t *testing.T) {
 		t.Fatal(errs)
 	}
 	var found bool
-	for _, f := range parse.Audit(set, parse.AuditOptions{}) {
-		if f.Rule == parse.RulePinning && f.Level == parse.LevelError {
+	for _, f := range audit.Audit(set, audit.AuditOptions{}) {
+		if f.Rule == audit.RulePinning && f.Level == audit.LevelError {
 			found = strings.Contains(f.Message, "CPU 0 is in both the server's and the client's set") && strings.HasSuffix(f.Message, "(collect ran with -force-pinning)")
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/internal/sshlab"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -359,7 +360,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 		t.Fatal(errs)
 	}
 	var said bool
-	for _, f := range parse.Audit(set, parse.AuditOptions{}) {
+	for _, f := range audit.Audit(set, audit.AuditOptions{}) {
 		t.Logf("audit: %s", f)
 		said = said || f.Rule == "host-pair"
 	}

@@ -7,6 +7,7 @@
 // can, and never panics. Every record carries its Source: the file, the line
 // range and the file's sha256, so that each number can be traced to its bytes.
 //
-// parse knows nothing of how dumps were collected (package collect) or shown
-// (package render); the run directory on disk is its only contract with them.
+// parse knows nothing of how dumps were collected (package collect), judged
+// (package parse/audit: statistics, verdicts, audit rules) or shown (package
+// render); the run directory on disk is its only contract with them.
 package parse

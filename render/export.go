@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // ResultsSchema is the version of results.json's layout.
@@ -27,7 +28,7 @@ type resultsDoc struct {
 	PrimaryRun string          `json:"primary_run"`
 	Runs       []resultsRun    `json:"runs"`
 	Cells      []resultsCell   `json:"cells"`
-	Findings   []parse.Finding `json:"findings"`
+	Findings   []audit.Finding `json:"findings"`
 }
 
 type resultsRun struct {
@@ -88,17 +89,17 @@ func finite(v float64) *float64 {
 // it; model is the cell itself for the runs on show, nil for older runs.
 type exportCell struct {
 	run, scenario, name, target, runtime, tool string
-	rps, good                                  parse.Stat
+	rps, good                                  audit.Stat
 	reps                                       []exportRep
 	dumps                                      []string // each rep's dump in the site, "" for none
-	model                                      *parse.Cell
+	model                                      *audit.Cell
 }
 
 // eachExportCell calls fn for every cell of every run, sorted by run,
 // scenario and name: the runs on show from the model, older runs read back
 // from the spool one run at a time.
 func (m *model) eachExportCell(fn func(exportCell) error) error {
-	byRun := map[string][]*parse.Cell{}
+	byRun := map[string][]*audit.Cell{}
 	for _, c := range m.all {
 		byRun[c.Run] = append(byRun[c.Run], c)
 	}
@@ -154,7 +155,7 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 
 func (m *model) resultsCell(c exportCell) resultsCell {
 	st := c.rps
-	if m.metric == parse.MetricGoodRPS {
+	if m.metric == audit.MetricGoodRPS {
 		st = c.good
 	}
 	rc := resultsCell{
@@ -362,7 +363,7 @@ func (r *resultsJSON) tail() error {
 	}
 	findings := r.m.findings
 	if findings == nil {
-		findings = []parse.Finding{}
+		findings = []audit.Finding{}
 	}
 	if err := r.writeField("findings", findings, true); err != nil {
 		return err

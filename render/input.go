@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // Input is what a site is built from, read a run at a time so that memory
@@ -20,8 +21,8 @@ import (
 // load, and its place in the spool); not with the dumps' bytes, nor with
 // the older runs' cells and measurements.
 type Input struct {
-	th     parse.Thresholds
-	metric parse.Metric
+	th     audit.Thresholds
+	metric audit.Metric
 
 	runs   []runFacts // every run read, in the order read
 	detail map[string]*runRecords
@@ -131,13 +132,13 @@ func fromSet(set *parse.Set, opt Options) *Input {
 
 func newInput(opt Options, sp *spool) *Input {
 	th := opt.Thresholds
-	if th == (parse.Thresholds{}) {
-		th = parse.DefaultThresholds
+	if th == (audit.Thresholds{}) {
+		th = audit.DefaultThresholds
 	}
 	in := &Input{th: th, detail: map[string]*runRecords{}, newest: map[string]string{},
 		cells: map[cellID]int32{}, envs: map[string]*runEnv{}, runtimes: map[string]map[string]bool{}, names: map[string]string{}}
 	if opt.Site != nil && opt.Site.Metric == "good_rps" {
-		in.metric = parse.MetricGoodRPS
+		in.metric = audit.MetricGoodRPS
 	}
 	in.spool = sp
 	return in
@@ -206,7 +207,7 @@ func (in *Input) endRun() {
 	if rr == nil || in.err != nil {
 		return
 	}
-	cells := parse.Cells(&parse.Set{Measurements: rr.ms}, in.th)
+	cells := audit.Cells(&parse.Set{Measurements: rr.ms}, in.th)
 	in.hist = in.hist[:0]
 	for _, c := range cells {
 		id := cellID{in.intern(c.Scenario), in.intern(c.Target), in.intern(c.Runtime)}
@@ -303,7 +304,7 @@ func (in *Input) runOrder() []int {
 }
 
 // cellName is how tables name a target: with its runtime when the input
-// holds the target on more than one runtime, as parse.Cells names cells.
+// holds the target on more than one runtime, as audit.Cells names cells.
 func (in *Input) cellName(target, runtime string) string {
 	if len(in.runtimes[target]) > 1 && runtime != "" {
 		return fmt.Sprintf("%s (%s)", target, runtime)

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // model is everything the pages are made from, computed once: the cells of
@@ -17,8 +18,8 @@ type model struct {
 	site   *Site
 	in     *Input
 	set    *parse.Set // the runs on show, and dumps from outside run dirs
-	th     parse.Thresholds
-	metric parse.Metric
+	th     audit.Thresholds
+	metric audit.Metric
 
 	// The runs on show are the newest run of each suite (a site may publish
 	// several suites: Go and JavaScript, say); older runs make the history.
@@ -26,19 +27,20 @@ type model struct {
 	runs    []*parse.Run    // the runs on show, oldest first
 	run     string          // the newest run on show, "" for dumps outside run dirs
 	runInfo *parse.Run      // the newest run on show; nil for dumps outside run dirs
-	all     []*parse.Cell
-	cells   []*parse.Cell // the primary run's
+	all     []*audit.Cell
+	cells   []*audit.Cell // the primary run's
 
 	scenarios []string // in the order they ran
 	names     []string // cell names, sorted
-	byKey     map[[2]string]*parse.Cell
-	tiers     map[string]parse.ScenarioTiers
-	rank      map[*parse.Cell]int // tier rank, 0 for unranked
-	vsLeader  map[*parse.Cell]parse.Comparison
-	leader    map[string]*parse.Cell   // scenario → highest median
-	findings  []parse.Finding          // the audit of the runs on show; older runs are not audited
+	byKey     map[[2]string]*audit.Cell
+	tiers     map[string]audit.ScenarioTiers
+	rank      map[*audit.Cell]int // tier rank, 0 for unranked
+	vsLeader  map[*audit.Cell]audit.Comparison
+	verdicts  *audit.Verdicts          // every pair's decision, per scenario of each run
+	leader    map[string]*audit.Cell   // scenario → highest median
+	findings  []audit.Finding          // the audit of the runs on show; older runs are not audited
 	facts     map[string]*parse.Target // cell name → the target's facts
-	geo       parse.GeoMean
+	geo       audit.GeoMean
 
 	links   *linker
 	runDirs map[string]string // run ID → its dir, cleaned, for every run read
@@ -48,7 +50,7 @@ func newModel(in *Input, site *Site) *model {
 	set := in.set()
 	m := &model{site: site, in: in, set: set, th: in.th, metric: in.metric}
 	th := m.th
-	m.all = parse.Cells(set, th)
+	m.all = audit.Cells(set, th)
 	m.runs, m.primary = primaryRuns(set, m.all)
 	if n := len(m.runs); n > 0 {
 		m.runInfo, m.run = m.runs[n-1], m.runs[n-1].ID
@@ -58,7 +60,7 @@ func newModel(in *Input, site *Site) *model {
 			m.cells = append(m.cells, c)
 		}
 	}
-	m.byKey = map[[2]string]*parse.Cell{}
+	m.byKey = map[[2]string]*audit.Cell{}
 	names := map[string]bool{}
 	for _, c := range m.cells {
 		m.byKey[[2]string{c.Scenario, c.Name}] = c
@@ -70,17 +72,18 @@ func newModel(in *Input, site *Site) *model {
 		runRank[r.ID] = i
 	}
 	m.scenarios = scenarioOrder(m.cells, runRank)
-	m.rankCells()
 	var pairs [][2]string
 	for _, p := range site.AAPairs {
 		if len(p) == 2 {
 			pairs = append(pairs, [2]string{p[0], p[1]})
 		}
 	}
-	m.findings = parse.Audit(set, parse.AuditOptions{Thresholds: th, Pairs: pairs})
+	m.verdicts = audit.Decide(set, m.all, m.metric, audit.DecideOptions{Thresholds: th, AAPairs: pairs})
+	m.rankCells()
+	m.findings = audit.Audit(set, audit.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
 	// One geometric mean over every run on show, as one group.
-	for _, g := range parse.GeoMeans(withoutRun(m.cells), m.metric) {
+	for _, g := range audit.GeoMeans(withoutRun(m.cells), m.metric) {
 		m.geo = g
 	}
 	m.runDirs = map[string]string{}
@@ -99,7 +102,7 @@ func newModel(in *Input, site *Site) *model {
 // primaryRuns picks the runs on show: the newest run of each suite that
 // has cells, oldest first, and the set of their IDs. Cells read from dumps
 // outside run dirs (run "") are always on show.
-func primaryRuns(set *parse.Set, cells []*parse.Cell) ([]*parse.Run, map[string]bool) {
+func primaryRuns(set *parse.Set, cells []*audit.Cell) ([]*parse.Run, map[string]bool) {
 	has := map[string]bool{}
 	for _, c := range cells {
 		has[c.Run] = true
@@ -141,7 +144,7 @@ func primaryRuns(set *parse.Set, cells []*parse.Cell) ([]*parse.Run, map[string]
 // scenarioOrder lists scenarios in the order they first ran (runs in the
 // order of runRank, then each run's own order), by name where the order is
 // unknown.
-func scenarioOrder(cells []*parse.Cell, runRank map[string]int) []string {
+func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
 	first := map[string]int{}
 	for _, c := range cells {
 		o := math.MaxInt
@@ -159,61 +162,71 @@ func scenarioOrder(cells []*parse.Cell, runRank map[string]int) []string {
 	return out
 }
 
-// rankCells computes tiers, the leader and every cell against the leader.
+// rankCells reads tiers, the leader and every cell against the leader
+// from the verdicts. Cells are ranked within their run: a scenario that two
+// runs on show share has one set of tiers per run, numbered each from 1,
+// and a cell is compared with the leader of its own run.
 func (m *model) rankCells() {
-	m.tiers = map[string]parse.ScenarioTiers{}
-	m.rank = map[*parse.Cell]int{}
-	m.vsLeader = map[*parse.Cell]parse.Comparison{}
-	m.leader = map[string]*parse.Cell{}
-	// Tiers span every run on show (the same scenario in a Go and a
-	// JavaScript suite is one ranking): copies of the cells with the run
-	// left out are ranked, then mapped back.
-	merged := withoutRun(m.cells)
-	orig := map[*parse.Cell]*parse.Cell{}
-	for i, c := range merged {
-		orig[c] = m.cells[i]
-	}
-	for _, st := range parse.Tiers(merged, m.metric, m.th) {
-		st.Run = m.run
-		for i := range st.Tiers {
-			for k, c := range st.Tiers[i].Cells {
-				st.Tiers[i].Cells[k] = orig[c]
-			}
+	m.tiers = map[string]audit.ScenarioTiers{}
+	m.rank = map[*audit.Cell]int{}
+	m.vsLeader = map[*audit.Cell]audit.Comparison{}
+	m.leader = map[string]*audit.Cell{}
+	for _, sv := range m.verdicts.Scenarios {
+		if !m.primary[sv.Run] {
+			continue
 		}
-		for k, c := range st.Unranked {
-			st.Unranked[k] = orig[c]
+		st := m.verdicts.Tiers(sv)
+		if old, ok := m.tiers[sv.Scenario]; ok {
+			st = mergeTiers(old, st)
 		}
-		m.tiers[st.Scenario] = st
-		for _, t := range st.Tiers {
+		m.tiers[sv.Scenario] = st
+		for _, t := range m.verdicts.Tiers(sv).Tiers {
 			for _, c := range t.Cells {
 				m.rank[c] = t.Rank
 			}
 		}
-	}
-	for _, s := range m.scenarios {
-		cs := m.scenarioCells(s)
-		if len(cs) == 0 {
-			continue
+		lead := sv.Cells[0]
+		for _, c := range sv.Cells[1:] {
+			if cmp, ok := m.verdicts.Versus(lead, c); ok {
+				m.vsLeader[c] = cmp
+			}
 		}
-		lead := cs[0]
-		m.leader[s] = lead
-		cmps := parse.CompareBaseline(lead, cs[1:], m.metric, m.th)
-		for i, c := range cs[1:] {
-			m.vsLeader[c] = cmps[i]
+		// The scenario's leader is the highest of its runs' leaders.
+		if old := m.leader[sv.Scenario]; old == nil || lead.Stat(m.metric).GeoMean > old.Stat(m.metric).GeoMean {
+			m.leader[sv.Scenario] = lead
 		}
 	}
 }
 
+// mergeTiers puts the tiers of a second run beside the first's: tier k
+// holds every run's tier k. Ranks stay within each run.
+func mergeTiers(a, b audit.ScenarioTiers) audit.ScenarioTiers {
+	out := a
+	out.Tiers = append([]audit.Tier(nil), a.Tiers...)
+	for i, t := range b.Tiers {
+		if i < len(out.Tiers) {
+			merged := out.Tiers[i]
+			merged.Cells = append(append([]*audit.Cell(nil), merged.Cells...), t.Cells...)
+			merged.Comparisons = append(append([]audit.Comparison(nil), merged.Comparisons...), t.Comparisons...)
+			out.Tiers[i] = merged
+		} else {
+			out.Tiers = append(out.Tiers, t)
+		}
+	}
+	out.Unranked = append(append([]*audit.Cell(nil), a.Unranked...), b.Unranked...)
+	return out
+}
+
 // scenarioCells are the primary run's cells of scenario s, highest median
 // first, then by name; cells without a valid median last.
-func (m *model) scenarioCells(s string) []*parse.Cell {
-	var cs []*parse.Cell
+func (m *model) scenarioCells(s string) []*audit.Cell {
+	var cs []*audit.Cell
 	for _, c := range m.cells {
 		if c.Scenario == s {
 			cs = append(cs, c)
 		}
 	}
-	slices.SortStableFunc(cs, func(a, b *parse.Cell) int {
+	slices.SortStableFunc(cs, func(a, b *audit.Cell) int {
 		sa, sb := a.Stat(m.metric), b.Stat(m.metric)
 		if sa.Valid() != sb.Valid() {
 			if sa.Valid() {
@@ -230,7 +243,7 @@ func (m *model) scenarioCells(s string) []*parse.Cell {
 }
 
 // cell is the primary run's cell of a name in a scenario, nil if none.
-func (m *model) cell(scenario, name string) *parse.Cell {
+func (m *model) cell(scenario, name string) *audit.Cell {
 	return m.byKey[[2]string{scenario, name}]
 }
 
@@ -254,7 +267,7 @@ func (m *model) resolve(name string) (string, bool) {
 
 // targetFacts maps each cell name to the facts recorded for its target in
 // the same run: build, startup, memory, artifact, conformance.
-func targetFacts(set *parse.Set, cells []*parse.Cell) map[string]*parse.Target {
+func targetFacts(set *parse.Set, cells []*audit.Cell) map[string]*parse.Target {
 	out := map[string]*parse.Target{}
 	for _, c := range cells {
 		if _, done := out[c.Name]; done {
@@ -271,8 +284,8 @@ func targetFacts(set *parse.Set, cells []*parse.Cell) map[string]*parse.Target {
 }
 
 // cellFindings are the findings about one cell.
-func (m *model) cellFindings(c *parse.Cell) []parse.Finding {
-	var out []parse.Finding
+func (m *model) cellFindings(c *audit.Cell) []audit.Finding {
+	var out []audit.Finding
 	for _, f := range m.findings {
 		if f.Run == c.Run && f.Target == c.Name && f.Scenario == c.Scenario {
 			out = append(out, f)
@@ -282,8 +295,8 @@ func (m *model) cellFindings(c *parse.Cell) []parse.Finding {
 }
 
 // scenarioFindings are the findings about a scenario as a whole.
-func (m *model) scenarioFindings(s string) []parse.Finding {
-	var out []parse.Finding
+func (m *model) scenarioFindings(s string) []audit.Finding {
+	var out []audit.Finding
 	for _, f := range m.findings {
 		if m.primary[f.Run] && f.Target == "" && f.Scenario == s {
 			out = append(out, f)
@@ -314,8 +327,8 @@ func (m *model) targetOf(name string) string {
 
 // withoutRun returns copies of cells with the run left out, so that the
 // statistics that group by run take every run on show as one.
-func withoutRun(cells []*parse.Cell) []*parse.Cell {
-	out := make([]*parse.Cell, len(cells))
+func withoutRun(cells []*audit.Cell) []*audit.Cell {
+	out := make([]*audit.Cell, len(cells))
 	for i, c := range cells {
 		cc := *c
 		cc.Run = ""

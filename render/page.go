@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // Page is what every page template receives besides its own fields: where
@@ -99,7 +99,7 @@ func (p Page) href(rootRelative string) string {
 }
 
 // statNum is a median with a link and an interval tooltip.
-func statNum(s parse.Stat, href string) Num {
+func statNum(s audit.Stat, href string) Num {
 	if s.N == 0 || math.IsNaN(s.Median) {
 		return Num{Text: "–"}
 	}
@@ -108,7 +108,7 @@ func statNum(s parse.Stat, href string) Num {
 
 // interval is the median's confidence interval when n allows one, else
 // min–max, and which of them it is.
-func interval(s parse.Stat) (lo, hi float64, label string) {
+func interval(s audit.Stat) (lo, hi float64, label string) {
 	if s.N == 0 {
 		return 0, 0, ""
 	}
@@ -118,7 +118,7 @@ func interval(s parse.Stat) (lo, hi float64, label string) {
 	return s.Min, s.Max, "min–max"
 }
 
-func intervalText(s parse.Stat) string {
+func intervalText(s audit.Stat) string {
 	lo, hi, label := interval(s)
 	if label == "" {
 		return ""
@@ -127,7 +127,7 @@ func intervalText(s parse.Stat) string {
 }
 
 // badges turns findings into badges linking to the soft page.
-func badges(p Page, fs []parse.Finding) []Badge {
+func badges(p Page, fs []audit.Finding) []Badge {
 	var out []Badge
 	seen := map[string]bool{}
 	for _, f := range fs {
@@ -145,10 +145,10 @@ func badges(p Page, fs []parse.Finding) []Badge {
 
 // notable are the findings at warning level and above: the ones a row
 // carries as a badge. Notes (info) are gathered per scenario instead.
-func notable(fs []parse.Finding) []parse.Finding {
-	var out []parse.Finding
+func notable(fs []audit.Finding) []audit.Finding {
+	var out []audit.Finding
 	for _, f := range fs {
-		if f.Level >= parse.LevelWarning {
+		if f.Level >= audit.LevelWarning {
 			out = append(out, f)
 		}
 	}
@@ -156,8 +156,8 @@ func notable(fs []parse.Finding) []parse.Finding {
 }
 
 // worst is the highest level in fs, -1 for none.
-func worst(fs []parse.Finding) parse.Level {
-	l := parse.Level(-1)
+func worst(fs []audit.Finding) audit.Level {
+	l := audit.Level(-1)
 	for _, f := range fs {
 		l = max(l, f.Level)
 	}

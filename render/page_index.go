@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // IndexPage is the front page: headline cards, the scenarios at a glance,
@@ -103,9 +103,9 @@ func (m *model) indexPage() *IndexPage {
 	p.Geo, p.GeoNote = m.geoChart(p.Page)
 	for _, f := range m.findings {
 		switch f.Level {
-		case parse.LevelError:
+		case audit.LevelError:
 			p.Errors++
-		case parse.LevelWarning:
+		case audit.LevelWarning:
 			p.Warnings++
 		default:
 			p.Infos++
@@ -173,11 +173,14 @@ func (m *model) card(p Page, spec Card) CardView {
 
 // ratio is other ÷ base as a card shows it: "2.49×", "~ 1.01×" when no
 // difference is claimed, "? 1.30×" when there are too few repetitions.
-func (m *model) ratio(base, other *parse.Cell) (text, class, title string) {
-	c := parse.CompareStats(base.Stat(m.metric), other.Stat(m.metric), m.th)
+func (m *model) ratio(base, other *audit.Cell) (text, class, title string) {
+	c, ok := m.verdicts.Versus(base, other)
+	if !ok {
+		return "? " + Ratio(other.Stat(m.metric).GeoMean/base.Stat(m.metric).GeoMean), "ratio unknown", "not measured in one scenario of one run"
+	}
 	title = fmt.Sprintf("%s ÷ %s = %s; interval %s–%s at %.0f%%; %s", other.Name, base.Name, Ratio(c.Ratio), Ratio(c.Lo), Ratio(c.Hi), c.Confidence*100, c.Reason)
 	switch {
-	case c.Method == parse.MethodNone:
+	case c.Method == audit.MethodNone:
 		return "? " + Ratio(c.Ratio), "ratio unknown", title
 	case !c.Differs:
 		return "~ " + Ratio(c.Ratio), "ratio same", title

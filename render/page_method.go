@@ -104,9 +104,9 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 	p.Statistics = []Fact{
 		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
 		{Label: "interval", Value: fmt.Sprintf("%.0f%% confidence interval of the median (order statistics, golang.org/x/perf/benchmath); min–max where n is too small", th.Confidence*100)},
-		{Label: "difference", Value: fmt.Sprintf("Mann-Whitney U at α=%.2f with n ≥ %d on both sides (Holm–Bonferroni across targets); non-overlapping ranges with %d ≤ n < %d; nothing with n < %d", th.Alpha, th.UTestReps, th.MinReps, th.UTestReps, th.MinReps)},
-		{Label: "noise threshold", Value: fmt.Sprintf("differences within %.0f%% are shown as ~", th.Noise*100)},
-		{Label: "tiers", Value: "the fastest remaining target opens a tier; it takes every next target tied with it"},
+		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput for every pair of targets in a scenario of one run, Holm's correction over those pairs at α=%.2f (control is per scenario); ratios are of geometric means, with the interval at the pair's Holm level; nothing with n < %d", th.Alpha, th.MinReps)},
+		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the A/A pair's upper bound in that scenario; otherwise ~", th.Noise*100)},
+		{Label: "tiers", Value: "ranked within each run: the fastest remaining target opens a tier; it takes every next target whose verdict with it is ~"},
 		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},
 	}
 	return p, nil

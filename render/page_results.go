@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // ResultsPage is every target in every scenario, and the comparisons the
@@ -122,10 +122,10 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 				row.Cells = append(row.Cells, ComparisonCell{Change: "–", Title: "not measured in both"})
 				continue
 			}
-			c := parse.CompareStats(a.Stat(m.metric), b.Stat(m.metric), m.th)
+			c, _ := m.verdicts.Versus(a, b)
 			cell := ComparisonCell{From: Count(a.Stat(m.metric).Median), To: Count(b.Stat(m.metric).Median), Change: c.Delta(), Title: c.Reason}
 			switch {
-			case c.Method == parse.MethodNone:
+			case c.Method == audit.MethodNone:
 				cell.Class = "unknown"
 			case !c.Differs:
 				cell.Class = "same"

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // ScenarioPage is one scenario: chart, table, latency percentiles.
@@ -75,13 +75,13 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 
 // scenarioNotes are the findings about the scenario as a whole, and the
 // notes (info findings) about its targets, one badge per rule with a count.
-func (m *model) scenarioNotes(p Page, s string, cs []*parse.Cell) []Badge {
+func (m *model) scenarioNotes(p Page, s string, cs []*audit.Cell) []Badge {
 	notes := badges(p, m.scenarioFindings(s))
 	count := map[string]int{}
 	var rules []string
 	for _, c := range cs {
 		for _, f := range m.cellFindings(c) {
-			if f.Level >= parse.LevelWarning {
+			if f.Level >= audit.LevelWarning {
 				continue
 			}
 			if count[f.Rule] == 0 {
@@ -97,14 +97,14 @@ func (m *model) scenarioNotes(p Page, s string, cs []*parse.Cell) []Badge {
 }
 
 // tierNote says how tiers were made, in one sentence.
-func tierNote(st parse.ScenarioTiers, th parse.Thresholds) string {
+func tierNote(st audit.ScenarioTiers, th audit.Thresholds) string {
 	if len(st.Tiers) == 0 {
 		return fmt.Sprintf("No target has the %d repetitions needed to rank; nothing is claimed.", th.MinReps)
 	}
 	return fmt.Sprintf("Targets in one tier are not told apart: each is within noise (%.0f%%) of, or not significantly different from (α=%.2f), the tier's first.", th.Noise*100, th.Alpha)
 }
 
-func (m *model) scenarioRow(p Page, c *parse.Cell) ScenarioRow {
+func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 	st := c.Stat(m.metric)
 	anchor := p.href(m.links.Target(c.Name)) + "#" + m.links.scenario[c.Scenario]
 	r := ScenarioRow{
@@ -148,7 +148,7 @@ func (m *model) scenarioRow(p Page, c *parse.Cell) ScenarioRow {
 
 // latencyNum is the median across repetitions of percentile q, linking to
 // the dump of the repetition nearest that median.
-func latencyNum(c *parse.Cell, q float64) Num {
+func latencyNum(c *audit.Cell, q float64) Num {
 	var vs []float64
 	for _, rep := range c.Reps {
 		for _, pc := range rep.Latency.Percentiles {
@@ -165,7 +165,7 @@ func latencyNum(c *parse.Cell, q float64) Num {
 }
 
 // barInput is a cell's bar: median, interval whisker, a dot per rep.
-func (m *model) barInput(p Page, c *parse.Cell) BarInput {
+func (m *model) barInput(p Page, c *audit.Cell) BarInput {
 	st := c.Stat(m.metric)
 	b := BarInput{Label: c.Name, Href: p.href(m.links.Target(c.Name)), Median: st.Median, Unit: m.metric.String(), Tier: m.rank[c]}
 	if math.IsNaN(b.Median) {
@@ -188,7 +188,7 @@ func (m *model) barInput(p Page, c *parse.Cell) BarInput {
 }
 
 // percentiles is the table of latency percentiles the tool measured.
-func (m *model) percentiles(p Page, cs []*parse.Cell) ([]string, []PercentileRow, bool) {
+func (m *model) percentiles(p Page, cs []*audit.Cell) ([]string, []PercentileRow, bool) {
 	ps := map[float64]bool{}
 	closed := false
 	for _, c := range cs {
@@ -225,7 +225,7 @@ func (m *model) percentiles(p Page, cs []*parse.Cell) ([]string, []PercentileRow
 }
 
 // describeLoad says what was asked and how, from the measurements.
-func describeLoad(cs []*parse.Cell) (request, load string) {
+func describeLoad(cs []*audit.Cell) (request, load string) {
 	for _, c := range cs {
 		for _, rep := range c.Reps {
 			if request == "" && rep.URL != "" {

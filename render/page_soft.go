@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // SoftPage is "where these numbers are soft": the audit's findings in plain
@@ -67,12 +68,12 @@ func (m *model) softPage() (*SoftPage, error) {
 			item.Dumps = append(item.Dumps, Link{Href: m.links.Dump(parse.Source{File: d}), Text: d})
 		}
 	}
-	p.Counts = fmt.Sprintf("%s, %s, %s.", plural(counts[parse.LevelError], "error"), plural(counts[parse.LevelWarning], "warning"), plural(counts[parse.LevelInfo], "note"))
+	p.Counts = fmt.Sprintf("%s, %s, %s.", plural(counts[audit.LevelError], "error"), plural(counts[audit.LevelWarning], "warning"), plural(counts[audit.LevelInfo], "note"))
 	return p, nil
 }
 
 // findingItem returns the item of g with f's message, adding one if new.
-func (m *model) findingItem(g *FindingGroup, f parse.Finding) *FindingItem {
+func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 	for i := range g.Items {
 		if g.Items[i].Message == f.Message && g.Items[i].Level == f.Level.String() {
 			return &g.Items[i]
@@ -83,7 +84,7 @@ func (m *model) findingItem(g *FindingGroup, f parse.Finding) *FindingItem {
 }
 
 // place links a finding to the page it is about.
-func (m *model) place(f parse.Finding) Link {
+func (m *model) place(f audit.Finding) Link {
 	var parts []string
 	run := f.Run
 	if m.primary[run] && len(m.runs) < 2 {

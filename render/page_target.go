@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // TargetPage is one target: its facts, every scenario with every
@@ -121,7 +122,7 @@ func (m *model) targetFacts(name string) []Fact {
 	)
 }
 
-func (m *model) targetScenario(p Page, c *parse.Cell) TargetScenario {
+func (m *model) targetScenario(p Page, c *audit.Cell) TargetScenario {
 	st := c.Stat(m.metric)
 	ts := TargetScenario{
 		ID:     m.links.scenario[c.Scenario],

@@ -30,6 +30,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // Options say where and how to build a site.
@@ -40,8 +41,8 @@ type Options struct {
 	// Theme replaces the theme the site names; nil looks it up by name.
 	Theme fs.FS
 	// Thresholds decide differences, tiers and findings; zero means
-	// parse.DefaultThresholds.
-	Thresholds parse.Thresholds
+	// audit.DefaultThresholds.
+	Thresholds audit.Thresholds
 	// Progress receives a line per stage with its time; nil for none.
 	Progress io.Writer
 }
@@ -370,7 +371,7 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 }
 
 // ResultsMarkdown renders only results.md for set, as Build would write it.
-func ResultsMarkdown(set *parse.Set, site *Site, th parse.Thresholds) []byte {
+func ResultsMarkdown(set *parse.Set, site *Site, th audit.Thresholds) []byte {
 	if site == nil {
 		s := DefaultSite
 		site = &s

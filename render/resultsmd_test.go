@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // bunLayout is bun-http-framework-benchmark's results.md, in site.toml.
@@ -45,7 +46,7 @@ func TestResultsMDBunLayout(t *testing.T) {
 	for _, err := range errs {
 		t.Logf("reading the bun dumps: %v", err)
 	}
-	got := ResultsMarkdown(set, site, parse.Thresholds{})
+	got := ResultsMarkdown(set, site, audit.Thresholds{})
 	facts := len(set.Targets) > 0
 	gotRows, wantRows := mdRows(got), mdRows(want)
 	if len(gotRows) != len(wantRows) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 func TestParseSiteErrors(t *testing.T) {
@@ -85,12 +85,12 @@ func TestAAPairs(t *testing.T) {
 	m := newModel(fromSet(set, Options{Site: &s}), &s)
 	found := false
 	for _, f := range m.findings {
-		if f.Rule == parse.RuleAAPair && strings.Contains(f.Target, "chi") {
+		if f.Rule == audit.RuleAAPair && strings.Contains(f.Target, "chi") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no %s finding for the pair chi = chi-again", parse.RuleAAPair)
+		t.Errorf("no %s finding for the pair chi = chi-again", audit.RuleAAPair)
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 )
 
 // median of xs; 0 for none. The input is not changed. Cell statistics come
-// from package parse (parse.Stat); this is for per-repetition side numbers
+// from package parse (audit.Stat); this is for per-repetition side numbers
 // such as latency percentiles, which parse does not summarise.
 func median(xs []float64) float64 {
 	if len(xs) == 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 var auditCommand = command{
@@ -67,23 +68,23 @@ func runAudit(e *env, args []string) error {
 		return usageErr("audit: no measurements in %q", fs.Args())
 	}
 	inErr := inputErrors(e.stderr, errs) // shown; what could be read is still audited
-	findings := parse.Audit(set, parse.AuditOptions{Pairs: pairs})
+	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs})
 	if *table != "" {
 		f, err := os.Open(*table)
 		if err != nil {
 			return usageErr("audit: %w", err)
 		}
-		tf, err := parse.AuditTable(f, *table, set)
+		tf, err := audit.AuditTable(f, *table, set)
 		f.Close()
 		if err != nil {
 			return usageErr("audit: %w", err)
 		}
 		findings = append(findings, tf...)
 	}
-	parse.SortFindings(findings)
-	write, out := parse.WriteFindingsText, e.stdout
+	audit.SortFindings(findings)
+	write, out := audit.WriteFindingsText, e.stdout
 	if *format == "json" {
-		write, out = parse.WriteFindingsJSON, e.data
+		write, out = audit.WriteFindingsJSON, e.data
 	}
 	if err := write(out, findings); err != nil {
 		return err
@@ -91,7 +92,7 @@ func runAudit(e *env, args []string) error {
 	if inErr != nil {
 		return inErr // an input that could not be read outweighs the findings on the rest
 	}
-	if parse.HasErrors(findings) {
+	if audit.HasErrors(findings) {
 		return failure(errSilent)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 var compareCommand = command{
@@ -43,7 +44,7 @@ func runCompare(e *env, args []string) error {
 		sets[i] = set
 		all = append(all, errs...)
 	}
-	if err := parse.WriteCompare(e.stdout, sets[0], sets[1], parse.DefaultThresholds); err != nil {
+	if err := audit.WriteCompare(e.stdout, sets[0], sets[1], audit.DefaultThresholds); err != nil {
 		return err
 	}
 	if len(all) > 0 { // shown above; what could be read was compared

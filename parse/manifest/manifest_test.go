@@ -18,7 +18,7 @@ import (
 func committedRuns(t *testing.T) []string {
 	t.Helper()
 	var names []string
-	for _, glob := range []string{"../../site/results/*/run.json", "../testdata/*/*/run.json", "../../render/testdata/runs/*/run.json"} {
+	for _, glob := range []string{"../../site/results/*/run.json", "../testdata/*/*/run.json", "../audit/testdata/*/*/run.json", "../../render/testdata/runs/*/run.json"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
 )
 
 // spent is where the wall time of one collect went, from its run.json.

@@ -1,0 +1,213 @@
+package audit
+
+import (
+	"fmt"
+	"github.com/fairbench/fairbench/parse"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// Rules about who was the bottleneck, and what the latency means.
+const (
+	RuleClientSaturated    = "client-saturated"     // the load generator near the CPUs it could use
+	RuleServerNotSaturated = "server-not-saturated" // the server well below its CPUs
+	RuleClosedLoop         = "closed-loop-latency"  // tail percentiles of closed-loop latency (coordinated omission)
+	RuleTailSamples        = "percentile-samples"   // a percentile with fewer than MinTailSamples beyond it
+)
+
+// runIndex finds the run.json record behind a measurement.
+type runIndex struct {
+	runs    map[string]*parse.Run
+	records map[recordKey]*manifest.Measurement
+}
+
+type recordKey struct {
+	run, target, scenario string
+	rep                   int
+	warmup                bool
+}
+
+func newRunIndex(runs []*parse.Run) runIndex {
+	ix := runIndex{runs: map[string]*parse.Run{}, records: map[recordKey]*manifest.Measurement{}}
+	for _, r := range runs {
+		ix.runs[r.ID] = r
+		for i := range r.Measurements {
+			mr := &r.Measurements[i]
+			ix.records[recordKey{r.ID, mr.Target, mr.Scenario, mr.Rep, mr.Warmup}] = mr
+		}
+	}
+	return ix
+}
+
+// cpus is how many CPUs the client and the server of m could use, 0 if
+// unknown: the measurement's CPU sets, else the run's isolation, else the
+// host's threads. The client is further capped by what the tool can use:
+// wrk uses its threads, autocannon one thread per worker (one without).
+func (ix runIndex) cpus(m *parse.Measurement) (client, server int) {
+	r := ix.runs[m.Run]
+	if r == nil {
+		return 0, 0
+	}
+	client, server = cpuCount(r.Isolation.ClientCPUs), cpuCount(r.Isolation.ServerCPUs)
+	if mr := ix.records[recordKey{m.Run, m.Target, m.Scenario, m.Rep, m.Warmup}]; mr != nil {
+		client = firstPositive(cpuCount(mr.ClientCPUList), client)
+		server = firstPositive(cpuCount(mr.ServerCPUList), server)
+	}
+	client, server = firstPositive(client, r.Facts.Threads), firstPositive(server, r.Facts.Threads)
+	switch m.Tool {
+	case parse.ToolWrk, parse.ToolWrk2:
+		if m.Threads > 0 {
+			client = min(client, m.Threads)
+		}
+	case parse.ToolAutocannon:
+		client = min(client, max(m.Threads, 1))
+	}
+	return client, server
+}
+
+func firstPositive(a, b int) int {
+	if a > 0 {
+		return a
+	}
+	return b
+}
+
+// cpuCount counts the CPUs of a Linux CPU list ("0-3,6"), 0 if empty or bad.
+func cpuCount(list string) int {
+	n := 0
+	for _, part := range strings.Split(strings.TrimSpace(list), ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return 0
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return 0
+			}
+		}
+		n += b - a + 1
+	}
+	return n
+}
+
+// ranFor is how long m ran: the measured duration, else the requested one.
+func ranFor(m *parse.Measurement) time.Duration {
+	if m.Duration > 0 {
+		return m.Duration
+	}
+	return m.Window
+}
+
+// cellLoad is the median share of its CPUs the client and the server of
+// cell c kept busy, NaN where the collector recorded no CPU seconds.
+func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
+	var cs, ss []float64
+	for _, m := range c.Reps {
+		cc, sc := ix.cpus(m)
+		d := ranFor(m).Seconds()
+		if d <= 0 {
+			continue
+		}
+		if m.ClientCPU > 0 && cc > 0 {
+			cs = append(cs, m.ClientCPU/d/float64(cc))
+		}
+		if m.ServerCPU > 0 && sc > 0 {
+			ss = append(ss, m.ServerCPU/d/float64(sc))
+		}
+	}
+	return medianOf(cs), medianOf(ss)
+}
+
+// clientBound is the cells whose load generator was saturated (the
+// client-saturated rule): their number measures the client, so their
+// verdicts read "~" (ReasonClientBound).
+func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
+	out := map[*Cell]bool{}
+	if set == nil {
+		return out
+	}
+	ix := newRunIndex(set.Runs)
+	for _, c := range cells {
+		if cu, _ := ix.cellLoad(c); cu >= th.ClientSaturation {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// saturationFindings compares each cell's client and server CPU use with
+// the CPUs they had, where the collector recorded CPU seconds.
+func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding {
+	ix := newRunIndex(set.Runs)
+	var fs []Finding
+	for _, c := range cells {
+		cu, su := ix.cellLoad(c)
+		clientBusy := cu >= th.ClientSaturation
+		if clientBusy {
+			fs = append(fs, cellFinding(c, RuleClientSaturated, LevelWarning, fmt.Sprintf(
+				"the load generator kept %.0f%% of the CPUs it could use busy: the number measures the client as much as the server, so its comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
+				cu*100), nil))
+		}
+		if su < th.ServerSaturation {
+			level := LevelInfo
+			if clientBusy {
+				level = LevelWarning
+			}
+			fs = append(fs, cellFinding(c, RuleServerNotSaturated, level, fmt.Sprintf(
+				"the server kept only %.0f%% of its CPUs busy: it was waiting, not working, so the number describes the load generator or the network more than the framework (a single-threaded runtime on several CPUs also shows this); add connections or client CPUs, or give the server one CPU per thread it runs",
+				su*100), nil))
+		}
+	}
+	return fs
+}
+
+// medianOf is the median of v, NaN for none. v is not modified.
+func medianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	return medianSorted(s)
+}
+
+// latencyFindings runs the latency rules on one cell.
+func latencyFindings(c *Cell, th Thresholds) []Finding {
+	var fs []Finding
+	thin := map[float64]int64{} // percentile → fewest samples behind it
+	var thinDumps []string
+	for _, m := range c.Reps {
+		samples := m.Latency.Samples
+		if samples <= 0 {
+			samples = m.Requests - m.Errors.Timeout
+		}
+		for _, p := range m.Latency.Percentiles {
+			if samples <= 0 || float64(samples)*(1-p.P/100) >= float64(th.MinTailSamples) {
+				continue
+			}
+			if old, ok := thin[p.P]; !ok || samples < old {
+				thin[p.P] = samples
+			}
+			thinDumps = append(thinDumps, m.Source.File)
+		}
+	}
+	if len(thin) > 0 {
+		ps := make([]float64, 0, len(thin))
+		for p := range thin {
+			ps = append(ps, p)
+		}
+		sort.Float64s(ps)
+		var parts []string
+		for _, p := range ps {
+			parts = append(parts, fmt.Sprintf("p%s of %s samples", strconv.FormatFloat(p, 'f', -1, 64), formatCount(float64(thin[p]))))
+		}
+		fs = append(fs, cellFinding(c, RuleTailSamples, LevelWarning, fmt.Sprintf(
+			"%s: fewer than %d samples lie beyond each, so the value is one or two slow requests, not a percentile; drop it or run longer",
+			strings.Join(parts, ", "), th.MinTailSamples), uniqueSorted(thinDumps)))
+	}
+	return fs
+}

@@ -1,0 +1,221 @@
+package audit
+
+import (
+	"fmt"
+	"github.com/fairbench/fairbench/parse"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// compareRow is one target and scenario in both sets.
+type compareRow struct {
+	name, scenario string
+	a, b           *Cell // nil when that set lacks the cell
+}
+
+// WriteCompare writes a benchstat-style table comparing set b with set a:
+// per target and scenario the median and its interval in each set, the
+// change from a to b with its interval ("~" when none is claimed, "?" with
+// too few repetitions), the Holm-adjusted p, and n; then a geometric-mean
+// row over the rows both sets have. Each scenario's rows are one family,
+// decided by the rule of Decide. Cells are matched by target, runtime and
+// scenario, whatever their run. A second table for good responses per
+// second follows only when a repetition had error responses.
+// Notes at the end name mixed settings or hosts, which void the comparison.
+func WriteCompare(w io.Writer, a, b *parse.Set, th Thresholds) error {
+	rows := compareRows(Cells(a, th), Cells(b, th))
+	la, lb := setLabel(a, "A"), setLabel(b, "B")
+	if la == lb {
+		la, lb = la+" (A)", lb+" (B)"
+	}
+	var out strings.Builder
+	writeCompareTable(&out, rows, MetricRPS, la, lb, th)
+	if hasErrorResponses(rows) {
+		out.WriteString("\n")
+		writeCompareTable(&out, rows, MetricGoodRPS, la, lb, th)
+	}
+	writeCompareNotes(&out, a, b, th)
+	_, err := io.WriteString(w, out.String())
+	return err
+}
+
+// setLabel names a set by its run ID when it holds exactly one run.
+func setLabel(s *parse.Set, fallback string) string {
+	if len(s.Runs) == 1 && s.Runs[0].ID != "" {
+		return s.Runs[0].ID
+	}
+	return fallback
+}
+
+func compareRows(ca, cb []*Cell) []*compareRow {
+	index := map[cellKey]*compareRow{}
+	var rows []*compareRow
+	row := func(c *Cell) *compareRow {
+		k := cellKey{"", c.Target, c.Runtime, c.Scenario}
+		r := index[k]
+		if r == nil {
+			r = &compareRow{name: c.Name, scenario: c.Scenario}
+			index[k] = r
+			rows = append(rows, r)
+		}
+		return r
+	}
+	for _, c := range ca {
+		if r := row(c); r.a == nil {
+			r.a = c
+		}
+	}
+	for _, c := range cb {
+		if r := row(c); r.b == nil {
+			r.b = c
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].scenario != rows[j].scenario {
+			return rows[i].scenario < rows[j].scenario
+		}
+		return rows[i].name < rows[j].name
+	})
+	return rows
+}
+
+// hasErrorResponses reports whether any repetition of the rows got an
+// error response or a socket error, so that good req/s differs from req/s.
+func hasErrorResponses(rows []*compareRow) bool {
+	for _, r := range rows {
+		for _, c := range []*Cell{r.a, r.b} {
+			if c == nil {
+				continue
+			}
+			for _, m := range c.Reps {
+				if badResponses(m) > 0 || m.Errors.Total() > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// compareVerdicts decides each row with both cells: B against A, one
+// family per scenario (the same rule as Decide: Welch's t on logs, Holm
+// over the scenario's rows, a claim only beyond the noise threshold).
+func compareVerdicts(rows []*compareRow, m Metric, th Thresholds) map[*compareRow]Verdict {
+	byScenario := map[string][]*compareRow{}
+	var scenarios []string
+	for _, r := range rows {
+		if r.a == nil || r.b == nil {
+			continue
+		}
+		if byScenario[r.scenario] == nil {
+			scenarios = append(scenarios, r.scenario)
+		}
+		byScenario[r.scenario] = append(byScenario[r.scenario], r)
+	}
+	out := map[*compareRow]Verdict{}
+	for _, s := range scenarios {
+		rs := byScenario[s]
+		vs := make([]Verdict, len(rs))
+		for i, r := range rs {
+			vs[i] = Verdict{Scenario: s, A: r.name, B: r.name, CellA: r.a, CellB: r.b}
+		}
+		judge(vs, m, th, th.Noise, nil)
+		for i, r := range rs {
+			out[r] = vs[i]
+		}
+	}
+	return out
+}
+
+func writeCompareTable(out *strings.Builder, rows []*compareRow, m Metric, la, lb string, th Thresholds) {
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\tp\tn\n", m, la, lb)
+	fmt.Fprintf(tw, "\tmedian (interval)\tmedian (interval)\tB ÷ A, geomean\tHolm\t\n")
+	verdicts := compareVerdicts(rows, m, th)
+	var logA, logB float64
+	var both int
+	for _, r := range rows {
+		label := r.name + "/" + r.scenario
+		if r.a == nil || r.b == nil {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t\t\t\n", label, statCell(r.a, m), statCell(r.b, m))
+			continue
+		}
+		sa, sb := r.a.Stat(m), r.b.Stat(m)
+		v := verdicts[r]
+		delta, p := versusBase(v), v.Reason
+		if v.Tested() {
+			p = fmt.Sprintf("%.3g", v.PAdj)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d+%d\n", label, statCell(r.a, m), statCell(r.b, m), delta, p, sa.N, sb.N)
+		if sa.Valid() && sb.Valid() {
+			logA, logB, both = logA+math.Log(sa.Median), logB+math.Log(sb.Median), both+1
+		}
+	}
+	if both > 0 {
+		ga, gb := math.Exp(logA/float64(both)), math.Exp(logB/float64(both))
+		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.2f%%\t\t\n", formatScaled(ga), formatScaled(gb), (gb/ga-1)*100)
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(table.String(), "\n") {
+		out.WriteString(strings.TrimRight(line, " \n"))
+		if strings.HasSuffix(line, "\n") {
+			out.WriteString("\n")
+		}
+	}
+}
+
+// versusBase is B against A as the table shows it: "+12.3% [+10.1%, +14.0%]"
+// for a claim, "~ +0.8%" without one, "?" untested for too few repetitions.
+func versusBase(v Verdict) string {
+	switch {
+	case v.Reason == ReasonTooFewReps || v.Reason == ReasonNoData:
+		return "?"
+	case !v.Claimed():
+		return fmt.Sprintf("~ %+.1f%%", (1/v.Ratio-1)*100)
+	}
+	return fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", (1/v.Ratio-1)*100, (1/v.Hi-1)*100, (1/v.Lo-1)*100)
+}
+
+// statCell is "402.9k (396k–410k)" with the median's interval, or "—" for
+// no cell. Below the size where a confidence interval exists the range is
+// min–max; the notes say which.
+func statCell(c *Cell, m Metric) string {
+	if c == nil {
+		return "—"
+	}
+	s := c.Stat(m)
+	if !s.Valid() {
+		return "—"
+	}
+	iv := s.Interval()
+	mark := ""
+	if iv.Kind == IntervalMinMax {
+		mark = "*"
+	}
+	return fmt.Sprintf("%s (%s–%s)%s", formatScaled(s.Median), formatScaled(iv.Lo), formatScaled(iv.Hi), mark)
+}
+
+func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th Thresholds) {
+	notes := []string{
+		fmt.Sprintf("interval: the %.0f%% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one", th.Confidence*100),
+		fmt.Sprintf("vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < %.2f and the interval clears the %.0f%% noise threshold; \"~\": no change claimed; \"?\": n < %d", th.Alpha, th.Noise*100, th.MinReps),
+	}
+	fs := MixedSettings(append(append([]*parse.Measurement(nil), a.Measurements...), b.Measurements...))
+	fs = append(fs, mixedHostFindings(append(append([]*parse.Run(nil), a.Runs...), b.Runs...))...)
+	SortFindings(fs)
+	for _, f := range fs {
+		where := ""
+		if f.Scenario != "" {
+			where = " in " + f.Scenario
+		}
+		notes = append(notes, fmt.Sprintf("%s%s: %s", strings.ToUpper(f.Level.String()), where, f.Message))
+	}
+	out.WriteString("\n")
+	for _, n := range notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
+}
