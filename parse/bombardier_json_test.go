@@ -7,7 +7,12 @@ import (
 )
 
 func TestBombardierJSON(t *testing.T) {
-	ms, errs := readMeasurements("testdata", "bombardier-1.2.6__json_latencies.json")
+	dir, err := OpenRunDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	ms, errs := readMeasurements(dir, "bombardier-1.2.6__json_latencies.json")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -84,12 +84,17 @@ func walkRun(path string, fn func(Record) error) []error {
 	}
 	runJSON := filepath.Join(path, "run.json")
 	dup, notes := duplicates(run.Measurements, runJSON)
+	dir, err := OpenRunDir(path)
+	if err != nil {
+		return append(errs, err)
+	}
+	defer dir.Close()
 	for i, mr := range run.Measurements {
 		if mr.Error != "" || dup[i] {
 			continue // a failed measurement is not counted; audit reports it (tool-failed)
 		}
 		name := filepath.Join(path, filepath.FromSlash(mr.Dump))
-		ms, ferrs := readMeasurements(path, mr.Dump)
+		ms, ferrs := readMeasurements(dir, mr.Dump)
 		for _, err := range ferrs {
 			var re *RunFileError
 			if errors.As(err, &re) {

@@ -103,32 +103,64 @@ type RunFile struct {
 	size int64
 }
 
+// RunDir is a run dir opened for reading its files through one handle:
+// open it once to read many files (OpenRunFile opens it for one).
+type RunDir struct {
+	path string
+	root *os.Root
+}
+
+// OpenRunDir opens the run dir at path.
+func OpenRunDir(path string) (*RunDir, error) {
+	r, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	return &RunDir{path: path, root: r}, nil
+}
+
+// Close closes the run dir; files open in it stay open.
+func (d *RunDir) Close() error { return d.root.Close() }
+
 // OpenRunFile opens the file at rel, a slash path inside the run dir root,
 // for reading. A path that leaves root (by ".." or through a link), a file
 // that is not regular, and a file over kind's limit are refused with a
 // *RunFileError; a missing file is an error that os.IsNotExist knows.
 func OpenRunFile(root, rel string, kind FileKind) (*RunFile, error) {
-	name := filepath.Join(root, filepath.FromSlash(rel))
-	local := filepath.FromSlash(rel)
-	if !filepath.IsLocal(local) {
-		// Named as given: joined, the path would be cleaned to where it leads.
-		return nil, &RunFileError{File: root + string(filepath.Separator) + local, Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
+	if local := filepath.FromSlash(rel); !filepath.IsLocal(local) {
+		return nil, leaves(root, rel, kind)
 	}
-	r, err := os.OpenRoot(root)
+	d, err := OpenRunDir(root)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
+	defer d.Close()
+	return d.Open(rel, kind)
+}
+
+// leaves is the refusal of a path that leaves the run dir.
+func leaves(root, rel string, kind FileKind) error {
+	// Named as given: joined, the path would be cleaned to where it leads.
+	return &RunFileError{File: root + string(filepath.Separator) + filepath.FromSlash(rel), Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
+}
+
+// Open opens the file at rel in the run dir as OpenRunFile does.
+func (d *RunDir) Open(rel string, kind FileKind) (*RunFile, error) {
+	local := filepath.FromSlash(rel)
+	if !filepath.IsLocal(local) {
+		return nil, leaves(d.path, rel, kind)
+	}
+	name := filepath.Join(d.path, local)
 	// O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
 	// below as soon as it is open.
-	f, err := r.OpenFile(local, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := d.root.OpenFile(local, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
 			reason := "it links outside the run dir"
 			if real, rerr := filepath.EvalSymlinks(name); rerr == nil {
 				reason = fmt.Sprintf("it links to %s, outside the run dir", real)
-				if realRoot, rerr := filepath.EvalSymlinks(root); rerr == nil && within(realRoot, real) {
+				if realRoot, rerr := filepath.EvalSymlinks(d.path); rerr == nil && within(realRoot, real) {
 					reason = fmt.Sprintf("it links to %s by an absolute path; only relative links inside the run dir are followed", real)
 				}
 			}

@@ -135,10 +135,10 @@ func readOpen(f *RunFile, err error) ([]Record, []error) {
 	return recs, r.Errs()
 }
 
-// readMeasurements parses the dump at rel in the run dir root, read through
-// OpenRunFile, and keeps its measurements.
-func readMeasurements(root, rel string) ([]*Measurement, []error) {
-	recs, errs := readOpen(OpenRunFile(root, rel, KindDump))
+// readMeasurements parses the dump at rel in the run dir, read through
+// its bound, and keeps its measurements.
+func readMeasurements(dir *RunDir, rel string) ([]*Measurement, []error) {
+	recs, errs := readOpen(dir.Open(rel, KindDump))
 	var ms []*Measurement
 	for _, r := range recs {
 		if m, ok := r.(*Measurement); ok {

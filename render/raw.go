@@ -35,10 +35,14 @@ func newRawFile(src, rel string) rawFile {
 func (f rawFile) link() Link { return Link{Href: f.dest, Text: f.rel} }
 
 // open opens the file through package parse's run-dir reader: inside its
-// run dir, a regular file, within the limit of its kind.
-func (f rawFile) open() (*parse.RunFile, error) {
-	if f.root == "" {
+// run dir, a regular file, within the limit of its kind. dir, if not nil,
+// is its run dir, open.
+func (f rawFile) open(dir *parse.RunDir) (*parse.RunFile, error) {
+	switch {
+	case f.root == "":
 		return parse.OpenFile(f.src, parse.KindDump)
+	case dir != nil:
+		return dir.Open(f.name, runFileKind(f.name))
 	}
 	return parse.OpenRunFile(f.root, f.name, runFileKind(f.name))
 }
@@ -103,6 +107,7 @@ type rawWriter struct {
 	w      *writer
 	pages  map[string][]*parse.Measurement // dump pages not yet written, by source file
 	tw     *tar.Writer                     // the archive of the run being copied; nil for loose files
+	dir    *parse.RunDir                   // the run dir being copied; nil for loose files
 	when   time.Time                       // its date
 	body   []byte                          // a dump page's file, reused
 	copied int
@@ -141,6 +146,9 @@ func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement, progr
 		dir := safePath(r.id)
 		suite, manifest := dir+"/suite.toml", dir+"/run.json"
 		name := "raw/" + dir + ".tar.gz"
+		if rw.dir, err = parse.OpenRunDir(r.path); err != nil {
+			return nil, nil, err
+		}
 		err = rw.archive(name, r.start, func() error {
 			for _, f := range files {
 				ok, err := rw.publish(f)
@@ -165,6 +173,8 @@ func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement, progr
 			}
 			return nil
 		})
+		rw.dir.Close()
+		rw.dir = nil
 		if err != nil {
 			return nil, nil, err
 		}
@@ -225,7 +235,7 @@ type readerOnly struct{ io.Reader }
 // page. A file the reader refuses is left out (false) and kept in
 // rw.refused.
 func (rw *rawWriter) publish(f rawFile) (bool, error) {
-	src, err := f.open()
+	src, err := f.open(rw.dir)
 	if errors.Is(err, parse.ErrRefused) {
 		rw.refused = append(rw.refused, err)
 		return false, nil
@@ -294,7 +304,7 @@ func (rw *rawWriter) rest() error {
 		var b []byte
 		src := newRawFile(file, "")
 		src.root, src.name, _ = rw.m.links.runDirOf(file)
-		f, err := src.open()
+		f, err := src.open(nil)
 		if err == nil {
 			b, err = readAll(f, nil, f.Size())
 			f.Close()

@@ -24,8 +24,10 @@ results.md columns; see 'go doc github.com/fairbench/fairbench/render.Site'),
 DIR/content/methodology.md and DIR/content/caveats.md, and theme files in
 DIR/theme/ that override the theme's. Without it, sensible defaults.
 
-The site goes to -out (default DIR/public with -site, else ./public); a folder
-an earlier render wrote is emptied first. Its index.html path is printed.
+The site goes to -out (default DIR/public with -site, else ./public): a new
+or empty folder, or one an earlier render wrote, of which only the files it
+listed in .fairbench-site are removed first. A folder holding other files, an
+input, the current folder and / are refused. Its index.html path is printed.
 -readme FILE also writes results.md between the lines
 <!-- fairbench:start --> and <!-- fairbench:end --> of FILE.
 
