@@ -1,6 +1,7 @@
 package tomlfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,32 @@ func TestUnknownKeys(t *testing.T) {
 	want := "u.toml:3: unknown key \"target.ouput\" (see the docs)\nu.toml:6: unknown key \"target.ouput\" (see the docs)\nu.toml:7: unknown key \"extra\" (see the docs)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestDecodeHostileSize decodes files near MaxBytes made of what costs the
+// line finder most (unknown keys, one table each; keys written so no
+// pattern finds them) in seconds, not the minutes a quadratic search takes.
+func TestDecodeHostileSize(t *testing.T) {
+	var unknown, escaped strings.Builder
+	for i := 0; unknown.Len() < MaxBytes-64; i++ {
+		fmt.Fprintf(&unknown, "[t%d]\nk%d = 1\n", i, i)
+	}
+	for i := 0; escaped.Len() < MaxBytes-64; i++ {
+		fmt.Fprintf(&escaped, "\"\\u0041%d\" = 1\n", i)
+	}
+	var v struct {
+		Name string `toml:"name"`
+	}
+	for name, src := range map[string]string{"unknown": unknown.String(), "escaped": escaped.String()} {
+		start := time.Now()
+		_, err := Decode(name+".toml", []byte(src), &v, "")
+		if err == nil || !strings.HasPrefix(err.Error(), name+".toml:") || len(err.Error()) > 4096 {
+			t.Errorf("%s: err = %.200v… (%d bytes)", name, err, len(fmt.Sprint(err)))
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: %v to decode %d bytes", name, d, len(src))
+		}
+		t.Logf("%s: %d bytes in %v", name, len(src), time.Since(start))
 	}
 }
