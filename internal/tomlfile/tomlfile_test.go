@@ -147,3 +147,42 @@ func TestDecodeHostileSize(t *testing.T) {
 		t.Logf("%s: %d bytes in %v", name, len(src), time.Since(start))
 	}
 }
+
+// FuzzDecode feeds fairbench's own TOML files: decoded or refused as
+// file:line, never a panic, and every key found at a line of the file.
+func FuzzDecode(f *testing.F) {
+	files, _ := filepath.Glob("../../site/suites/*.toml")
+	files = append(files, "../../site/site.toml")
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("[a]\nb = { c = 1, \"d.e\" = [\n[1], [2]] }\n[[f.g]]\n'h' . i = 2\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var doc struct {
+			Name   string            `toml:"name"`
+			Env    map[string]string `toml:"env"`
+			Target []struct {
+				Name string `toml:"name"`
+			} `toml:"target"`
+		}
+		file, err := Decode("f.toml", src, &doc, "")
+		if err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, "f.toml:") {
+					t.Errorf("a problem without the file: %q", line)
+				}
+			}
+		}
+		if file == nil {
+			return
+		}
+		n := 1 + strings.Count(string(src), "\n")
+		for _, e := range file.order {
+			if e.line < 1 || e.line > n {
+				t.Errorf("%s at line %d of %d", e.path, e.line, n)
+			}
+		}
+	})
+}
