@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -53,7 +55,9 @@ expect = { status = 200, headers = { content-type = "text/plain*" }, body = "Hi"
 
 func TestGateSkipsWrongBytes(t *testing.T) {
 	bin := buildHiServer(t)
-	suite, err := ParseSuite([]byte(strings.ReplaceAll(gateSuite, "BIN", bin)), "gate.toml")
+	// aa_pair (here only to see it carried into run.json and read back).
+	src := strings.Replace(strings.ReplaceAll(gateSuite, "BIN", bin), "name = \"gate\"\n", "name = \"gate\"\naa_pair = [\"good\", \"bad\"]\n", 1)
+	suite, err := ParseSuite([]byte(src), "gate.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +71,13 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	m := dir.Manifest()
 	if m.Status != manifest.StatusComplete {
 		t.Errorf("status %q, want %q", m.Status, manifest.StatusComplete)
+	}
+	run, err := parse.ReadRun(dir.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(run.AAPair, []string{"good", "bad"}) {
+		t.Errorf("run.json aa_pair read back as %q, want [good bad]", run.AAPair)
 	}
 	verdicts := map[string]string{}
 	for _, tr := range m.Targets {

@@ -34,8 +34,10 @@ type Suite struct {
 	keys *tomlfile.File // which keys the file set, and their lines; nil for a suite built in Go
 }
 
-// Load is how the load generator is driven. Zero fields take DefaultLoad's
-// value; Warmup is a pointer so that "0s" can turn warm-ups off.
+// Load is how the load generator is driven. Keys a suite file leaves out
+// take the suite's, then DefaultLoad's value (Suite.LoadFor); a key it sets
+// to zero is zero, and checked as such. Warmup is a pointer so that "0s"
+// can turn warm-ups off.
 type Load struct {
 	Tool        string    `toml:"tool"` // wrk | bombardier | autocannon
 	Threads     int       `toml:"threads"`

@@ -268,3 +268,40 @@ func TestSuiteSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSuite feeds suites built from this project's own and from the
+// hostile cases above: a suite is read or refused, never a panic, and each
+// problem is reported as file:line.
+func FuzzParseSuite(f *testing.F) {
+	suites, _ := filepath.Glob("../site/suites/*.toml")
+	for _, name := range suites {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		"name = \"x\"\n[load]\nconnections = 0\nduration = \"1000h\"\n" + okTarget + okScenario,
+		"name = \"x\"\n" + okTarget + "[[scenario]]\nname = \"p\"\nrequest = { path = \"/a\\r\\n\", headers = { \"x\\ny\" = \"1\\r\\n\" } }\nexpect = { status = 200 }\nload = { rate = 0 }\n",
+		"name = \"x\"\naa_pair = [\"a\", \"b\"]\n[[target]]\nname = \"a\"\nstart = [\"a\"]\nenv = { \"A=B\" = \"\" }\n" + okScenario,
+		"name = \"x\"\n[[host]]\nname = \"s\"\nssh = \"a\\u000bb\"\nroles = [\"server\"]\n" + okTarget + okScenario,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if bytes.Contains(src, []byte("body_file")) {
+			return // reads files: not this target's business
+		}
+		s, err := ParseSuite(src, "f.toml")
+		if err == nil {
+			if len(s.Targets) == 0 || len(s.Scenarios) == 0 {
+				t.Errorf("accepted a suite without targets or scenarios")
+			}
+			return
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
+			if !strings.HasPrefix(line, "f.toml:") {
+				t.Errorf("a problem without file:line: %q", line)
+			}
+		}
+	})
+}

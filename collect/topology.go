@@ -66,7 +66,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 		return err
 	}
 	for _, h := range c.hosts {
-		facts, err := askRemoteHost(ctx, h)
+		facts, err := askHostFacts(ctx, h)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -91,8 +91,8 @@ func (c *collector) hostRecords() []manifest.Host {
 	return out
 }
 
-// askRemoteHost reads the host facts of h from its own /proc, /sys and /etc.
-func askRemoteHost(ctx context.Context, h *sshHost) (manifest.Facts, error) {
+// askHostFacts reads the facts of host h from its own /proc, /sys and /etc.
+func askHostFacts(ctx context.Context, h *sshHost) (manifest.Facts, error) {
 	var b strings.Builder
 	for _, f := range factFiles {
 		b.WriteString("echo '==> " + f + "'; cat " + f + " 2>/dev/null; ")

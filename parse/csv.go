@@ -88,7 +88,7 @@ func measurementRow(j jsonMeasurement) map[string]string {
 		"good_rps": csvFloat(j.GoodRPS), "good_basis": j.GoodBasis, "bytes_read": csvInt(j.BytesRead), "bytes_per_s": csvFloat(j.BytesPerS),
 		"latency_mean_s": csvFloat(j.LatMeanS), "latency_stdev_s": csvFloat(j.LatStdevS),
 		"latency_max_s": csvFloat(j.LatMaxS), "latency_corrected": strconv.FormatBool(j.LatCorr),
-		"errors": csvInt(j.Errors), "server_cpu_s": csvFloat(j.ServerCPUS), "client_cpu_s": csvFloat(j.ClientCPUS),
+		"errors": csvInt(j.Errors), "server_cpu_s": csvFloat(j.ServerCPUSeconds), "client_cpu_s": csvFloat(j.ClientCPUSeconds),
 		"warnings":    strings.Join(j.Warnings, "\n"),
 		"server_host": j.ServerHost, "client_host": j.ClientHost, "shard": j.Shard,
 	}

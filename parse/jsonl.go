@@ -87,44 +87,44 @@ import (
 //	rss_after_bytes, rss_peak_bytes, artifact_bytes (each where known),
 //	conformance ("pass" | "fail"), failed (scenarios), transcript, source.
 type jsonMeasurement struct {
-	Kind        string             `json:"kind"`
-	Tool        string             `json:"tool"`
-	ToolVersion string             `json:"tool_version"`
-	Run         string             `json:"run"`
-	Target      string             `json:"target"`
-	Runtime     string             `json:"runtime"`
-	Scenario    string             `json:"scenario"`
-	Rep         int                `json:"rep"`
-	Warmup      bool               `json:"warmup"`
-	Order       int                `json:"order"`
-	Method      string             `json:"method"`
-	URL         string             `json:"url"`
-	Connections int                `json:"connections"`
-	Threads     int                `json:"threads"`
-	Pipelining  int                `json:"pipelining"`
-	WindowS     float64            `json:"window_s"`
-	DurationS   float64            `json:"duration_s"`
-	Requests    int64              `json:"requests"`
-	RPS         float64            `json:"rps"`
-	RPSBasis    string             `json:"rps_basis"`
-	ToolRPS     float64            `json:"tool_rps"`
-	GoodRPS     float64            `json:"good_rps"`
-	GoodBasis   string             `json:"good_basis"`
-	BytesRead   int64              `json:"bytes_read"`
-	BytesPerS   float64            `json:"bytes_per_s"`
-	LatMeanS    float64            `json:"latency_mean_s"`
-	LatStdevS   float64            `json:"latency_stdev_s"`
-	LatMaxS     float64            `json:"latency_max_s"`
-	LatPcts     map[string]float64 `json:"latency_percentiles"`
-	LatCorr     bool               `json:"latency_corrected"`
-	Errors      int64              `json:"errors"`
-	ErrorsBy    map[string]int64   `json:"errors_by_kind"`
-	ErrorMsgs   []jsonErrorMessage `json:"error_messages"`
-	Status      map[string]int64   `json:"status"`
-	ServerCPUS  float64            `json:"server_cpu_s"`
-	ClientCPUS  float64            `json:"client_cpu_s"`
-	Source      jsonSource         `json:"source"`
-	Warnings    []string           `json:"warnings,omitempty"`
+	Kind             string             `json:"kind"`
+	Tool             string             `json:"tool"`
+	ToolVersion      string             `json:"tool_version"`
+	Run              string             `json:"run"`
+	Target           string             `json:"target"`
+	Runtime          string             `json:"runtime"`
+	Scenario         string             `json:"scenario"`
+	Rep              int                `json:"rep"`
+	Warmup           bool               `json:"warmup"`
+	Order            int                `json:"order"`
+	Method           string             `json:"method"`
+	URL              string             `json:"url"`
+	Connections      int                `json:"connections"`
+	Threads          int                `json:"threads"`
+	Pipelining       int                `json:"pipelining"`
+	WindowS          float64            `json:"window_s"`
+	DurationS        float64            `json:"duration_s"`
+	Requests         int64              `json:"requests"`
+	RPS              float64            `json:"rps"`
+	RPSBasis         string             `json:"rps_basis"`
+	ToolRPS          float64            `json:"tool_rps"`
+	GoodRPS          float64            `json:"good_rps"`
+	GoodBasis        string             `json:"good_basis"`
+	BytesRead        int64              `json:"bytes_read"`
+	BytesPerS        float64            `json:"bytes_per_s"`
+	LatMeanS         float64            `json:"latency_mean_s"`
+	LatStdevS        float64            `json:"latency_stdev_s"`
+	LatMaxS          float64            `json:"latency_max_s"`
+	LatPcts          map[string]float64 `json:"latency_percentiles"`
+	LatCorr          bool               `json:"latency_corrected"`
+	Errors           int64              `json:"errors"`
+	ErrorsBy         map[string]int64   `json:"errors_by_kind"`
+	ErrorMsgs        []jsonErrorMessage `json:"error_messages"`
+	Status           map[string]int64   `json:"status"`
+	ServerCPUSeconds float64            `json:"server_cpu_s"`
+	ClientCPUSeconds float64            `json:"client_cpu_s"`
+	Source           jsonSource         `json:"source"`
+	Warnings         []string           `json:"warnings,omitempty"`
 
 	RequestsSent int64              `json:"requests_sent"`
 	RPSStdev     float64            `json:"rps_stdev"`
@@ -255,9 +255,9 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 		Errors: m.Errors.Total(),
 		ErrorsBy: map[string]int64{"connect": m.Errors.Connect, "read": m.Errors.Read,
 			"write": m.Errors.Write, "timeout": m.Errors.Timeout, "other": m.Errors.Other},
-		ErrorMsgs:  []jsonErrorMessage{},
-		Status:     map[string]int64{},
-		ServerCPUS: m.ServerCPU, ClientCPUS: m.ClientCPU,
+		ErrorMsgs:        []jsonErrorMessage{},
+		Status:           map[string]int64{},
+		ServerCPUSeconds: m.ServerCPU, ClientCPUSeconds: m.ClientCPU,
 		Source:   sourceJSON(m.Source),
 		Warnings: m.Warnings,
 	}

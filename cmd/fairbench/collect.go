@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 var collectCommand = command{
@@ -134,16 +135,15 @@ func runCollect(e *env, args []string) error {
 // name of the file it was first read from, so that body files resolve as
 // they did then.
 func resumedSuite(runDir string) (*collect.Suite, error) {
-	src, err := os.ReadFile(filepath.Join(runDir, "suite.toml"))
+	src, err := tomlfile.Read(filepath.Join(runDir, "suite.toml"))
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
-	var m struct {
-		SuiteFile string `json:"suite_file"`
-	}
 	name := filepath.Join(runDir, "suite.toml")
-	if b, err := os.ReadFile(filepath.Join(runDir, "run.json")); err == nil && json.Unmarshal(b, &m) == nil && m.SuiteFile != "" {
-		name = m.SuiteFile
+	if b, err := os.ReadFile(filepath.Join(runDir, "run.json")); err == nil {
+		if m, err := manifest.Decode(b); err == nil && m.SuiteFile != "" {
+			name = m.SuiteFile
+		}
 	}
 	return collect.ParseSuite(src, name)
 }

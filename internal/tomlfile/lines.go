@@ -1,7 +1,6 @@
 package tomlfile
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,34 +14,45 @@ type keyLine struct {
 	line      int
 }
 
+// searchLines bounds the search for one key: keys come in file order, so
+// the next is near; a key not found (written in a way the scan misses, as
+// a quoted key with escapes) keeps the line before it, and a hostile file
+// costs no more than this many lines a key.
+const searchLines = 200
+
+// sourceLine is what a line of the file may declare: a table header
+// ("scenario.variant") and the keys assigned on it ("path", "method").
+type sourceLine struct {
+	header string
+	keys   []string
+}
+
 // keyLines finds the line of every key the decoder saw. The decoder gives
 // the keys in file order but not where they are, so each is looked for
 // from where the one before it was found: a table header for a table, a
 // "key =" (bare, quoted or dotted, at a line's start or in an inline
-// table) for a value. Comment lines are skipped.
+// table) for a value. Comment lines declare nothing.
 func keyLines(src []byte, md toml.MetaData) []keyLine {
-	lines := strings.Split(string(src), "\n")
+	text := strings.Split(string(src), "\n")
+	lines := make([]sourceLine, len(text))
+	for i, l := range text {
+		lines[i] = scanLine(l)
+	}
 	counts := map[string]int{} // array of tables → tables so far
 	var out []keyLine
 	at := 0
 	for _, k := range md.Keys() {
 		name := k.String()
-		isArray := md.Type(k...) == "ArrayHash"
-		var pattern *regexp.Regexp
-		if isArray || md.Type(k...) == "Hash" && isHeader(lines, at, k) {
-			pattern = headerPattern(k)
-		} else {
-			pattern = keyPattern(k[len(k)-1])
-		}
-		for l := at; l < len(lines); l++ {
-			t := strings.TrimSpace(lines[l])
-			if strings.HasPrefix(t, "#") || !pattern.MatchString(lines[l]) {
-				continue
+		typ := md.Type(k...)
+		header := strings.Join(k, ".")
+		asHeader := typ == "ArrayHash" || typ == "Hash" && nextIsHeader(lines, at, header, k[len(k)-1])
+		for l := at; l < min(len(lines), at+searchLines); l++ {
+			if asHeader && lines[l].header == header || !asHeader && lines[l].has(k[len(k)-1]) {
+				at = l
+				break
 			}
-			at = l
-			break
 		}
-		if isArray {
+		if typ == "ArrayHash" {
 			counts[name]++
 		}
 		out = append(out, keyLine{key: name, path: indexed(k, counts), line: at + 1})
@@ -50,19 +60,86 @@ func keyLines(src []byte, md toml.MetaData) []keyLine {
 	return out
 }
 
-// isHeader reports whether the next header-looking line from at names
-// table k, telling [load] from load = { … }.
-func isHeader(lines []string, at int, k toml.Key) bool {
-	p := headerPattern(k)
-	for l := at; l < len(lines); l++ {
-		if p.MatchString(lines[l]) {
+func (s sourceLine) has(key string) bool {
+	for _, k := range s.keys {
+		if k == key {
 			return true
 		}
-		if keyPattern(k[len(k)-1]).MatchString(lines[l]) {
+	}
+	return false
+}
+
+// nextIsHeader reports whether table k is written as a header ([load])
+// rather than as a key (load = { … }): whichever comes first from at.
+func nextIsHeader(lines []sourceLine, at int, header, key string) bool {
+	for l := at; l < min(len(lines), at+searchLines); l++ {
+		if lines[l].header == header {
+			return true
+		}
+		if lines[l].has(key) {
 			return false
 		}
 	}
 	return false
+}
+
+// scanLine finds the header or the assigned keys of one line.
+func scanLine(l string) sourceLine {
+	t := strings.TrimSpace(l)
+	if strings.HasPrefix(t, "#") {
+		return sourceLine{}
+	}
+	if strings.HasPrefix(t, "[") {
+		if end := strings.Index(t, "]"); end > 0 && !strings.Contains(t[:end], "=") {
+			name := strings.Trim(t[:end], "[ \t")
+			parts := strings.Split(name, ".")
+			for i, p := range parts {
+				parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+			}
+			return sourceLine{header: strings.Join(parts, ".")}
+		}
+	}
+	var s sourceLine
+	for i := 0; i < len(l); i++ {
+		if l[i] == '=' {
+			if k := keyBefore(l[:i]); k != "" {
+				s.keys = append(s.keys, k)
+			}
+		}
+	}
+	return s
+}
+
+// keyBefore is the key that ends just before an '=' (spaces and a closing
+// quote aside), if what precedes it can start a key: the line's start, a
+// space, '{', ',', '.' or an opening quote.
+func keyBefore(s string) string {
+	s = strings.TrimRight(s, " \t")
+	if strings.HasSuffix(s, `"`) || strings.HasSuffix(s, "'") {
+		q := s[len(s)-1:]
+		s = s[:len(s)-1]
+		open := strings.LastIndex(s, q)
+		if open < 0 {
+			return ""
+		}
+		return s[open+1:]
+	}
+	end := len(s)
+	start := end
+	for start > 0 && isBareKeyChar(s[start-1]) {
+		start--
+	}
+	if start == end {
+		return ""
+	}
+	if start > 0 && !strings.ContainsRune(" \t{,.\"'", rune(s[start-1])) {
+		return ""
+	}
+	return s[start:end]
+}
+
+func isBareKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 // indexed is k as a path, each array of tables in it followed by the
@@ -79,19 +156,4 @@ func indexed(k toml.Key, counts map[string]int) string {
 		}
 	}
 	return b.String()
-}
-
-// headerPattern matches [a.b] or [[a.b]], spaces and quotes aside.
-func headerPattern(k toml.Key) *regexp.Regexp {
-	parts := make([]string, len(k))
-	for i, piece := range k {
-		parts[i] = `\s*["']?` + regexp.QuoteMeta(piece) + `["']?\s*`
-	}
-	return regexp.MustCompile(`^\s*\[\[?` + strings.Join(parts, `\.`) + `\]\]?`)
-}
-
-// keyPattern matches key = at a line's start, after a dot (a dotted key)
-// or in an inline table.
-func keyPattern(key string) *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[\s{,.])["']?` + regexp.QuoteMeta(key) + `["']?\s*=`)
 }

@@ -17,6 +17,9 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
+// maxUnknown is how many unknown keys an error lists before it counts the rest.
+const maxUnknown = 20
+
 // MaxBytes is the largest TOML file fairbench reads: a suite of a hundred
 // targets is some 20 KiB.
 const MaxBytes = 1 << 20
@@ -126,12 +129,29 @@ func Decode(name string, src []byte, v any, hint string) (*File, error) {
 		}
 	}
 	var errs []error
-	seen := map[string]int{}
-	for _, k := range md.Undecoded() {
-		if parentUndecoded(k, md) {
+	byKey := map[string][]int{}
+	for _, e := range f.order {
+		byKey[e.key] = append(byKey[e.key], e.line)
+	}
+	undecoded := md.Undecoded()
+	unknown := make(map[string]bool, len(undecoded))
+	for _, k := range undecoded {
+		unknown[k.String()] = true
+	}
+	more := 0
+	for _, k := range undecoded {
+		if parentUnknown(k, unknown) {
 			continue // the unknown table is named once, not each of its keys
 		}
-		errs = append(errs, fmt.Errorf("%s:%d: unknown key %q%s", name, f.lineOfKey(k, seen), k.String(), hint))
+		line := lineOfKey(k, byKey)
+		if len(errs) < maxUnknown {
+			errs = append(errs, fmt.Errorf("%s:%d: unknown key %q%s", name, line, k.String(), hint))
+		} else {
+			more++
+		}
+	}
+	if more > 0 {
+		errs = append(errs, fmt.Errorf("%s: %d more unknown keys: is it the right file?", name, more))
 	}
 	return f, errors.Join(errs...)
 }
@@ -147,14 +167,10 @@ func lastKey(k string) string {
 	return k
 }
 
-// parentUndecoded reports whether a table holding k is itself undecoded.
-func parentUndecoded(k toml.Key, md toml.MetaData) bool {
-	undecoded := map[string]bool{}
-	for _, u := range md.Undecoded() {
-		undecoded[u.String()] = true
-	}
+// parentUnknown reports whether a table holding k is itself unknown.
+func parentUnknown(k toml.Key, unknown map[string]bool) bool {
 	for i := len(k) - 1; i > 0; i-- {
-		if undecoded[k[:i].String()] {
+		if unknown[k[:i].String()] {
 			return true
 		}
 	}
@@ -195,19 +211,15 @@ func (f *File) Errorf(path, format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s: %s", f.Name, f.Line(path), lastKey(path), fmt.Sprintf(format, args...))
 }
 
-// lineOfKey is the line of the n-th occurrence of an undecoded key (which
-// names no array index), counted in seen.
-func (f *File) lineOfKey(k toml.Key, seen map[string]int) int {
+// lineOfKey is the line of the next occurrence of an undecoded key
+// (which names no array index); byKey holds the lines of each key, in file
+// order, and is consumed.
+func lineOfKey(k toml.Key, byKey map[string][]int) int {
 	name := k.String()
-	n := seen[name]
-	seen[name]++
-	for _, e := range f.order {
-		if e.key == name {
-			if n == 0 {
-				return e.line
-			}
-			n--
-		}
+	lines := byKey[name]
+	if len(lines) == 0 {
+		return 1
 	}
-	return 1
+	byKey[name] = lines[1:]
+	return lines[0]
 }

@@ -1,6 +1,7 @@
 package tomlfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,4 +119,70 @@ func TestUnknownKeys(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
+}
+
+// TestDecodeHostileSize decodes files near MaxBytes made of what costs the
+// line finder most (unknown keys, one table each; keys written so no
+// pattern finds them) in seconds, not the minutes a quadratic search takes.
+func TestDecodeHostileSize(t *testing.T) {
+	var unknown, escaped strings.Builder
+	for i := 0; unknown.Len() < MaxBytes-64; i++ {
+		fmt.Fprintf(&unknown, "[t%d]\nk%d = 1\n", i, i)
+	}
+	for i := 0; escaped.Len() < MaxBytes-64; i++ {
+		fmt.Fprintf(&escaped, "\"\\u0041%d\" = 1\n", i)
+	}
+	var v struct {
+		Name string `toml:"name"`
+	}
+	for name, src := range map[string]string{"unknown": unknown.String(), "escaped": escaped.String()} {
+		start := time.Now()
+		_, err := Decode(name+".toml", []byte(src), &v, "")
+		if err == nil || !strings.HasPrefix(err.Error(), name+".toml:") || len(err.Error()) > 4096 {
+			t.Errorf("%s: err = %.200v… (%d bytes)", name, err, len(fmt.Sprint(err)))
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: %v to decode %d bytes", name, d, len(src))
+		}
+		t.Logf("%s: %d bytes in %v", name, len(src), time.Since(start))
+	}
+}
+
+// FuzzDecode feeds fairbench's own TOML files: decoded or refused as
+// file:line, never a panic, and every key found at a line of the file.
+func FuzzDecode(f *testing.F) {
+	files, _ := filepath.Glob("../../site/suites/*.toml")
+	files = append(files, "../../site/site.toml")
+	for _, name := range files {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("[a]\nb = { c = 1, \"d.e\" = [\n[1], [2]] }\n[[f.g]]\n'h' . i = 2\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var doc struct {
+			Name   string            `toml:"name"`
+			Env    map[string]string `toml:"env"`
+			Target []struct {
+				Name string `toml:"name"`
+			} `toml:"target"`
+		}
+		file, err := Decode("f.toml", src, &doc, "")
+		if err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, "f.toml:") {
+					t.Errorf("a problem without the file: %q", line)
+				}
+			}
+		}
+		if file == nil {
+			return
+		}
+		n := 1 + strings.Count(string(src), "\n")
+		for _, e := range file.order {
+			if e.line < 1 || e.line > n {
+				t.Errorf("%s at line %d of %d", e.path, e.line, n)
+			}
+		}
+	})
 }
