@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 )
 
 // HostEntry is a [[host]] table of a suite or a hosts file: how to reach

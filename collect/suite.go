@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/samber/lo"
 )
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 )
 
 // Site is a site.toml: what a publisher declares about their site. Every

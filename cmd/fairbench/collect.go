@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/internal/tomlfile"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
