@@ -172,14 +172,31 @@ func (d *RunDir) Open(rel string, kind FileKind) (*RunFile, error) {
 }
 
 // OpenFile opens a file named outside any run dir (a dump given on the
-// command line) as OpenRunFile does, without the run dir: special files
-// and files over kind's limit are refused.
+// command line) as OpenRunFile does, without the run dir: files over kind's
+// limit are refused. A stream the user named (a FIFO such as bash's
+// <(command), or a character device such as /dev/stdin) is read as it
+// comes, up to kind's limit; sockets and block devices are refused.
 func OpenFile(name string, kind FileKind) (*RunFile, error) {
+	if info, err := os.Stat(name); err == nil && isStream(info.Mode()) {
+		f, err := os.Open(name) // waits for a writer, as cat does; a signal ends the command
+		if err != nil {
+			return nil, err
+		}
+		rf := &RunFile{f: f, name: name, kind: kind, size: -1}
+		rf.r = io.LimitedReader{R: f, N: kind.Limit() + 1}
+		return rf, nil
+	}
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	return bound(f, name, kind)
+}
+
+// isStream reports whether m is a FIFO or a character device: a stream a
+// user may name on the command line, never one found inside a run dir.
+func isStream(m fs.FileMode) bool {
+	return m&fs.ModeNamedPipe != 0 || (m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0)
 }
 
 func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
@@ -234,7 +251,7 @@ func (f *RunFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Size is the file's size when it was opened.
+// Size is the file's size when it was opened; -1 for a stream.
 func (f *RunFile) Size() int64 { return f.size }
 
 // Name is the file's path as opened.
