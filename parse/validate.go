@@ -29,7 +29,6 @@ const (
 	minPercent  = 0.0              // a percentile's P, in percent
 	maxPercent  = 100.0            //
 	exactSlack  = 0.03             // tolerance of a figure a tool derives exactly, printed rounded
-	sampledSpan = 3.0              // factor within which a mean of sampled rates must lie
 )
 
 // finishMeasurement checks m and sets the fields every dialect shares
@@ -150,25 +149,18 @@ func (v *validation) percent(what string, p float64) {
 // crossChecks compares the figures a dump prints that follow from others.
 func (v *validation) crossChecks() {
 	m := v.m
-	exact := m.Tool == ToolWrk || m.Tool == ToolWrk2 // figures derived exactly, printed rounded
-	// The tool's rate counts what its Requests count (bombardier's socket
-	// errors too), except autocannon's text, whose Requests are those sent,
-	// rounded: there only the responses it counted are compared.
-	n, known := m.Requests, true
-	if m.Tool == ToolAutocannon {
-		n, known = m.completed()
-	}
-	if m.ToolRPS > 0 && known && n > 0 && m.Duration > 0 {
-		v.agree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", n, m.Duration), float64(n)/m.Duration.Seconds(), exact)
-	}
-	if m.BytesPerSec > 0 && m.BytesRead > 0 && m.Duration > 0 {
-		read := float64(m.BytesRead) / m.Duration.Seconds()
-		if m.BytesPerSecCountsWrites { // bytes written too: at least what was read
-			if m.BytesPerSec < read/sampledSpan {
-				v.addf("bytes/s %.4g is below the %d bytes read in %s (%.4g bytes/s)", m.BytesPerSec, m.BytesRead, m.Duration, read)
-			}
-		} else {
-			v.agree("bytes/s", m.BytesPerSec, fmt.Sprintf("%d bytes read in %s", m.BytesRead, m.Duration), read, exact)
+	// Only wrk derives its rates from its counts (requests and bytes ÷
+	// duration, printed rounded): there a printed rate must agree with them.
+	// bombardier's and autocannon's rates are means of rates sampled during
+	// the window: a window with a stall in it prints a mean far from its
+	// counts ÷ duration (a real bombardier warm-up: 7,075 req/s beside 174
+	// requests in 1.08 s), so nothing is derived for them.
+	if m.Tool == ToolWrk || m.Tool == ToolWrk2 {
+		if m.ToolRPS > 0 && m.Requests > 0 && m.Duration > 0 {
+			v.agree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", m.Requests, m.Duration), float64(m.Requests)/m.Duration.Seconds())
+		}
+		if m.BytesPerSec > 0 && m.BytesRead > 0 && m.Duration > 0 {
+			v.agree("bytes/s", m.BytesPerSec, fmt.Sprintf("%d bytes read in %s", m.BytesRead, m.Duration), float64(m.BytesRead)/m.Duration.Seconds())
 		}
 	}
 	if m.ToolRPS > 0 && m.RPSMax > 0 && m.ToolRPS > m.RPSMax*(1+exactSlack) {
@@ -182,19 +174,13 @@ func (v *validation) crossChecks() {
 	v.statusSums()
 }
 
-// agree checks a printed figure against the one derived from other
-// printed figures: within rounding for a tool that derives it exactly,
-// within a factor for a mean of sampled rates.
-func (v *validation) agree(name string, printed float64, from string, derived float64, exact bool) {
+// agree checks a printed figure against the one derived exactly from other
+// printed figures, within the rounding of the printout.
+func (v *validation) agree(name string, printed float64, from string, derived float64) {
 	if derived <= 0 {
 		return
 	}
-	r := printed / derived
-	ok := r >= 1/sampledSpan && r <= sampledSpan
-	if exact {
-		ok = math.Abs(r-1) <= exactSlack
-	}
-	if !ok {
+	if math.Abs(printed/derived-1) > exactSlack {
 		v.addf("%s %.6g disagrees with the %s it comes from (%.6g): the dump was cut or changed", name, printed, from, derived)
 	}
 }
