@@ -29,7 +29,7 @@ func TestTargetExitsDuringWarmup(t *testing.T) {
 		t.Errorf("status %q, want %q", m.Status, manifest.StatusFailed)
 	}
 	errorsSay(t, m, err, "one exited during the warm-up of ping")
-	errorsSay(t, m, err, "hiserver: injected crash after 50 requests")
+	errorsSay(t, m, err, "hiserver: injected crash after ") // 50 or more: concurrent requests race to the exit
 	errorsSay(t, m, err, "-resume "+dir.Path)
 	for _, mr := range m.Measurements {
 		if !mr.Warmup {
