@@ -31,7 +31,7 @@ timeout = "1s"
 name = "one"
 start = ["@BIN@"]
 env = { BODY = "Hi", FAULT = "@FAULT@" }
-ready_timeout = "2s"
+ready_timeout = "10s"
 @EXTRA@
 
 [[scenario]]
