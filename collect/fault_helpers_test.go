@@ -32,7 +32,7 @@ timeout = "1s"
 name = "one"
 start = ["@BIN@"]
 env = { BODY = "Hi", FAULT = "@FAULT@" }
-ready_timeout = "2s"
+ready_timeout = "10s"
 @EXTRA@
 
 [[scenario]]
@@ -192,6 +192,15 @@ func runFault(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.Run
 	return dir, err
 }
 
+// runBounded runs a suite in-process with runFault's bound, without
+// watching process groups.
+func runBounded(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.RunDir, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return collect.Run(ctx, s, opt)
+}
+
 // checkRunDir checks that run.json is valid JSON, that every dump it lists
 // has its sha256, and that every file under dumps/ is listed (as a dump, a
 // stderr or an orphan). It returns the manifest.
@@ -224,8 +233,16 @@ func checkRunDir(t *testing.T, dir string) manifest.Manifest {
 // is now taken without an error.
 func resumeToEnd(t *testing.T, s *collect.Suite, dir string) manifest.Manifest {
 	t.Helper()
+	return resumeWith(t, s, dir, runFault)
+}
+
+// resumeWith is resumeToEnd with run doing the collect: runFault, or for a
+// test that runs in parallel with others (whose processes runFault would
+// take for orphans), runBounded.
+func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T, *collect.Suite, collect.Options) (*collect.RunDir, error)) collect.Manifest {
+	t.Helper()
 	before := hashDumps(t, dir)
-	if _, err := runFault(t, s, collect.Options{Resume: dir}); err != nil {
+	if _, err := run(t, s, collect.Options{Resume: dir}); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
 	m := checkRunDir(t, dir)

@@ -207,6 +207,7 @@ func TestRemoteHostUnreachable(t *testing.T) {
 // left process over a fresh connection first (never two servers at once),
 // and -resume takes rep 1 again.
 func TestRemoteLinkDropped(t *testing.T) {
+	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	if !lab.Namespaced {
 		t.Skip("a dropped link needs network namespaces")
@@ -275,8 +276,13 @@ func TestRemoteLinkDropped(t *testing.T) {
 		t.Errorf("still running on the server host: %s", p)
 	}
 	resumed := time.Now()
-	m = resumeToEnd(t, suite, dir.Path)
+	// Not runFault: it would take the parallel tests' processes for
+	// orphans; what the resume leaves on the server host is checked here.
+	m = resumeWith(t, suite, dir.Path, runBounded)
 	t.Logf("resume took %v", time.Since(resumed).Round(time.Millisecond))
+	if p := running(t, lab, "server", servers); p != "" {
+		t.Errorf("still running on the server host after the resume: %s", p)
+	}
 	var failed, good int
 	for _, mr := range m.Measurements {
 		if mr.Error != "" {

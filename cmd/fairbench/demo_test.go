@@ -24,6 +24,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds three servers and loads them")
 	}
+	t.Parallel() // with the gate tests: they build while it loads
 	out := t.TempDir()
 	stdout, stderr, code := runCLI(t, "demo", "-out", out, "-duration", "1s", "-warmup", "1s", "-reps", "1")
 	if code != 0 {

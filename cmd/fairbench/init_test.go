@@ -23,6 +23,7 @@ func TestInitScaffoldPassesTheGate(t *testing.T) {
 	if testing.Short() {
 		return
 	}
+	t.Parallel()
 	stdout, stderr, code = runCLI(t, "verify", "-suite", filepath.Join(dir, "suites", "main.toml"), "-base", dir)
 	if code != 0 || !strings.Contains(stdout, "all 2 targets passed") {
 		t.Errorf("verify of the scaffold: exit %d\n%s\n%s", code, stdout, stderr)

@@ -53,11 +53,13 @@ func TestSiteSuitesPassTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts every Go and JavaScript target")
 	}
+	t.Parallel()
 	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
 		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
 	}
 	for _, path := range gatedSuites(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".toml"), func(t *testing.T) {
+			t.Parallel() // the Go builds while the JavaScript targets start
 			suite, err := collect.LoadSuite(path)
 			if err != nil {
 				t.Fatal(err)

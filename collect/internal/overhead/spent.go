@@ -15,8 +15,9 @@ type spent struct {
 	// preflight is from the command's start to the run dir's: tools
 	// found, versions asked, host facts.
 	preflight time.Duration
-	// lead is from the run dir to the first window: builds, gates.
-	lead time.Duration
+	// lead is from the run dir to the first window: builds (build, the
+	// targets' own build times), gates.
+	lead, build time.Duration
 	// tool is the load tool's own time around its windows (start, exit).
 	tool time.Duration
 	// within is the time between two windows on one server process
@@ -35,6 +36,9 @@ func account(m manifest.Manifest, start time.Time, wall, window, warmup time.Dur
 	ms := slices.Clone(m.Measurements)
 	slices.SortFunc(ms, func(a, b manifest.Measurement) int { return a.Order - b.Order })
 	sp := spent{wall: wall, n: len(ms)}
+	for _, t := range m.Targets {
+		sp.build += time.Duration(t.BuildS * float64(time.Second))
+	}
 	for i, mr := range ms {
 		w := window
 		if mr.Warmup {
@@ -78,6 +82,7 @@ func (sp spent) String() string {
 	line("windows", sp.windows, fmt.Sprintf("  (%d)", sp.n))
 	line("before the run dir (preflight)", sp.preflight, "")
 	line("to the first window (builds, gates)", sp.lead, "")
+	line("  of which builds", sp.build, "")
 	line("tool start and exit around its window", sp.tool, per(sp.tool, sp.n))
 	line("between windows on one server", sp.within, per(sp.within, sp.nWithin))
 	line("between servers (stop, start, ready)", sp.across, per(sp.across, sp.nAcross))
