@@ -239,7 +239,7 @@ func resumeToEnd(t *testing.T, s *collect.Suite, dir string) manifest.Manifest {
 // resumeWith is resumeToEnd with run doing the collect: runFault, or for a
 // test that runs in parallel with others (whose processes runFault would
 // take for orphans), runBounded.
-func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T, *collect.Suite, collect.Options) (*collect.RunDir, error)) collect.Manifest {
+func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T, *collect.Suite, collect.Options) (*collect.RunDir, error)) manifest.Manifest {
 	t.Helper()
 	before := hashDumps(t, dir)
 	if _, err := run(t, s, collect.Options{Resume: dir}); err != nil {

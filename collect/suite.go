@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 )
 
 // Suite is a benchmark suite as read from its TOML file: what to start, what

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/tomlfile"
 )
 
 var collectCommand = command{
