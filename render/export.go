@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -375,6 +376,18 @@ var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", 
 	"rps", "good_rps", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
 	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
 
+// csvText keeps a text field of results.csv from being read as a formula
+// by a spreadsheet: a field starting with =, +, -, @, a tab or a carriage
+// return gets a leading apostrophe, as OWASP advises against CSV
+// injection. Numeric fields are written by strconv and never start so,
+// except a negative number, which is not text.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
 // csvRows writes a line for each repetition of c.
 func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -386,11 +399,12 @@ func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	}
 	for i, r := range c.reps {
 		dump := c.dumps[i]
-		if err := w.Write([]string{c.run, c.scenario, c.name, c.target, c.runtime, strconv.Itoa(r.Rep), r.Tool, r.ToolVersion,
+		if err := w.Write([]string{csvText(c.run), csvText(c.scenario), csvText(c.name), csvText(c.target), csvText(c.runtime),
+			strconv.Itoa(r.Rep), csvText(r.Tool), csvText(r.ToolVersion),
 			fl(r.RPS), fl(r.GoodRPS), strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
-			dump, strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
+			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
 			return err
 		}
 	}
