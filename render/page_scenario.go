@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -133,8 +134,8 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 			r.Delta.Text = Percent(cmp.Ratio - 1)
 		}
 	}
-	r.P50 = latencyNum(c, 50)
-	r.P99 = latencyNum(c, 99)
+	r.P50 = m.latencyNum(p, c, 50)
+	r.P99 = m.latencyNum(p, c, 99)
 	var errs int64
 	for _, rep := range c.Reps {
 		errs += rep.Errors.Total() + rep.Status.C4xx + rep.Status.C5xx + rep.Errors.Mismatches
@@ -146,22 +147,32 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 	return r
 }
 
-// latencyNum is the median across repetitions of percentile q, linking to
-// the dump of the repetition nearest that median.
-func latencyNum(c *audit.Cell, q float64) Num {
+// latencyNum is percentile q as the lower-median repetition by throughput
+// printed it (an observed run, never a mean of two), linking to that
+// repetition's dump; its title gives the range over every repetition.
+func (m *model) latencyNum(p Page, c *audit.Cell, q float64) Num {
+	pick := medianRep(c, m.metric)
 	var vs []float64
+	var shown *float64
 	for _, rep := range c.Reps {
 		for _, pc := range rep.Latency.Percentiles {
 			if pc.P == q {
-				vs = append(vs, pc.Value.Seconds())
+				v := pc.Value.Seconds()
+				vs = append(vs, v)
+				if rep == pick {
+					shown = &v
+				}
 			}
 		}
 	}
-	if len(vs) == 0 {
+	if len(vs) == 0 || shown == nil {
 		return Num{Text: "–"}
 	}
-	v := median(vs)
-	return Num{Text: Latency(seconds(v))}
+	n := Num{Text: Latency(seconds(*shown)), Sort: strconv.FormatFloat(*shown, 'g', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	n.Title = fmt.Sprintf("p%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
+		strconv.FormatFloat(q, 'f', -1, 64), pick.Rep, m.metric, Latency(seconds(lo)), Latency(seconds(hi)), plural(len(vs), "repetition"))
+	return n
 }
 
 // barInput is a cell's bar: median, interval whisker, a dot per rep.
@@ -217,7 +228,7 @@ func (m *model) percentiles(p Page, cs []*audit.Cell) ([]string, []PercentileRow
 	for _, c := range cs {
 		r := PercentileRow{Target: Link{Href: p.href(m.links.Target(c.Name)), Text: c.Name}}
 		for _, q := range qs {
-			r.Values = append(r.Values, latencyNum(c, q))
+			r.Values = append(r.Values, m.latencyNum(p, c, q))
 		}
 		rows = append(rows, r)
 	}
