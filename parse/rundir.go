@@ -39,6 +39,9 @@ type Run struct {
 	Targets      []runTarget      `json:"targets"`
 	Measurements []RunMeasurement `json:"measurements"`
 	Errors       []string         `json:"errors"`
+	// AAPair names the suite's A/A twins: one program listed under two
+	// target names, whose difference is the run's noise.
+	AAPair []string `json:"aa_pair,omitempty"`
 	// Orphans are dumps the collector found on disk that no measurement
 	// listed (a crash between storing a dump and recording it); they are
 	// kept, not counted.

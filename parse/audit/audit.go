@@ -108,8 +108,9 @@ func SortFindings(fs []Finding) {
 type AuditOptions struct {
 	// Thresholds decide when rules fire; the zero value means DefaultThresholds.
 	Thresholds Thresholds
-	// Pairs are A/A pairs: one program listed under two target names (or
-	// cell names). Each pair must compare "~" in every scenario.
+	// Pairs are A/A pairs for runs whose run.json names none
+	// (parse.Run.AAPair): one program listed under two target names (or
+	// cell names). A run takes the first pair it measured.
 	Pairs [][2]string
 	// NoIntegrity skips re-reading the dumps of run dirs (the integrity rules).
 	NoIntegrity bool
@@ -137,7 +138,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, MixedSettings(set.Measurements)...)
 	fs = append(fs, mixedHostFindings(set.Runs)...)
 	fs = append(fs, runFindings(set)...)
-	fs = append(fs, aaFindings(cells, opts.Pairs, th)...)
+	fs = append(fs, aaFindings(set.Runs, cells, opts.Pairs, th)...)
 	checked := map[string]bool{}
 	if !opts.NoIntegrity {
 		for _, r := range set.Runs {

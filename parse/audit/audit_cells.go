@@ -201,55 +201,6 @@ func runInterleave(ms []*parse.Measurement) []Finding {
 	return fs
 }
 
-// aaFindings checks that each A/A pair compares "~" in every scenario.
-func aaFindings(cells []*Cell, pairs [][2]string, th Thresholds) []Finding {
-	var fs []Finding
-	for _, p := range pairs {
-		found := false
-		for _, a := range cells {
-			if !a.is(p[0]) {
-				continue
-			}
-			for _, b := range cells {
-				if b.Run != a.Run || b.Scenario != a.Scenario || !b.is(p[1]) {
-					continue
-				}
-				found = true
-				if f, ok := aaPair(a, b, th); ok {
-					fs = append(fs, f)
-				}
-			}
-		}
-		if !found {
-			fs = append(fs, Finding{Rule: RuleAAPair, Level: LevelWarning, Target: p[0] + " = " + p[1],
-				Message: "the A/A pair was not measured in any common scenario, so the run's noise was not checked; list the same program twice in the suite under these two names"})
-		}
-	}
-	return fs
-}
-
-// is reports whether the cell is the target called name.
-func (c *Cell) is(name string) bool { return c.Name == name || c.Target == name }
-
-func aaPair(a, b *Cell, th Thresholds) (Finding, bool) {
-	c := CompareStats(a.RPS, b.RPS, th)
-	f := Finding{Rule: RuleAAPair, Run: a.Run, Target: a.Name + " = " + b.Name, Scenario: a.Scenario,
-		Dumps: append(a.Dumps(), b.Dumps()...)}
-	sort.Strings(f.Dumps)
-	switch {
-	case c.Method == MethodNone:
-		f.Level = LevelInfo
-		f.Message = "the A/A pair has too few repetitions to check the run's noise; run at least " + fmt.Sprint(th.MinReps)
-	case c.Differs:
-		f.Level = LevelError
-		f.Message = fmt.Sprintf("the same program under two names differs by %s (%s): this run is noisier than its statistics assume; treat differences below %.1f%% as noise, or find the cause (CPU pinning, frequency scaling, other load) and run again",
-			c.Delta(), c.Reason, math.Abs(c.Ratio-1)*100)
-	default:
-		return Finding{}, false
-	}
-	return f, true
-}
-
 // plural is "1 repetition", "3 repetitions".
 func plural(n int, word string) string {
 	if n == 1 {

@@ -103,34 +103,57 @@ func ranFor(m *parse.Measurement) time.Duration {
 	return m.Window
 }
 
+// cellLoad is the median share of its CPUs the client and the server of
+// cell c kept busy, NaN where the collector recorded no CPU seconds.
+func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
+	var cs, ss []float64
+	for _, m := range c.Reps {
+		cc, sc := ix.cpus(m)
+		d := ranFor(m).Seconds()
+		if d <= 0 {
+			continue
+		}
+		if m.ClientCPU > 0 && cc > 0 {
+			cs = append(cs, m.ClientCPU/d/float64(cc))
+		}
+		if m.ServerCPU > 0 && sc > 0 {
+			ss = append(ss, m.ServerCPU/d/float64(sc))
+		}
+	}
+	return medianOf(cs), medianOf(ss)
+}
+
+// clientBound is the cells whose load generator was saturated (the
+// client-saturated rule): their number measures the client, so their
+// verdicts read "~" (ReasonClientBound).
+func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
+	out := map[*Cell]bool{}
+	if set == nil {
+		return out
+	}
+	ix := newRunIndex(set.Runs)
+	for _, c := range cells {
+		if cu, _ := ix.cellLoad(c); cu >= th.ClientSaturation {
+			out[c] = true
+		}
+	}
+	return out
+}
+
 // saturationFindings compares each cell's client and server CPU use with
 // the CPUs they had, where the collector recorded CPU seconds.
 func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding {
 	ix := newRunIndex(set.Runs)
 	var fs []Finding
 	for _, c := range cells {
-		var client, server []float64
-		for _, m := range c.Reps {
-			cc, sc := ix.cpus(m)
-			d := ranFor(m).Seconds()
-			if d <= 0 {
-				continue
-			}
-			if m.ClientCPU > 0 && cc > 0 {
-				client = append(client, m.ClientCPU/d/float64(cc))
-			}
-			if m.ServerCPU > 0 && sc > 0 {
-				server = append(server, m.ServerCPU/d/float64(sc))
-			}
-		}
-		cu, su := medianOf(client), medianOf(server)
-		clientBusy := len(client) > 0 && cu >= th.ClientSaturation
+		cu, su := ix.cellLoad(c)
+		clientBusy := cu >= th.ClientSaturation
 		if clientBusy {
 			fs = append(fs, cellFinding(c, RuleClientSaturated, LevelWarning, fmt.Sprintf(
-				"the load generator kept %.0f%% of the CPUs it could use busy: the number measures the client as much as the server; give the client more CPUs (or wrk more threads) or use a lighter load generator",
+				"the load generator kept %.0f%% of the CPUs it could use busy: the number measures the client as much as the server, so its comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
 				cu*100), nil))
 		}
-		if len(server) > 0 && su < th.ServerSaturation {
+		if su < th.ServerSaturation {
 			level := LevelInfo
 			if clientBusy {
 				level = LevelWarning

@@ -40,6 +40,9 @@ type Comparison struct {
 	Differs bool
 	// Reason says in words why a difference is or is not claimed.
 	Reason string
+	// Verdict is the decision this comparison shows, when it came from
+	// Verdicts.Versus (the one decision layer); zero from CompareStats.
+	Verdict Verdict
 }
 
 // Delta is the change from Base to Other as a table shows it: "+12.34%",

@@ -38,8 +38,11 @@ type Stat struct {
 	N      int
 	Values []float64 // one per repetition, in the order they ran
 	Median float64
-	Min    float64
-	Max    float64
+	// GeoMean is the geometric mean of Values: the estimator a Verdict
+	// tests and shows the ratio of. NaN unless every value is positive.
+	GeoMean float64
+	Min     float64
+	Max     float64
 	// Lo and Hi bound the confidence interval of the median (benchmath's
 	// order-statistic interval); one or both are infinite when n is too
 	// small for the requested confidence (fewer than 6 values at 95%).
@@ -58,7 +61,7 @@ type Stat struct {
 func NewStat(values []float64, th Thresholds) Stat {
 	s := Stat{N: len(values), Values: slices.Clone(values)}
 	if s.N == 0 {
-		s.Median, s.Min, s.Max = math.NaN(), math.NaN(), math.NaN()
+		s.Median, s.Min, s.Max, s.GeoMean = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		s.Lo, s.Hi = math.Inf(-1), math.Inf(1)
 		return s
 	}
@@ -71,6 +74,11 @@ func NewStat(values []float64, th Thresholds) Stat {
 	}
 	s.Min, s.Max = sorted[0], sorted[len(sorted)-1]
 	s.CV = robustCV(sorted, s.Median)
+	s.GeoMean = math.NaN()
+	if s.Min > 0 {
+		mean, _ := logMeanVar(sorted)
+		s.GeoMean = math.Exp(mean)
+	}
 	return s
 }
 

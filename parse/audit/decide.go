@@ -1,0 +1,350 @@
+package audit
+
+import (
+	"math"
+	"sort"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// DecideOptions configure Decide.
+type DecideOptions struct {
+	// Thresholds: Alpha, Confidence, Noise and MinReps are used; the zero
+	// value means DefaultThresholds.
+	Thresholds Thresholds
+	// AAPairs are A/A pairs (target or cell names) for runs whose run.json
+	// names none (parse.Run.AAPair): a run takes the first pair with both
+	// targets among its cells. run.json wins where it names one.
+	AAPairs [][2]string
+}
+
+// Verdicts are every pairwise decision of a set of cells on one metric,
+// made once. Pages, exports and commands read them; none decides again.
+type Verdicts struct {
+	Metric     Metric
+	Thresholds Thresholds
+	// Scenarios are one per scenario of each run, sorted by run, scenario.
+	Scenarios []*ScenarioVerdicts
+	byCell    map[*Cell]*ScenarioVerdicts
+}
+
+// ScenarioVerdicts are the decisions of one family: every pair of targets
+// in one scenario of one run.
+type ScenarioVerdicts struct {
+	Run, Scenario string
+	Metric        Metric
+	// Cells are highest geometric mean first, then by name; cells that
+	// cannot be tested (too few repetitions, no data) last, by name.
+	Cells []*Cell
+	// Pairs are every pair of Cells, A < B bytewise, sorted by A then B.
+	Pairs []Verdict
+	// Ranks are one per cell, in the order of Cells.
+	Ranks []Rank
+	Floor Floor
+	// Family is the number of pairs tested (the m of Holm's correction).
+	Family int
+	// ClientBound are the cells the client-saturated rule holds to "~".
+	ClientBound map[*Cell]bool
+	index       map[[2]*Cell]int
+}
+
+// Rank is where the verdicts place a cell among k ranked cells: Lo = 1 +
+// the number of cells judged faster than it, Hi = k − the number judged
+// slower. A cell tied ("~") with its neighbours has a range, never a bare
+// place a verdict does not support.
+type Rank struct {
+	Cell   *Cell
+	Lo, Hi int
+	// Ranked is false for a cell that could not be tested (Lo = Hi = 0).
+	Ranked bool
+}
+
+// Decide makes every pairwise verdict of cells on metric m. set supplies
+// the runs (their A/A pairs, for the noise floor) and the measurements'
+// CPU use (for the client-saturated rule); it may be nil.
+func Decide(set *parse.Set, cells []*Cell, m Metric, opts DecideOptions) *Verdicts {
+	th := opts.Thresholds
+	if th == (Thresholds{}) {
+		th = DefaultThresholds
+	}
+	d := &Verdicts{Metric: m, Thresholds: th, byCell: map[*Cell]*ScenarioVerdicts{}}
+	var runs []*parse.Run
+	if set != nil {
+		runs = set.Runs
+	}
+	bound := clientBound(set, cells, th)
+	floors := noiseFloors(runs, cells, m, opts.AAPairs, th)
+	for _, g := range groupByScenario(cells) {
+		sv := decideScenario(g, m, th, floors[scenarioKey{g[0].Run, g[0].Scenario}], bound)
+		d.Scenarios = append(d.Scenarios, sv)
+		for _, c := range sv.Cells {
+			d.byCell[c] = sv
+		}
+	}
+	return d
+}
+
+type scenarioKey struct{ run, scenario string }
+
+// groupByScenario splits cells by run and scenario, sorted by run, scenario.
+func groupByScenario(cells []*Cell) [][]*Cell {
+	groups := map[scenarioKey][]*Cell{}
+	var keys []scenarioKey
+	for _, c := range cells {
+		k := scenarioKey{c.Run, c.Scenario}
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], c)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].run != keys[j].run {
+			return keys[i].run < keys[j].run
+		}
+		return keys[i].scenario < keys[j].scenario
+	})
+	out := make([][]*Cell, len(keys))
+	for i, k := range keys {
+		out[i] = groups[k]
+	}
+	return out
+}
+
+// testable reports whether a cell can enter a test, and if not, why.
+func testable(c *Cell, m Metric, th Thresholds) (bool, string) {
+	s := c.Stat(m)
+	switch {
+	case s.N == 0 || !(s.Min > 0):
+		return false, ReasonNoData
+	case s.N < max(th.MinReps, 2):
+		return false, ReasonTooFewReps
+	}
+	return true, ""
+}
+
+func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound map[*Cell]bool) *ScenarioVerdicts {
+	sv := &ScenarioVerdicts{Run: cells[0].Run, Scenario: cells[0].Scenario, Metric: m,
+		Floor: floor, ClientBound: map[*Cell]bool{}, index: map[[2]*Cell]int{}}
+	sv.Cells = sortByEstimate(cells, m, th)
+	for _, c := range sv.Cells {
+		if bound[c] {
+			sv.ClientBound[c] = true
+		}
+	}
+	byName := append([]*Cell(nil), sv.Cells...)
+	sort.SliceStable(byName, func(i, j int) bool { return byName[i].Name < byName[j].Name })
+	var tested []int
+	var ps []float64
+	var tests []welch
+	for i, a := range byName {
+		for _, b := range byName[i+1:] {
+			v := Verdict{Run: sv.Run, Scenario: sv.Scenario, Metric: m, A: a.Name, B: b.Name, CellA: a, CellB: b,
+				Floor: floor.Value, Verdict: VerdictTie, Alpha: th.Alpha,
+				Ratio: a.Stat(m).GeoMean / b.Stat(m).GeoMean, Lo: math.NaN(), Hi: math.NaN(), Level: math.NaN(), P: math.NaN(), PAdj: math.NaN()}
+			okA, whyA := testable(a, m, th)
+			okB, whyB := testable(b, m, th)
+			switch {
+			case !okA:
+				v.Reason = whyA
+			case !okB:
+				v.Reason = whyB
+			case bound[a] || bound[b]:
+				v.Reason = ReasonClientBound
+			default:
+				w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
+				v.Method, v.P = MethodWelchLog, w.p
+				tested = append(tested, len(sv.Pairs))
+				ps = append(ps, w.p)
+				tests = append(tests, w)
+			}
+			sv.index[[2]*Cell{a, b}] = len(sv.Pairs)
+			sv.Pairs = append(sv.Pairs, v)
+		}
+	}
+	sv.Family = len(tested)
+	adj, step := holm(ps, th.Alpha)
+	clear := math.Log1p(floor.Value)
+	for k, i := range tested {
+		v := &sv.Pairs[i]
+		v.Family, v.PAdj, v.Level = sv.Family, adj[k], 1-step[k]
+		v.Lo, v.Hi = tests[k].interval(v.Level)
+		switch {
+		case !(v.PAdj < th.Alpha):
+			v.Reason = ReasonNotSignificant
+		case math.Log(v.Lo) > clear:
+			v.Verdict, v.Reason = VerdictA, ReasonDiffers
+		case math.Log(v.Hi) < -clear:
+			v.Verdict, v.Reason = VerdictB, ReasonDiffers
+		default:
+			v.Reason = ReasonWithinFloor
+		}
+	}
+	for i := range sv.Pairs {
+		sv.Pairs[i].Family = sv.Family
+	}
+	sv.Ranks = ranks(sv, m, th)
+	return sv
+}
+
+// sortByEstimate orders cells by geometric mean, highest first, then by
+// name; untestable cells last, by name.
+func sortByEstimate(cells []*Cell, m Metric, th Thresholds) []*Cell {
+	out := append([]*Cell(nil), cells...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		oa, _ := testable(a, m, th)
+		ob, _ := testable(b, m, th)
+		if oa != ob {
+			return oa
+		}
+		if ga, gb := a.Stat(m).GeoMean, b.Stat(m).GeoMean; oa && ga != gb {
+			return ga > gb
+		}
+		return a.Name < b.Name
+	})
+	return out
+}
+
+// ranks derives each cell's rank range from the verdicts.
+func ranks(sv *ScenarioVerdicts, m Metric, th Thresholds) []Rank {
+	k := 0
+	for _, c := range sv.Cells {
+		if ok, _ := testable(c, m, th); ok {
+			k++
+		}
+	}
+	out := make([]Rank, len(sv.Cells))
+	for i, c := range sv.Cells {
+		out[i] = Rank{Cell: c}
+		if ok, _ := testable(c, m, th); !ok {
+			continue
+		}
+		faster, slower := 0, 0
+		for _, o := range sv.Cells {
+			if o == c {
+				continue
+			}
+			v, _ := sv.Pair(c, o)
+			switch v.Faster() {
+			case o:
+				faster++
+			case c:
+				slower++
+			}
+		}
+		out[i] = Rank{Cell: c, Lo: 1 + faster, Hi: k - slower, Ranked: true}
+	}
+	return out
+}
+
+// Pair is the verdict on cells a and b of this scenario, in either order
+// (the record keeps A < B bytewise); false when either is not in it.
+func (sv *ScenarioVerdicts) Pair(a, b *Cell) (Verdict, bool) {
+	if a.Name > b.Name {
+		a, b = b, a
+	}
+	i, ok := sv.index[[2]*Cell{a, b}]
+	if !ok {
+		return Verdict{}, false
+	}
+	return sv.Pairs[i], true
+}
+
+// Rank is the rank range of cell c; the zero Rank when c is not here.
+func (sv *ScenarioVerdicts) Rank(c *Cell) Rank {
+	for _, r := range sv.Ranks {
+		if r.Cell == c {
+			return r
+		}
+	}
+	return Rank{}
+}
+
+// Matrix is the pairwise verdicts as a square table in the order of Cells:
+// Matrix()[i][j] is VerdictA when Cells[i] is judged faster than Cells[j],
+// VerdictB when slower, VerdictTie otherwise, and "" on the diagonal.
+func (sv *ScenarioVerdicts) Matrix() [][]string {
+	n := len(sv.Cells)
+	out := make([][]string, n)
+	for i, a := range sv.Cells {
+		out[i] = make([]string, n)
+		for j, b := range sv.Cells {
+			if i == j {
+				continue
+			}
+			v, _ := sv.Pair(a, b)
+			switch v.Faster() {
+			case a:
+				out[i][j] = VerdictA
+			case b:
+				out[i][j] = VerdictB
+			default:
+				out[i][j] = VerdictTie
+			}
+		}
+	}
+	return out
+}
+
+// Scenario is the family holding cell c, nil when c was not decided.
+func (d *Verdicts) Scenario(c *Cell) *ScenarioVerdicts { return d.byCell[c] }
+
+// Find is the family of one scenario of one run, nil when there is none.
+func (d *Verdicts) Find(run, scenario string) *ScenarioVerdicts {
+	for _, sv := range d.Scenarios {
+		if sv.Run == run && sv.Scenario == scenario {
+			return sv
+		}
+	}
+	return nil
+}
+
+// Pair is the verdict on two cells. Cells of different runs or scenarios
+// have no verdict: the result is "~" with ReasonOtherRun (or, for two
+// scenarios, false).
+func (d *Verdicts) Pair(a, b *Cell) (Verdict, bool) {
+	sa, sb := d.byCell[a], d.byCell[b]
+	switch {
+	case sa == nil || sb == nil:
+		return Verdict{}, false
+	case sa == sb:
+		return sa.Pair(a, b)
+	case a.Scenario != b.Scenario:
+		return Verdict{}, false
+	}
+	if a.Name > b.Name {
+		a, b = b, a
+	}
+	return Verdict{Scenario: a.Scenario, Metric: d.Metric, A: a.Name, B: b.Name, CellA: a, CellB: b,
+		Ratio: a.Stat(d.Metric).GeoMean / b.Stat(d.Metric).GeoMean, Lo: math.NaN(), Hi: math.NaN(),
+		Level: math.NaN(), P: math.NaN(), PAdj: math.NaN(), Verdict: VerdictTie, Reason: ReasonOtherRun, Alpha: d.Thresholds.Alpha}, true
+}
+
+// All is every verdict, family by family, for export.
+func (d *Verdicts) All() []Verdict {
+	var out []Verdict
+	for _, sv := range d.Scenarios {
+		out = append(out, sv.Pairs...)
+	}
+	return out
+}
+
+// Versus is the verdict on other against base as a Comparison (Ratio is
+// other ÷ base), for pages that show many targets against one. It is the
+// same decision as Pair, only turned round; ok is false without a verdict.
+func (d *Verdicts) Versus(base, other *Cell) (Comparison, bool) {
+	v, ok := d.Pair(base, other)
+	if !ok {
+		return Comparison{}, false
+	}
+	c := Comparison{Base: base.Stat(d.Metric), Other: other.Stat(d.Metric), Verdict: v,
+		Ratio: v.Ratio, Lo: v.Lo, Hi: v.Hi, Confidence: v.Level, Method: v.Method,
+		P: v.P, PAdjusted: v.PAdj, Differs: v.Claimed(), Reason: v.Explain()}
+	if v.CellA == base { // the record is base ÷ other: turn it round
+		c.Ratio, c.Lo, c.Hi = 1/v.Ratio, 1/v.Hi, 1/v.Lo
+	}
+	if c.Method == "" {
+		c.Method = MethodNone
+	}
+	return c, true
+}

@@ -1,0 +1,161 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// What a Verdict says.
+const (
+	VerdictA   = "a" // A is faster
+	VerdictB   = "b" // B is faster
+	VerdictTie = "~" // no difference is claimed; Reason says why
+)
+
+// Why a Verdict says what it says (Verdict.Reason).
+const (
+	// ReasonDiffers: the test rejects at α after Holm's correction over the
+	// family and the ratio's interval lies wholly beyond the noise floor.
+	ReasonDiffers = "differs"
+	// ReasonNotSignificant: the Holm-adjusted p is not below α.
+	ReasonNotSignificant = "not-significant"
+	// ReasonWithinFloor: significant, but the interval reaches into the
+	// noise floor, so the difference may be no bigger than the run's noise.
+	ReasonWithinFloor = "within-floor"
+	// ReasonTooFewReps: a side has fewer than Thresholds.MinReps
+	// repetitions; the pair was not tested.
+	ReasonTooFewReps = "too-few-reps"
+	// ReasonNoData: a side has no positive throughput; not tested.
+	ReasonNoData = "no-data"
+	// ReasonClientBound: a side's load generator was saturated (the
+	// client-saturated rule), so its number measures the client; not tested.
+	ReasonClientBound = "client-bound"
+	// ReasonOtherRun: the cells are from different runs, which are ranked
+	// each on its own; no verdict across runs exists.
+	ReasonOtherRun = "other-run"
+)
+
+// Verdict is the one decision on a pair of cells of one scenario of one
+// run. Every page, export and command that says "faster", "~", a rank or a
+// group reads it; none decides again.
+type Verdict struct {
+	Run      string `json:"run"`
+	Scenario string `json:"scenario"`
+	Metric   Metric `json:"metric"`
+	// A and B are the cells' names, A < B bytewise.
+	A string `json:"a"`
+	B string `json:"b"`
+	// Ratio is the geometric mean of A's repetitions ÷ that of B's (the
+	// estimator the test is about); Lo and Hi bound it at Level.
+	Ratio float64 `json:"ratio"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	// Level is the interval's confidence: 1 − α/(m−j) for the pair's step j
+	// in Holm's order over a family of m, so the interval excludes 1 exactly
+	// when the pair's own test passes its Holm step.
+	Level float64 `json:"level"`
+	// P is the test's two-sided p; PAdj is P after Holm over the family.
+	P    float64 `json:"p"`
+	PAdj float64 `json:"p_adj"`
+	// Family is the number of pairs tested in this scenario of this run (m).
+	Family int `json:"family"`
+	// Floor is the noise floor as a relative difference (0.02 = 2%): the
+	// interval must clear [1/(1+Floor), 1+Floor] for a claim.
+	Floor float64 `json:"floor"`
+	// Verdict is VerdictA, VerdictB or VerdictTie.
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"` // one of the Reason* constants
+	Method  string `json:"method"` // MethodWelchLog, or "" when not tested
+	// Alpha is the family-wise significance level the verdict was decided at.
+	Alpha float64 `json:"-"`
+	// CellA and CellB are the cells named A and B.
+	CellA, CellB *Cell `json:"-"`
+}
+
+// Claimed reports whether the verdict claims a difference.
+func (v Verdict) Claimed() bool { return v.Verdict == VerdictA || v.Verdict == VerdictB }
+
+// Tested reports whether the pair went through the test (it has a p).
+func (v Verdict) Tested() bool { return v.Method != "" }
+
+// Faster is the faster cell when a difference is claimed, else nil.
+func (v Verdict) Faster() *Cell {
+	switch v.Verdict {
+	case VerdictA:
+		return v.CellA
+	case VerdictB:
+		return v.CellB
+	}
+	return nil
+}
+
+// Explain says the verdict in words, with the numbers behind it.
+func (v Verdict) Explain() string {
+	pct := func(r float64) string { return fmt.Sprintf("%+.1f%%", (r-1)*100) }
+	interval := fmt.Sprintf("%s ÷ %s = %.3f× [%.3f, %.3f] at %s", v.A, v.B, v.Ratio, v.Lo, v.Hi, levelLabel(v.Level))
+	switch v.Reason {
+	case ReasonDiffers:
+		return fmt.Sprintf("%s (%s): Holm-adjusted p=%.2g < %g over %d pairs and the interval clears the %.1f%% noise floor",
+			interval, pct(v.Ratio), v.PAdj, v.Alpha, v.Family, v.Floor*100)
+	case ReasonNotSignificant:
+		return fmt.Sprintf("~: %s; Holm-adjusted p=%.2g (raw %.2g) over %d pairs is not below %g",
+			interval, v.PAdj, v.P, v.Family, v.Alpha)
+	case ReasonWithinFloor:
+		return fmt.Sprintf("~: %s; significant (Holm-adjusted p=%.2g) but the interval reaches into the %.1f%% noise floor",
+			interval, v.PAdj, v.Floor*100)
+	case ReasonTooFewReps:
+		return fmt.Sprintf("~: too few repetitions to test (%s: %d, %s: %d)", v.A, repsOf(v.CellA), v.B, repsOf(v.CellB))
+	case ReasonNoData:
+		return "~: a side has no positive throughput"
+	case ReasonClientBound:
+		return "~: the load generator was saturated on a side, so its number measures the client, not the server"
+	case ReasonOtherRun:
+		return "~: the cells are from different runs, ranked each within its run"
+	}
+	return v.Verdict
+}
+
+func repsOf(c *Cell) int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Reps)
+}
+
+// levelLabel is "95%" or "99.95%": the level with the digits it needs.
+func levelLabel(l float64) string {
+	for digits := 0; digits < 6; digits++ {
+		s := fmt.Sprintf("%.*f", digits, l*100)
+		var back float64
+		fmt.Sscan(s, &back)
+		if math.Abs(back-l*100) < 1e-9 || digits == 5 {
+			return s + "%"
+		}
+	}
+	return fmt.Sprint(l*100) + "%"
+}
+
+// MarshalJSON writes the verdict with null for the numbers an untested
+// pair does not have (NaN) or an interval does not bound (±Inf).
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	type plain Verdict
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		plain
+		Ratio *float64 `json:"ratio"`
+		Lo    *float64 `json:"lo"`
+		Hi    *float64 `json:"hi"`
+		Level *float64 `json:"level"`
+		P     *float64 `json:"p"`
+		PAdj  *float64 `json:"p_adj"`
+	}{plain(v), num(v.Ratio), num(v.Lo), num(v.Hi), num(v.Level), num(v.P), num(v.PAdj)})
+}
+
+// MarshalText writes the metric's name, "req/s" or "good req/s".
+func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
