@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"math"
 	"path/filepath"
 	"slices"
@@ -33,13 +32,16 @@ type model struct {
 	scenarios []string // in the order they ran
 	names     []string // cell names, sorted
 	byKey     map[[2]string]*audit.Cell
-	tiers     map[string]audit.ScenarioTiers
-	rank      map[*audit.Cell]int // tier rank, 0 for unranked
-	vsLeader  map[*audit.Cell]audit.Comparison
-	leader    map[string]*audit.Cell   // scenario → highest median
-	findings  []audit.Finding          // the audit of the runs on show; older runs are not audited
-	facts     map[string]*parse.Target // cell name → the target's facts
-	geo       audit.GeoMean
+	// dec is every pairwise verdict, made once by the decision layer: the
+	// family is all pairs of targets in one scenario of one run, so cells
+	// of different runs are ranked each within its run.
+	dec      *audit.Verdicts
+	ranks    map[*audit.Cell]audit.Rank       // rank range within its family
+	vsLeader map[*audit.Cell]audit.Comparison // the family's leader against the cell
+	leader   map[*audit.Cell]*audit.Cell      // cell → its family's first (highest geometric mean)
+	findings []audit.Finding                  // the audit of the runs on show; older runs are not audited
+	facts    map[string]*parse.Target         // cell name → the target's facts
+	geo      audit.GeoMean
 
 	links   *linker
 	runDirs map[string]string // run ID → its dir, cleaned, for every run read
@@ -71,13 +73,13 @@ func newModel(in *Input, site *Site) *model {
 		runRank[r.ID] = i
 	}
 	m.scenarios = scenarioOrder(m.cells, runRank)
-	m.rankCells()
 	var pairs [][2]string
 	for _, p := range site.AAPairs {
 		if len(p) == 2 {
 			pairs = append(pairs, [2]string{p[0], p[1]})
 		}
 	}
+	m.rankCells(pairs)
 	m.findings = audit.Audit(set, audit.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
 	// One geometric mean over every run on show, as one group.
@@ -160,73 +162,68 @@ func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
 	return out
 }
 
-// rankCells computes tiers, the leader and every cell against the leader.
-func (m *model) rankCells() {
-	m.tiers = map[string]audit.ScenarioTiers{}
-	m.rank = map[*audit.Cell]int{}
+// rankCells asks the decision layer for every verdict of the runs on show
+// and keeps, per cell, its rank range, its family's leader and the
+// leader's verdict against it. Nothing is decided here.
+func (m *model) rankCells(aaPairs [][2]string) {
+	m.dec = audit.Decide(m.set, m.cells, m.metric, audit.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
+	m.ranks = map[*audit.Cell]audit.Rank{}
 	m.vsLeader = map[*audit.Cell]audit.Comparison{}
-	m.leader = map[string]*audit.Cell{}
-	// Tiers span every run on show (the same scenario in a Go and a
-	// JavaScript suite is one ranking): copies of the cells with the run
-	// left out are ranked, then mapped back.
-	merged := withoutRun(m.cells)
-	orig := map[*audit.Cell]*audit.Cell{}
-	for i, c := range merged {
-		orig[c] = m.cells[i]
-	}
-	for _, st := range audit.Tiers(merged, m.metric, m.th) {
-		st.Run = m.run
-		for i := range st.Tiers {
-			for k, c := range st.Tiers[i].Cells {
-				st.Tiers[i].Cells[k] = orig[c]
-			}
+	m.leader = map[*audit.Cell]*audit.Cell{}
+	for _, sv := range m.dec.Scenarios {
+		for _, r := range sv.Ranks {
+			m.ranks[r.Cell] = r
 		}
-		for k, c := range st.Unranked {
-			st.Unranked[k] = orig[c]
-		}
-		m.tiers[st.Scenario] = st
-		for _, t := range st.Tiers {
-			for _, c := range t.Cells {
-				m.rank[c] = t.Rank
-			}
-		}
-	}
-	for _, s := range m.scenarios {
-		cs := m.scenarioCells(s)
-		if len(cs) == 0 {
+		if len(sv.Cells) == 0 {
 			continue
 		}
-		lead := cs[0]
-		m.leader[s] = lead
-		cmps := audit.CompareBaseline(lead, cs[1:], m.metric, m.th)
-		for i, c := range cs[1:] {
-			m.vsLeader[c] = cmps[i]
+		lead := sv.Cells[0]
+		for _, c := range sv.Cells {
+			m.leader[c] = lead
+			if c == lead {
+				continue
+			}
+			if cmp, ok := m.dec.Versus(lead, c); ok {
+				m.vsLeader[c] = cmp
+			}
 		}
 	}
 }
 
-// scenarioCells are the primary run's cells of scenario s, highest median
-// first, then by name; cells without a valid median last.
-func (m *model) scenarioCells(s string) []*audit.Cell {
-	var cs []*audit.Cell
+// family is the verdicts of cell c's scenario in c's run, nil if none.
+func (m *model) family(c *audit.Cell) *audit.ScenarioVerdicts { return m.dec.Scenario(c) }
+
+// runsIn are the runs on show with cells in scenario s, in the order of
+// m.runs; more than one means the scenario page ranks each apart.
+func (m *model) runsIn(s string) []string {
+	has := map[string]bool{}
 	for _, c := range m.cells {
 		if c.Scenario == s {
-			cs = append(cs, c)
+			has[c.Run] = true
 		}
 	}
-	slices.SortStableFunc(cs, func(a, b *audit.Cell) int {
-		sa, sb := a.Stat(m.metric), b.Stat(m.metric)
-		if sa.Valid() != sb.Valid() {
-			if sa.Valid() {
-				return -1
-			}
-			return 1
+	var out []string
+	for _, r := range m.runs {
+		if has[r.ID] {
+			out = append(out, r.ID)
 		}
-		if c := cmp.Compare(sb.Median, sa.Median); c != 0 && sa.Valid() {
-			return c
+	}
+	if has[""] {
+		out = append(out, "")
+	}
+	return out
+}
+
+// scenarioCells are the primary runs' cells of scenario s: run by run (in
+// the order of m.runs), each run's cells in its family's order (highest
+// geometric mean first, untested cells last).
+func (m *model) scenarioCells(s string) []*audit.Cell {
+	var cs []*audit.Cell
+	for _, run := range m.runsIn(s) {
+		if sv := m.dec.Find(run, s); sv != nil {
+			cs = append(cs, sv.Cells...)
 		}
-		return cmp.Compare(a.Name, b.Name)
-	})
+	}
 	return cs
 }
 

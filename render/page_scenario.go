@@ -26,18 +26,50 @@ type ScenarioPage struct {
 	PRows    []PercentileRow
 	Closed   bool // some latency is closed-loop (coordinated omission)
 	Fastest  string
-	TierNote string
+	RankNote string
+	RunNote  string // said when cells of several runs are on the page
+	Matrices []VerdictMatrix
 }
+
+// VerdictMatrix is the pairwise verdicts of one family (this scenario in
+// one run): row target against column target.
+type VerdictMatrix struct {
+	Run     string // "" when the page has one run
+	Heads   []string
+	Rows    []MatrixRow
+	Omitted int // targets beyond maxMatrix, left out
+	Method  string
+}
+
+// MatrixRow is one target against every other.
+type MatrixRow struct {
+	Name  string
+	Cells []MatrixCell
+}
+
+// MatrixCell is the row target against the column target: "faster",
+// "slower" or "~", with the ratio of geometric means row ÷ column.
+type MatrixCell struct {
+	Self               bool
+	Word, Ratio, Class string
+	Title              string
+}
+
+// maxMatrix bounds the targets of a verdict matrix, so that a 50-target
+// scenario page stays readable; the table's rank ranges cover the rest.
+const maxMatrix = 16
 
 // ScenarioRow is one target in the scenario table.
 type ScenarioRow struct {
 	Target   Link
 	Runtime  string
-	Tier     Num
+	Rank     Num
+	Run      string
 	Median   Num
 	Interval string
 	Good     Num
 	Delta    Num
+	Why      string // why the delta reads "~", or what this run cannot tell apart
 	P50, P99 Num
 	Errors   Num
 	N        Num
@@ -58,18 +90,35 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 	cs := m.scenarioCells(s)
 	p.Request, p.Load = describeLoad(cs)
 	p.Notes = m.scenarioNotes(p.Page, s, cs)
-	st := m.tiers[s]
-	if f := st.Fastest(); f != nil {
-		p.Fastest = f.Name
+	runs := m.runsIn(s)
+	var fastest []string
+	for _, run := range runs {
+		sv := m.dec.Find(run, s)
+		if sv == nil {
+			continue
+		}
+		for _, r := range sv.Ranks {
+			if r.Ranked && r.Hi == 1 && len(sv.Ranks) > 1 {
+				fastest = append(fastest, r.Cell.Name)
+			}
+		}
+		mx := m.verdictMatrix(sv)
+		if len(runs) > 1 {
+			mx.Run = run
+		}
+		p.Matrices = append(p.Matrices, mx)
 	}
-	p.TierNote = tierNote(st, m.th)
+	p.Fastest = joinComma(fastest)
+	p.RankNote = rankNote(m.th)
+	if len(runs) > 1 {
+		p.RunNote = fmt.Sprintf("These cells come from %d runs (%s). Each run is ranked and compared only within itself: a run is one family of verdicts, and the runs ran at different times and loads, so no verdict crosses runs.", len(runs), joinComma(runs))
+	}
 	var bars []BarInput
 	for _, c := range cs {
 		p.Rows = append(p.Rows, m.scenarioRow(p.Page, c))
 		bars = append(bars, m.barInput(p.Page, c))
 	}
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
-	p.Chart.Desc = "Bars are medians; whiskers the interval of the median (or min–max with too few repetitions); dots single repetitions, each linking to its dump; shading groups tiers."
 	p.PCols, p.PRows, p.Closed = m.percentiles(p.Page, cs)
 	return p
 }
@@ -97,12 +146,46 @@ func (m *model) scenarioNotes(p Page, s string, cs []*audit.Cell) []Badge {
 	return notes
 }
 
-// tierNote says how tiers were made, in one sentence.
-func tierNote(st audit.ScenarioTiers, th audit.Thresholds) string {
-	if len(st.Tiers) == 0 {
-		return fmt.Sprintf("No target has the %d repetitions needed to rank; nothing is claimed.", th.MinReps)
+// rankNote says how the rank ranges are made, in two sentences.
+func rankNote(th audit.Thresholds) string {
+	return fmt.Sprintf("Rank is a range from the pairwise verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower. "+
+		"A pair is judged only when Welch's t-test on log throughput rejects at α=%.2f after Holm's correction over every pair of this scenario in its run, and the interval of the ratio of geometric means clears the noise floor (%.0f%%, or the A/A pair's bound where larger).", th.Alpha, th.Noise*100)
+}
+
+// verdictMatrix lays out a family's verdicts, row against column.
+func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
+	cs := sv.Cells
+	mx := VerdictMatrix{Method: fmt.Sprintf("%d pairs, Holm-corrected; noise floor %s", sv.Family, pct(sv.Floor.Value))}
+	if len(cs) > maxMatrix {
+		mx.Omitted = len(cs) - maxMatrix
+		cs = cs[:maxMatrix]
 	}
-	return fmt.Sprintf("Targets in one tier are not told apart: each is within noise (%.0f%%) of, or not significantly different from (α=%.2f), the tier's first.", th.Noise*100, th.Alpha)
+	for _, c := range cs {
+		mx.Heads = append(mx.Heads, c.Name)
+	}
+	for _, a := range cs {
+		row := MatrixRow{Name: a.Name}
+		for _, b := range cs {
+			if a == b {
+				row.Cells = append(row.Cells, MatrixCell{Self: true, Word: "—", Title: a.Name + " itself"})
+				continue
+			}
+			j, _ := m.judge(b, a) // a ÷ b
+			cell := MatrixCell{Ratio: j.Ratio, Title: j.Title}
+			switch j.Dir {
+			case "up":
+				cell.Word, cell.Class = "faster", "v-faster"
+			case "down":
+				cell.Word, cell.Class = "slower", "v-slower"
+			default:
+				cell.Word, cell.Class = "~", "v-tie"
+				cell.Title = "~ (" + j.Why + "): " + j.Title
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		mx.Rows = append(mx.Rows, row)
+	}
+	return mx
 }
 
 func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
@@ -117,21 +200,28 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 		Badges:  badges(p, notable(m.cellFindings(c))),
 	}
 	if lo, hi, label := interval(st); label != "" {
-		r.Interval = Count(lo) + "–" + Count(hi)
+		r.Interval = Count(lo) + "–" + Count(hi) + " (" + label + ")"
 	}
 	r.Median.Title = ""
-	if rank := m.rank[c]; rank > 0 {
-		r.Tier = Num{Text: strconv.Itoa(rank)}
-	} else {
-		r.Tier = Num{Text: "–", Sort: "999", Title: fmt.Sprintf("unranked: fewer than %d repetitions or no positive number", m.th.MinReps)}
+	r.Rank = m.rankNum(c)
+	if len(m.runsIn(c.Scenario)) > 1 {
+		r.Run = c.Run
 	}
 	switch cmp, ok := m.vsLeader[c]; {
-	case m.leader[c.Scenario] == c:
-		r.Delta = Num{Text: "leader", Sort: "1"}
+	case m.leader[c] == c:
+		r.Delta = Num{Text: "leader", Sort: "1", Title: "the highest geometric mean of its run"}
 	case ok:
-		r.Delta = Num{Text: cmp.Delta(), Sort: strconv.FormatFloat(cmp.Ratio, 'g', 4, 64), Title: cmp.Reason}
-		if cmp.Differs {
-			r.Delta.Text = Percent(cmp.Ratio - 1)
+		j := judgementOf(cmp, c.Name, m.leader[c].Name)
+		r.Delta = Num{Text: j.Mark + " " + j.Ratio, Sort: strconv.FormatFloat(cmp.Ratio, 'g', 4, 64), Title: j.Title}
+		if j.Mark == "" {
+			r.Delta.Text = j.Ratio
+		}
+		r.Why = j.Interval
+		if j.Mark != "" {
+			r.Why = j.Why
+			if j.Power != "" {
+				r.Why += "; " + j.Power
+			}
 		}
 	}
 	r.P50 = m.latencyNum(p, c, 50)
@@ -178,7 +268,7 @@ func (m *model) latencyNum(p Page, c *audit.Cell, q float64) Num {
 // barInput is a cell's bar: median, interval whisker, a dot per rep.
 func (m *model) barInput(p Page, c *audit.Cell) BarInput {
 	st := c.Stat(m.metric)
-	b := BarInput{Label: c.Name, Href: p.href(m.links.Target(c.Name)), Median: st.Median, Unit: m.metric.String(), Tier: m.rank[c]}
+	b := BarInput{Label: c.Name, Href: p.href(m.links.Target(c.Name)), Median: st.Median, Unit: m.metric.String(), Rank: m.ranks[c]}
 	if math.IsNaN(b.Median) {
 		b.Median = 0
 	}

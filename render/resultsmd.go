@@ -18,7 +18,8 @@ import (
 //
 //	target, name, runtime        the target, the target with its runtime when it has several, the runtime
 //	scenario:NAME                the median of scenario NAME
-//	interval:NAME, tier:NAME     its interval ("lo–hi", min–max below 6 repetitions) and tier
+//	interval:NAME                its interval ("lo–hi (label)", min–max below 6 repetitions)
+//	rank:NAME (or tier:NAME)     its rank range from the verdicts: "1", "2–4"
 //	average, geomean             the plain mean / geometric mean of the scenario columns' medians
 //	artifact, startup, memory    bundle size, startup time, "before / after MB"
 //	build, rss_before, rss_after build time, memory before, memory after
@@ -63,7 +64,7 @@ func (r ResultsMD) check(s *Site) []error {
 		kind, _, _ := strings.Cut(c.Value, ":")
 		switch kind {
 		case "target", "name", "runtime", "average", "geomean", "artifact", "startup", "memory", "build", "rss_before", "rss_after":
-		case "scenario", "interval", "tier":
+		case "scenario", "interval", "tier", "rank":
 			if !strings.Contains(c.Value, ":") {
 				errs = append(errs, s.errorf("results_md.columns", "results_md column %d: %q needs a scenario, as in %q", i+1, c.Value, kind+":ping"))
 			}
@@ -189,6 +190,8 @@ func (m *model) mdNotes(cols []Column, scenarios []string) []string {
 		case "geomean":
 			notes = append(notes, fmt.Sprintf("%s: the geometric mean of the medians of %s (%s), n/a where one is missing.",
 				c.Title, strings.Join(shown, ", "), m.metric))
+		case "rank", "tier":
+			notes = append(notes, fmt.Sprintf("%s: a range from the pairwise verdicts of that scenario in its run: 1 + the targets judged faster, to the number ranked − the targets judged slower.", c.Title))
 		case "scenario":
 			notes = append(notes, fmt.Sprintf("Scenario columns: the median %s over the repetitions of each target.", m.metric))
 		case "interval":
@@ -264,9 +267,9 @@ func (m *model) mdValue(name, value string, scenarios []string, decimals int) st
 			}
 		}
 		return "n/a"
-	case "tier":
-		if c := m.cell(arg, name); c != nil && m.rank[c] > 0 {
-			return fmt.Sprint(m.rank[c])
+	case "tier", "rank":
+		if c := m.cell(arg, name); c != nil && m.ranks[c].Ranked {
+			return rankText(m.ranks[c])
 		}
 		return "n/a"
 	case "scenario", "average", "geomean":
