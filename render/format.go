@@ -177,10 +177,8 @@ func Seconds(d time.Duration) string {
 	return Latency(d)
 }
 
-// intervalLevelLabel is a confidence level as a percentage with the digits
-// it needs: 0.95 is "95%", 0.9995 is "99.95%".
+// intervalLevelLabel is a confidence level as a percentage to four
+// significant digits: 0.95 is "95%", 0.9995 is "99.95%", 0.98333 "98.33%".
 func intervalLevelLabel(level float64) string {
-	s := strconv.FormatFloat(level*100, 'f', 4, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + "%"
+	return strconv.FormatFloat(level*100, 'g', 4, 64) + "%"
 }

@@ -38,7 +38,7 @@ func (m *model) judge(base, other *audit.Cell) (Judgement, bool) {
 
 func judgementOf(c audit.Comparison, other, base string) Judgement {
 	v := c.Verdict
-	j := Judgement{Ratio: Ratio(c.Ratio), Change: Percent(c.Ratio - 1), Title: other + " ÷ " + base + ", geometric means: " + v.Explain(), Verdict: v}
+	j := Judgement{Ratio: Ratio(c.Ratio), Change: Percent(c.Ratio - 1), Title: other + " ÷ " + base + ", geometric means: " + c.Reason, Verdict: v}
 	if finiteAll(c.Lo, c.Hi, v.Level) {
 		j.Interval = fmt.Sprintf("%s–%s at %s", trimX(Ratio(c.Lo)), Ratio(c.Hi), intervalLevelLabel(v.Level))
 	}

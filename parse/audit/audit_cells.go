@@ -10,7 +10,7 @@ import (
 
 // Rules about the repetitions of one cell and how they ran.
 const (
-	RuleTooFewReps     = "too-few-reps"    // fewer than MinReps (warning) or UTestReps (info) repetitions
+	RuleTooFewReps     = "too-few-reps"    // fewer than MinReps repetitions
 	RuleNoisyCell      = "noisy-cell"      // a cell's robust CV above MaxCV
 	RuleNoisyScenario  = "noisy-scenario"  // the median CV of a scenario's cells above MaxCV
 	RuleSlowFirstRep   = "slow-first-rep"  // the first repetition well below the others: warm-up too short
@@ -24,15 +24,10 @@ const (
 func cellFindings(c *Cell, th Thresholds) []Finding {
 	var fs []Finding
 	s := c.RPS
-	switch {
-	case s.N < th.MinReps:
+	if s.N < th.MinReps {
 		fs = append(fs, cellFinding(c, RuleTooFewReps, LevelWarning, fmt.Sprintf(
-			"%s behind this number: no difference with it can be claimed, and its noise is unknown; run at least %d repetitions (%d or more for a significance test)",
-			plural(s.N, "repetition"), th.MinReps, th.UTestReps+1), nil))
-	case s.N < th.UTestReps:
-		fs = append(fs, cellFinding(c, RuleTooFewReps, LevelInfo, fmt.Sprintf(
-			"%s: too few for a significance test, so a difference is claimed only when the ranges do not overlap by more than %.0f%%; run %d or more repetitions for a Mann-Whitney U test",
-			plural(s.N, "repetition"), th.Noise*100, th.UTestReps+1), nil))
+			"%s behind this number: no difference with it can be claimed, and its noise is unknown; run at least %d repetitions",
+			plural(s.N, "repetition"), th.MinReps), nil))
 	}
 	if s.N >= 2 && s.CV > th.MaxCV {
 		fs = append(fs, cellFinding(c, RuleNoisyCell, LevelWarning, fmt.Sprintf(

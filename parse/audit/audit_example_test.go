@@ -10,16 +10,33 @@ import (
 	"github.com/fairbench/fairbench/parse/audit"
 )
 
-func ExampleCompareStats() {
+func ExampleDecide() {
+	set := &parse.Set{}
+	for name, rps := range map[string][]float64{
+		"express": {42100, 42900, 42500, 43300},
+		"fastify": {101200, 99800, 100900, 101500},
+		"koa":     {42600, 43100, 42200, 42800},
+	} {
+		for rep, v := range rps {
+			set.Measurements = append(set.Measurements, &parse.Measurement{Tool: parse.ToolWrk, Target: name,
+				Scenario: "ping", Rep: rep + 1, RPS: v, Requests: int64(v * 10), Duration: 10 * time.Second})
+		}
+	}
 	th := audit.DefaultThresholds
-	express := audit.NewStat([]float64{42100, 42900, 42500, 43300, 42700}, th)
-	fastify := audit.NewStat([]float64{101200, 99800, 100900, 101500, 100300}, th)
-	c := audit.CompareStats(express, fastify, th)
-	fmt.Printf("%s, ratio %.2f [%.2f, %.2f] at %.1f%%\n", c.Delta(), c.Ratio, c.Lo, c.Hi, c.Confidence*100)
-	fmt.Println(c.Reason)
+	d := audit.Decide(set, audit.Cells(set, th), audit.MetricRPS, audit.DecideOptions{Thresholds: th})
+	for _, v := range d.All() {
+		fmt.Printf("%s vs %s: %s (%s)\n", v.A, v.B, v.Verdict, v.Reason)
+	}
+	for _, r := range d.Scenarios[0].Ranks {
+		fmt.Printf("%s ranks %d–%d\n", r.Cell.Name, r.Lo, r.Hi)
+	}
 	// Output:
-	// +136.30%, ratio 2.36 [2.33, 2.40] at 96.8%
-	// p=0.008 < 0.05 and the 136.3% change exceeds the 2% noise threshold
+	// express vs fastify: b (differs)
+	// express vs koa: ~ (not-significant)
+	// fastify vs koa: a (differs)
+	// fastify ranks 1–1
+	// express ranks 2–3
+	// koa ranks 2–3
 }
 
 func ExampleAudit() {
@@ -42,7 +59,7 @@ func ExampleAudit() {
 	//   dumps: gin-1.txt gin-2.txt
 	//
 	// WARNING too-few-reps at gin/ping
-	//   2 repetitions behind this number: no difference with it can be claimed, and its noise is unknown; run at least 3 repetitions (5 or more for a significance test)
+	//   2 repetitions behind this number: no difference with it can be claimed, and its noise is unknown; run at least 3 repetitions
 	//   dumps: gin-1.txt gin-2.txt
 }
 

@@ -17,12 +17,13 @@ type compareRow struct {
 }
 
 // WriteCompare writes a benchstat-style table comparing set b with set a:
-// per target and scenario the median ± its confidence interval in each set,
-// the change from a to b ("~" when none is claimed, "?" with too few
-// repetitions), how it was decided (the U test's p, or "ranges" for n = 3),
-// and n; then a geometric-mean row over the rows both sets have. Cells are
-// matched by target, runtime and scenario, whatever their run. A second
-// table for good responses per second follows when any cell had errors.
+// per target and scenario the median and its interval in each set, the
+// change from a to b with its interval ("~" when none is claimed, "?" with
+// too few repetitions), the Holm-adjusted p, and n; then a geometric-mean
+// row over the rows both sets have. Each scenario's rows are one family,
+// decided by the rule of Decide. Cells are matched by target, runtime and
+// scenario, whatever their run. A second table for good responses per
+// second follows only when a repetition had error responses.
 // Notes at the end name mixed settings or hosts, which void the comparison.
 func WriteCompare(w io.Writer, a, b *parse.Set, th Thresholds) error {
 	rows := compareRows(Cells(a, th), Cells(b, th))
@@ -81,22 +82,60 @@ func compareRows(ca, cb []*Cell) []*compareRow {
 	return rows
 }
 
+// hasErrorResponses reports whether any repetition of the rows got an
+// error response or a socket error, so that good req/s differs from req/s.
 func hasErrorResponses(rows []*compareRow) bool {
 	for _, r := range rows {
 		for _, c := range []*Cell{r.a, r.b} {
-			if c != nil && c.RPS.Median != c.GoodRPS.Median {
-				return true
+			if c == nil {
+				continue
+			}
+			for _, m := range c.Reps {
+				if badResponses(m) > 0 || m.Errors.Total() > 0 {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
 
+// compareVerdicts decides each row with both cells: B against A, one
+// family per scenario (the same rule as Decide: Welch's t on logs, Holm
+// over the scenario's rows, a claim only beyond the noise threshold).
+func compareVerdicts(rows []*compareRow, m Metric, th Thresholds) map[*compareRow]Verdict {
+	byScenario := map[string][]*compareRow{}
+	var scenarios []string
+	for _, r := range rows {
+		if r.a == nil || r.b == nil {
+			continue
+		}
+		if byScenario[r.scenario] == nil {
+			scenarios = append(scenarios, r.scenario)
+		}
+		byScenario[r.scenario] = append(byScenario[r.scenario], r)
+	}
+	out := map[*compareRow]Verdict{}
+	for _, s := range scenarios {
+		rs := byScenario[s]
+		vs := make([]Verdict, len(rs))
+		for i, r := range rs {
+			vs[i] = Verdict{Scenario: s, A: r.name, B: r.name, CellA: r.a, CellB: r.b}
+		}
+		judge(vs, m, th, th.Noise, nil)
+		for i, r := range rs {
+			out[r] = vs[i]
+		}
+	}
+	return out
+}
+
 func writeCompareTable(out *strings.Builder, rows []*compareRow, m Metric, la, lb string, th Thresholds) {
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\tp\tn\n", m, la, lb)
-	fmt.Fprintf(tw, "\tmedian ± %.0f%% CI\tmedian ± %.0f%% CI\t\t\t\n", th.Confidence*100, th.Confidence*100)
+	fmt.Fprintf(tw, "\tmedian (interval)\tmedian (interval)\tB ÷ A, geomean\tHolm\t\n")
+	verdicts := compareVerdicts(rows, m, th)
 	var logA, logB float64
 	var both int
 	for _, r := range rows {
@@ -106,12 +145,12 @@ func writeCompareTable(out *strings.Builder, rows []*compareRow, m Metric, la, l
 			continue
 		}
 		sa, sb := r.a.Stat(m), r.b.Stat(m)
-		c := CompareStats(sa, sb, th)
-		p := c.Method
-		if c.Method == MethodUTest {
-			p = fmt.Sprintf("%.3f", c.P)
+		v := verdicts[r]
+		delta, p := versusBase(v), v.Reason
+		if v.Tested() {
+			p = fmt.Sprintf("%.3g", v.PAdj)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d+%d\n", label, statCell(r.a, m), statCell(r.b, m), c.Delta(), p, sa.N, sb.N)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d+%d\n", label, statCell(r.a, m), statCell(r.b, m), delta, p, sa.N, sb.N)
 		if sa.Valid() && sb.Valid() {
 			logA, logB, both = logA+math.Log(sa.Median), logB+math.Log(sb.Median), both+1
 		}
@@ -129,7 +168,21 @@ func writeCompareTable(out *strings.Builder, rows []*compareRow, m Metric, la, l
 	}
 }
 
-// statCell is "402.9k ± 2%", "402.9k ± ∞" or "—" for no cell.
+// versusBase is B against A as the table shows it: "+12.3% [+10.1%, +14.0%]"
+// for a claim, "~ +0.8%" without one, "?" untested for too few repetitions.
+func versusBase(v Verdict) string {
+	switch {
+	case v.Reason == ReasonTooFewReps || v.Reason == ReasonNoData:
+		return "?"
+	case !v.Claimed():
+		return fmt.Sprintf("~ %+.1f%%", (1/v.Ratio-1)*100)
+	}
+	return fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", (1/v.Ratio-1)*100, (1/v.Hi-1)*100, (1/v.Lo-1)*100)
+}
+
+// statCell is "402.9k (396k–410k)" with the median's interval, or "—" for
+// no cell. Below the size where a confidence interval exists the range is
+// min–max; the notes say which.
 func statCell(c *Cell, m Metric) string {
 	if c == nil {
 		return "—"
@@ -138,21 +191,19 @@ func statCell(c *Cell, m Metric) string {
 	if !s.Valid() {
 		return "—"
 	}
-	return formatScaled(s.Median) + " ± " + ciPercent(s)
-}
-
-// ciPercent is the half-width of the median's interval in percent of the
-// median, the larger side ("2%"), or "∞" when the interval is unbounded.
-func ciPercent(s Stat) string {
-	if math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
-		return "∞"
+	iv := s.Interval()
+	mark := ""
+	if iv.Kind == IntervalMinMax {
+		mark = "*"
 	}
-	return fmt.Sprintf("%.0f%%", 100*math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median))
+	return fmt.Sprintf("%s (%s–%s)%s", formatScaled(s.Median), formatScaled(iv.Lo), formatScaled(iv.Hi), mark)
 }
 
 func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th Thresholds) {
-	notes := []string{fmt.Sprintf("p: Mann-Whitney U with n ≥ %d on both sides; \"ranges\": n < %d, a change is claimed only when the ranges are apart by more than %.0f%%; \"?\": n < %d; \"~\": no change claimed (p ≥ %.2f or within %.0f%% noise)",
-		th.UTestReps, th.UTestReps, th.Noise*100, th.MinReps, th.Alpha, th.Noise*100)}
+	notes := []string{
+		fmt.Sprintf("interval: the %.0f%% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one", th.Confidence*100),
+		fmt.Sprintf("vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < %.2f and the interval clears the %.0f%% noise threshold; \"~\": no change claimed; \"?\": n < %d", th.Alpha, th.Noise*100, th.MinReps),
+	}
 	fs := MixedSettings(append(append([]*parse.Measurement(nil), a.Measurements...), b.Measurements...))
 	fs = append(fs, mixedHostFindings(append(append([]*parse.Run(nil), a.Runs...), b.Runs...))...)
 	SortFindings(fs)

@@ -27,15 +27,16 @@ func TestWriteCompare(t *testing.T) {
 	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
 		t.Fatal(err)
 	}
-	want := `req/s      ra               rb               vs base  p       n
-           median ± 95% CI  median ± 95% CI
-echo/ping  50.20k ± ∞       50.30k ± ∞       ~        1.000   5+5
-gin/ping   102.0k ± ∞       112.0k ± ∞       +9.80%   0.008   5+5
-koa/ping   20.10k ± ∞       19.10k ± ∞       -4.98%   ranges  3+3
-old/ping   1.000k ± ∞       —
-geomean    46.86k           47.56k           +1.49%
+	want := `req/s      ra                       rb                       vs base                p         n
+           median (interval)        median (interval)        B ÷ A, geomean         Holm
+echo/ping  50.20k (49.50k–51.00k)*  50.30k (49.60k–50.90k)*  ~ +0.0%                0.951     5+5
+gin/ping   102.0k (100.0k–104.0k)*  112.0k (110.0k–114.0k)*  +9.8% [+6.7%, +13.0%]  2.76e-05  5+5
+koa/ping   20.10k (20.00k–20.20k)*  19.10k (19.00k–19.20k)*  -5.0% [-6.4%, -3.6%]   0.00052   3+3
+old/ping   1.000k (1.000k–1.000k)*  —
+geomean    46.86k                   47.56k                   +1.49%
 
-note: p: Mann-Whitney U with n ≥ 4 on both sides; "ranges": n < 4, a change is claimed only when the ranges are apart by more than 2%; "?": n < 3; "~": no change claimed (p ≥ 0.05 or within 2% noise)
+note: interval: the 95% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one
+note: vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < 0.05 and the interval clears the 2% noise threshold; "~": no change claimed; "?": n < 3
 note: ERROR in ping: connections differ within one comparison: 128 (echo); 64 (echo, gin, koa, old); compare like with like: measure every target with the same settings
 `
 	if out.String() != want {
@@ -53,10 +54,28 @@ func TestWriteCompareGoodRPS(t *testing.T) {
 	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(out.Bytes(), []byte("\ngood req/s  A")) || !bytes.Contains(out.Bytes(), []byte("-50.00%")) {
+	if !bytes.Contains(out.Bytes(), []byte("\ngood req/s  A")) || !bytes.Contains(out.Bytes(), []byte("-50.0% [")) {
 		t.Errorf("no good req/s table halving gin:\n%s", out.String())
 	}
-	if !bytes.Contains(out.Bytes(), []byte("gin/ping  1.002k ± ∞       1.002k ± ∞       ~")) {
+	if !bytes.Contains(out.Bytes(), []byte("gin/ping  1.002k (1.000k–1.004k)*  1.002k (1.000k–1.004k)*  ~")) {
 		t.Errorf("the req/s table should show no change:\n%s", out.String())
+	}
+}
+
+// TestWriteCompareNoErrorsOneTable: without error responses good req/s is
+// req/s, so no second table, even where the tool's own req/s (bombardier's
+// mean of rate samples) differs from requests ÷ window.
+func TestWriteCompareNoErrorsOneTable(t *testing.T) {
+	a := setOf(series("ra", "gin", "ping", 0, 0, 1000, 1001, 1002, 1003, 1004))
+	b := setOf(series("rb", "gin", "ping", 0, 0, 1000, 1001, 1002, 1003, 1004))
+	for _, m := range append(a.Measurements, b.Measurements...) {
+		m.Tool, m.RPS = parse.ToolBombardier, m.RPS*1.03
+	}
+	var out bytes.Buffer
+	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out.Bytes(), []byte("good req/s")) || bytes.Contains(out.Bytes(), []byte("∞")) {
+		t.Errorf("a second table or an infinite interval without errors:\n%s", out.String())
 	}
 }

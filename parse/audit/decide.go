@@ -133,40 +133,53 @@ func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound m
 	}
 	byName := append([]*Cell(nil), sv.Cells...)
 	sort.SliceStable(byName, func(i, j int) bool { return byName[i].Name < byName[j].Name })
+	for i, a := range byName {
+		for _, b := range byName[i+1:] {
+			sv.index[[2]*Cell{a, b}] = len(sv.Pairs)
+			sv.Pairs = append(sv.Pairs, Verdict{Run: sv.Run, Scenario: sv.Scenario, A: a.Name, B: b.Name, CellA: a, CellB: b})
+		}
+	}
+	sv.Family = judge(sv.Pairs, m, th, floor.Value, bound)
+	sv.Ranks = ranks(sv, m, th)
+	return sv
+}
+
+// judge decides vs as one family: each pair's CellA against its CellB on
+// metric m, Welch's t on logs, Holm over the pairs tested, a claim only
+// when the interval at the pair's Holm step clears floor. Pairs that cannot
+// be tested read "~" with their reason. It returns the family's size.
+func judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell]bool) int {
 	var tested []int
 	var ps []float64
 	var tests []welch
-	for i, a := range byName {
-		for _, b := range byName[i+1:] {
-			v := Verdict{Run: sv.Run, Scenario: sv.Scenario, Metric: m, A: a.Name, B: b.Name, CellA: a, CellB: b,
-				Floor: floor.Value, Verdict: VerdictTie, Alpha: th.Alpha,
-				Ratio: a.Stat(m).GeoMean / b.Stat(m).GeoMean, Lo: math.NaN(), Hi: math.NaN(), Level: math.NaN(), P: math.NaN(), PAdj: math.NaN()}
-			okA, whyA := testable(a, m, th)
-			okB, whyB := testable(b, m, th)
-			switch {
-			case !okA:
-				v.Reason = whyA
-			case !okB:
-				v.Reason = whyB
-			case bound[a] || bound[b]:
-				v.Reason = ReasonClientBound
-			default:
-				w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
-				v.Method, v.P = MethodWelchLog, w.p
-				tested = append(tested, len(sv.Pairs))
-				ps = append(ps, w.p)
-				tests = append(tests, w)
-			}
-			sv.index[[2]*Cell{a, b}] = len(sv.Pairs)
-			sv.Pairs = append(sv.Pairs, v)
+	for i := range vs {
+		v := &vs[i]
+		a, b := v.CellA, v.CellB
+		v.Metric, v.Floor, v.Verdict, v.Alpha = m, floor, VerdictTie, th.Alpha
+		v.Ratio = a.Stat(m).GeoMean / b.Stat(m).GeoMean
+		v.Lo, v.Hi, v.Level, v.P, v.PAdj = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		okA, whyA := testable(a, m, th)
+		okB, whyB := testable(b, m, th)
+		switch {
+		case !okA:
+			v.Reason = whyA
+		case !okB:
+			v.Reason = whyB
+		case bound[a] || bound[b]:
+			v.Reason = ReasonClientBound
+		default:
+			w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
+			v.Method, v.P = MethodWelchLog, w.p
+			tested = append(tested, i)
+			ps = append(ps, w.p)
+			tests = append(tests, w)
 		}
 	}
-	sv.Family = len(tested)
 	adj, step := holm(ps, th.Alpha)
-	clear := math.Log1p(floor.Value)
+	clear := math.Log1p(floor)
 	for k, i := range tested {
-		v := &sv.Pairs[i]
-		v.Family, v.PAdj, v.Level = sv.Family, adj[k], 1-step[k]
+		v := &vs[i]
+		v.PAdj, v.Level = adj[k], 1-step[k]
 		v.Lo, v.Hi = tests[k].interval(v.Level)
 		switch {
 		case !(v.PAdj < th.Alpha):
@@ -179,11 +192,10 @@ func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound m
 			v.Reason = ReasonWithinFloor
 		}
 	}
-	for i := range sv.Pairs {
-		sv.Pairs[i].Family = sv.Family
+	for i := range vs {
+		vs[i].Family = len(tested)
 	}
-	sv.Ranks = ranks(sv, m, th)
-	return sv
+	return len(tested)
 }
 
 // sortByEstimate orders cells by geometric mean, highest first, then by
@@ -337,12 +349,22 @@ func (d *Verdicts) Versus(base, other *Cell) (Comparison, bool) {
 	if !ok {
 		return Comparison{}, false
 	}
-	c := Comparison{Base: base.Stat(d.Metric), Other: other.Stat(d.Metric), Verdict: v,
-		Ratio: v.Ratio, Lo: v.Lo, Hi: v.Hi, Confidence: v.Level, Method: v.Method,
-		P: v.P, PAdjusted: v.PAdj, Differs: v.Claimed(), Reason: v.Explain()}
-	if v.CellA == base { // the record is base ÷ other: turn it round
-		c.Ratio, c.Lo, c.Hi = 1/v.Ratio, 1/v.Hi, 1/v.Lo
+	// Words and numbers are other ÷ base: where the record is base ÷ other,
+	// turn a copy round.
+	turned := v
+	if v.CellA == base {
+		turned.A, turned.B, turned.CellA, turned.CellB = v.B, v.A, v.CellB, v.CellA
+		turned.Ratio, turned.Lo, turned.Hi = 1/v.Ratio, 1/v.Hi, 1/v.Lo
+		switch v.Verdict {
+		case VerdictA:
+			turned.Verdict = VerdictB
+		case VerdictB:
+			turned.Verdict = VerdictA
+		}
 	}
+	c := Comparison{Base: base.Stat(d.Metric), Other: other.Stat(d.Metric), Verdict: v,
+		Ratio: turned.Ratio, Lo: turned.Lo, Hi: turned.Hi, Confidence: v.Level, Method: v.Method,
+		P: v.P, PAdjusted: v.PAdj, Differs: v.Claimed(), Reason: turned.Explain()}
 	if c.Method == "" {
 		c.Method = MethodNone
 	}

@@ -4,8 +4,9 @@ package audit
 // when an audit rule fires. Start from DefaultThresholds and change fields;
 // a zero Thresholds is not useful.
 type Thresholds struct {
-	// Alpha is the significance level of the Mann-Whitney U test, after
-	// Holm–Bonferroni adjustment when many targets meet one baseline.
+	// Alpha is the family-wise significance level of the verdicts: Holm's
+	// correction keeps the chance of any false claim among the pairs of one
+	// scenario of one run at or under it (see MethodWelchLog).
 	Alpha float64
 	// Confidence is the level of the confidence intervals of medians and
 	// of ratios, in (0, 1).
@@ -18,12 +19,8 @@ type Thresholds struct {
 	// its cells is above it.
 	MaxCV float64
 	// MinReps is the fewest repetitions behind a cell for any difference to
-	// be claimed; with MinReps ≤ n < UTestReps a difference is claimed only
-	// when the ranges do not overlap and the gap exceeds Noise.
+	// be claimed (at least 2: the test needs a variance on each side).
 	MinReps int
-	// UTestReps is the repetitions needed on both sides before the
-	// Mann-Whitney U test is used (at n = 4 its smallest two-sided p is 0.029).
-	UTestReps int
 	// SlowFirst is how far below the median of the other repetitions the
 	// first repetition must be to say the warm-up was not enough (0.05 = 5%).
 	SlowFirst float64
@@ -54,7 +51,6 @@ var DefaultThresholds = Thresholds{
 	Noise:            0.02,
 	MaxCV:            0.05,
 	MinReps:          3,
-	UTestReps:        4,
 	SlowFirst:        0.05,
 	DriftReps:        4,
 	ClientSaturation: 0.9,

@@ -5,18 +5,20 @@ import (
 	"sort"
 )
 
-// Tier is a group of cells of one scenario that are statistically tied with
-// the tier's first (highest) cell.
+// Tier is a group of cells of one scenario of one run that the verdicts do
+// not tell from the tier's first (highest) cell.
 type Tier struct {
 	Rank  int     // from 1, the highest tier first
-	Cells []*Cell // by median, highest first
+	Cells []*Cell // highest geometric mean first
 	// Comparisons[i] is Cells[i] against Cells[0] (Cells[0] against itself
 	// is the zero Comparison).
 	Comparisons []Comparison
 }
 
-// ScenarioTiers ranks the targets of one scenario of one run in tiers,
-// never by bare rank.
+// ScenarioTiers are the tiers of one scenario of one run, derived from its
+// verdicts. Tiers are not transitive (two cells of different tiers may
+// still be "~" with each other); Rank ranges (ScenarioVerdicts.Ranks) are
+// the honest summary and pages should prefer them.
 type ScenarioTiers struct {
 	Run, Scenario string
 	Metric        Metric
@@ -35,84 +37,36 @@ func (s ScenarioTiers) Fastest() *Cell {
 	return s.Tiers[0].Cells[0]
 }
 
-// Tiers groups cells by run and scenario and ranks each group in tiers on
-// metric m. The highest remaining cell leads a tier, and the tier takes the
-// following cells, in order of median, for as long as each is tied ("~")
-// with the leader, each pair tested on its own (CompareStats). The first
-// cell that differs leads the next tier. The result is sorted by run and
-// scenario.
-//
-// No multiplicity correction is applied here: a tier is grown one
-// neighbour at a time and stops at the first difference, and with four
-// repetitions a side the smallest possible U-test p (2/70) could never pass
-// a Holm–Bonferroni bound over more than one comparison, so every scenario
-// would be one tier. Holm–Bonferroni is applied where one baseline faces
-// many targets at once (CompareBaseline: cards and comparison tables).
-func Tiers(cells []*Cell, m Metric, th Thresholds) []ScenarioTiers {
-	type key struct{ run, scenario string }
-	groups := map[key][]*Cell{}
-	var keys []key
-	for _, c := range cells {
-		k := key{c.Run, c.Scenario}
-		if groups[k] == nil {
-			keys = append(keys, k)
+// Tiers groups the scenario's cells in the order of their estimate: the
+// highest remaining cell leads a tier, and the tier takes the following
+// cells for as long as the leader's verdict with each is "~". Nothing is
+// decided here; every boundary is a claimed verdict of the family.
+func (d *Verdicts) Tiers(sv *ScenarioVerdicts) ScenarioTiers {
+	st := ScenarioTiers{Run: sv.Run, Scenario: sv.Scenario, Metric: sv.Metric}
+	var ranked []*Cell
+	for _, r := range sv.Ranks {
+		if r.Ranked {
+			ranked = append(ranked, r.Cell)
+		} else {
+			st.Unranked = append(st.Unranked, r.Cell)
 		}
-		groups[k] = append(groups[k], c)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].run != keys[j].run {
-			return keys[i].run < keys[j].run
-		}
-		return keys[i].scenario < keys[j].scenario
-	})
-	out := make([]ScenarioTiers, 0, len(keys))
-	for _, k := range keys {
-		st := ScenarioTiers{Run: k.run, Scenario: k.scenario, Metric: m}
-		var ranked []*Cell
-		for _, c := range groups[k] {
-			if s := c.Stat(m); s.N >= th.MinReps && s.Valid() {
-				ranked = append(ranked, c)
-			} else {
-				st.Unranked = append(st.Unranked, c)
-			}
-		}
-		sort.Slice(st.Unranked, func(i, j int) bool { return st.Unranked[i].Name < st.Unranked[j].Name })
-		st.Tiers = tierCells(ranked, m, th)
-		out = append(out, st)
-	}
-	return out
-}
-
-// tierCells splits cells of one scenario into tiers.
-func tierCells(cells []*Cell, m Metric, th Thresholds) []Tier {
-	sortByMedian(cells, m)
-	var tiers []Tier
-	for len(cells) > 0 {
-		leader, rest := cells[0], cells[1:]
-		t := Tier{Rank: len(tiers) + 1, Cells: []*Cell{leader}, Comparisons: []Comparison{{}}}
-		for _, other := range rest {
-			c := CompareStats(leader.Stat(m), other.Stat(m), th)
-			if c.Differs || c.Method == MethodNone {
+	sort.Slice(st.Unranked, func(i, j int) bool { return st.Unranked[i].Name < st.Unranked[j].Name })
+	for len(ranked) > 0 {
+		leader := ranked[0]
+		t := Tier{Rank: len(st.Tiers) + 1, Cells: []*Cell{leader}, Comparisons: []Comparison{{}}}
+		for _, other := range ranked[1:] {
+			c, _ := d.Versus(leader, other)
+			if c.Differs {
 				break
 			}
 			t.Cells = append(t.Cells, other)
 			t.Comparisons = append(t.Comparisons, c)
 		}
-		tiers = append(tiers, t)
-		cells = cells[len(t.Cells):]
+		st.Tiers = append(st.Tiers, t)
+		ranked = ranked[len(t.Cells):]
 	}
-	return tiers
-}
-
-// sortByMedian sorts cells by the median of m, highest first, then by name.
-func sortByMedian(cells []*Cell, m Metric) {
-	sort.SliceStable(cells, func(i, j int) bool {
-		a, b := cells[i].Stat(m).Median, cells[j].Stat(m).Median
-		if a != b {
-			return a > b
-		}
-		return cells[i].Name < cells[j].Name
-	})
+	return st
 }
 
 // GeoMean is the geometric mean of each target's medians across the

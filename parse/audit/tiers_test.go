@@ -32,13 +32,20 @@ func TestTiers(t *testing.T) {
 		series("r", "c", "json", 0, 0, 201, 202, 203, 204, 205),
 	)
 	th := DefaultThresholds
-	got := Tiers(Cells(s, th), MetricRPS, th)
+	d := Decide(s, Cells(s, th), MetricRPS, DecideOptions{Thresholds: th})
+	var got []ScenarioTiers
+	for _, sv := range d.Scenarios {
+		got = append(got, d.Tiers(sv))
+	}
 	if len(got) != 2 || got[0].Scenario != "json" || got[1].Scenario != "ping" {
 		t.Fatalf("scenarios %+v", got)
 	}
 	json, ping := got[0], got[1]
 	if n := tierNames(ping); n != "b a | c" {
 		t.Errorf("ping tiers %q, want %q", n, "b a | c")
+	}
+	if r := d.Find("r", "ping").Rank(ping.Tiers[0].Cells[1]); r.Lo != 1 || r.Hi != 2 {
+		t.Errorf("ping: a ranked %d–%d, want 1–2", r.Lo, r.Hi)
 	}
 	if ping.Fastest() != nil {
 		t.Errorf("ping: fastest %v with a tie at the top", ping.Fastest())
@@ -52,7 +59,7 @@ func TestTiers(t *testing.T) {
 	if f := json.Fastest(); f == nil || f.Name != "a" {
 		t.Errorf("json: fastest %v, want a", f)
 	}
-	if c := ping.Tiers[0].Comparisons[1]; c.Method != MethodUTest || c.Differs {
+	if c := ping.Tiers[0].Comparisons[1]; c.Method != MethodWelchLog || c.Differs {
 		t.Errorf("ping tier 1: a against b = %+v, want a U test, ~", c)
 	}
 }
@@ -84,9 +91,8 @@ func TestGeoMeans(t *testing.T) {
 }
 
 // TestTiersFourRepsManyTargets: with four repetitions a side, clearly
-// separated targets get a tier each however many there are (a Holm bound
-// over all of them would have tied everything: the smallest U-test p with
-// 4+4 is 2/70).
+// separated targets get a tier each however many there are, with Holm over
+// all 28 pairs (a U test could not: its smallest p with 4+4 is 2/70).
 func TestTiersFourRepsManyTargets(t *testing.T) {
 	var ms [][]*parse.Measurement
 	names := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
@@ -95,7 +101,8 @@ func TestTiersFourRepsManyTargets(t *testing.T) {
 		ms = append(ms, series("r", n, "ping", 0, 0, base, base+1, base+2, base+3))
 	}
 	s := setOf(ms...)
-	got := Tiers(Cells(s, DefaultThresholds), MetricRPS, DefaultThresholds)
+	d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
+	got := []ScenarioTiers{d.Tiers(d.Scenarios[0])}
 	if len(got) != 1 || len(got[0].Tiers) != len(names) {
 		t.Fatalf("tiers %q, want one tier per target", tierNames(got[0]))
 	}

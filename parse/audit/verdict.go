@@ -123,17 +123,9 @@ func repsOf(c *Cell) int {
 	return len(c.Reps)
 }
 
-// levelLabel is "95%" or "99.95%": the level with the digits it needs.
+// levelLabel is "95%" or "99.95%": the level to four significant digits.
 func levelLabel(l float64) string {
-	for digits := 0; digits < 6; digits++ {
-		s := fmt.Sprintf("%.*f", digits, l*100)
-		var back float64
-		fmt.Sscan(s, &back)
-		if math.Abs(back-l*100) < 1e-9 || digits == 5 {
-			return s + "%"
-		}
-	}
-	return fmt.Sprint(l*100) + "%"
+	return fmt.Sprintf("%.4g%%", l*100)
 }
 
 // MarshalJSON writes the verdict with null for the numbers an untested
