@@ -190,6 +190,16 @@ func (m *model) rankCells(aaPairs [][2]string) {
 	}
 }
 
+// runByID is the run on show with that ID, nil if none.
+func (m *model) runByID(id string) *parse.Run {
+	for _, r := range m.runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
 // family is the verdicts of cell c's scenario in c's run, nil if none.
 func (m *model) family(c *audit.Cell) *audit.ScenarioVerdicts { return m.dec.Scenario(c) }
 

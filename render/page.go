@@ -120,6 +120,15 @@ func interval(s audit.Stat) (lo, hi float64, label string) {
 	return s.Min, s.Max, "min–max of " + plural(s.N, "repetition")
 }
 
+// shortIntervalLabel names an interval in a table cell: "95% CI" or
+// "min–max, n=4".
+func shortIntervalLabel(s audit.Stat) string {
+	if _, _, label := interval(s); strings.HasPrefix(label, "min–max") {
+		return fmt.Sprintf("min–max, n=%d", s.N)
+	}
+	return intervalLevelLabel(s.Confidence) + " CI"
+}
+
 func intervalText(s audit.Stat) string {
 	lo, hi, label := interval(s)
 	if label == "" {

@@ -64,9 +64,10 @@ type ScenarioRow struct {
 	Target   Link
 	Runtime  string
 	Rank     Num
-	Run      string
+	Run      Num // the run's suite, titled with its ID, when the page has several runs
 	Median   Num
 	Interval string
+	IvKind   string // "min–max, n=4" or "95% CI": what Interval is
 	Good     Num
 	Delta    Num
 	Why      string // why the delta reads "~", or what this run cannot tell apart
@@ -200,12 +201,16 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 		Badges:  badges(p, notable(m.cellFindings(c))),
 	}
 	if lo, hi, label := interval(st); label != "" {
-		r.Interval = Count(lo) + "–" + Count(hi) + " (" + label + ")"
+		r.Interval = Count(lo) + "–" + Count(hi)
+		r.IvKind = shortIntervalLabel(st)
 	}
 	r.Median.Title = ""
 	r.Rank = m.rankNum(c)
 	if len(m.runsIn(c.Scenario)) > 1 {
-		r.Run = c.Run
+		r.Run = Num{Text: c.Run, Title: "run " + c.Run}
+		if info := m.runByID(c.Run); info != nil && info.Suite != "" {
+			r.Run.Text = info.Suite
+		}
 	}
 	switch cmp, ok := m.vsLeader[c]; {
 	case m.leader[c] == c:
