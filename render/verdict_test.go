@@ -151,7 +151,9 @@ func TestOneVerdictEverywhere(t *testing.T) {
 				Level *float64
 			}
 		}
-		Cards []struct{ Verdicts []struct{ A, B, Verdict string } }
+		Cards []struct {
+			Verdicts []struct{ A, B, Verdict string }
+		}
 	}
 	if err := json.Unmarshal(jf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
