@@ -131,7 +131,20 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 		fs = append(fs, errorFindings(c, th)...)
 		fs = append(fs, latencyFindings(c, th)...)
 	}
-	fs = append(fs, noisyScenarioFindings(cells, th)...)
+	runs := map[string]*parse.Run{}
+	scenarios := map[string]int{}
+	for _, r := range set.Runs {
+		runs[r.ID] = r
+	}
+	for _, g := range groupByScenario(cells) {
+		scenarios[g[0].Run]++
+	}
+	fs = append(fs, noisyScenarioFindings(runs, cells, th)...)
+	fs = foldNoisyCells(fs, runs, scenarios)
+	fs = append(fs, firstRepFindings(runs, cells, th)...)
+	fs = append(fs, driftFindings(runs, cells, th)...)
+	fs = append(fs, closedLoopFindings(cells)...)
+	fs = append(fs, outlierFindings(cells, th)...)
 	fs = append(fs, hostPairFindings(cells)...)
 	fs = append(fs, interleaveFindings(set)...)
 	fs = append(fs, saturationFindings(set, cells, th)...)
@@ -139,6 +152,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, mixedHostFindings(set.Runs)...)
 	fs = append(fs, runFindings(set)...)
 	fs = append(fs, aaFindings(set.Runs, cells, opts.Pairs, th)...)
+	fs = append(fs, powerFindings(Decide(set, cells, MetricRPS, DecideOptions{Thresholds: th, AAPairs: opts.Pairs}))...)
 	checked := map[string]bool{}
 	if !opts.NoIntegrity {
 		for _, r := range set.Runs {

@@ -14,7 +14,7 @@ const (
 	RuleNoisyCell      = "noisy-cell"      // a cell's robust CV above MaxCV
 	RuleNoisyScenario  = "noisy-scenario"  // the median CV of a scenario's cells above MaxCV
 	RuleSlowFirstRep   = "slow-first-rep"  // the first repetition well below the others: warm-up too short
-	RuleDrift          = "drift"           // req/s rising or falling at every repetition
+	RuleDrift          = "drift"           // req/s rising or falling at every repetition, in more cells than chance gives
 	RuleNotInterleaved = "not-interleaved" // a target's repetitions ran back to back (needs the run order)
 	RuleResponseSize   = "response-size"   // bytes per response differ across repetitions
 	RuleAAPair         = "aa-pair"         // an A/A pair that is not "~", or was not measured
@@ -31,14 +31,8 @@ func cellFindings(c *Cell, th Thresholds) []Finding {
 	}
 	if s.N >= 2 && s.CV > th.MaxCV {
 		fs = append(fs, cellFinding(c, RuleNoisyCell, LevelWarning, fmt.Sprintf(
-			"robust CV %.1f%% is above %.0f%% (req/s from %s to %s): differences smaller than this noise are not real; look for other load on the host, pin server and client CPUs, and lengthen the duration",
+			"robust CV %.1f%% is above %.0f%% (req/s from %s to %s) while the scenario's other targets are steadier: this target is noisy on its own (a garbage collector, a JIT, a cache), so its differences below that noise read \"~\"; lengthen the duration or run more repetitions",
 			s.CV*100, th.MaxCV*100, formatCount(s.Min), formatCount(s.Max)), nil))
-	}
-	if f, ok := slowFirstRep(c, th); ok {
-		fs = append(fs, f)
-	}
-	if f, ok := drift(c, th); ok {
-		fs = append(fs, f)
 	}
 	if f, ok := responseSize(c, th); ok {
 		fs = append(fs, f)
@@ -85,7 +79,7 @@ func drift(c *Cell, th Thresholds) (Finding, bool) {
 		way = "fell"
 	}
 	return cellFinding(c, RuleDrift, LevelWarning, fmt.Sprintf(
-		"req/s %s at every one of %d repetitions (%s to %s, %+.1f%%): the host or the server is drifting (heat, frequency scaling, a leak); fix the CPU governor, give each repetition a fresh server, and interleave targets",
+		"req/s %s at every one of %d repetitions (%s to %s, %+.1f%%)",
 		way, len(v), formatCount(v[0]), formatCount(v[len(v)-1]), change*100), nil), true
 }
 
@@ -124,7 +118,7 @@ func responseSize(c *Cell, th Thresholds) (Finding, bool) {
 
 // noisyScenarioFindings fires for a scenario whose cells are noisy as a
 // rule (median robust CV above MaxCV): the host, not one target, is noisy.
-func noisyScenarioFindings(cells []*Cell, th Thresholds) []Finding {
+func noisyScenarioFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []Finding {
 	type key struct{ run, scenario string }
 	cvs := map[key][]float64{}
 	dumps := map[key][]string{}
@@ -143,8 +137,8 @@ func noisyScenarioFindings(cells []*Cell, th Thresholds) []Finding {
 		}
 		sort.Strings(dumps[k])
 		fs = append(fs, Finding{Rule: RuleNoisyScenario, Level: LevelWarning, Run: k.run, Scenario: k.scenario,
-			Message: fmt.Sprintf("the median robust CV of the %d targets is %.1f%%, above %.0f%%: the whole scenario is noisy, so the host is the likely cause; stop other load, pin CPUs, fix the CPU governor, and run again",
-				len(v), medianSorted(v)*100, th.MaxCV*100),
+			Message: fmt.Sprintf("the median robust CV of the %d targets is %.1f%%, above %.0f%%: the whole scenario is noisy, so the host is the likely cause, and differences below that noise read \"~\"; %s.",
+				len(v), medianSorted(v)*100, th.MaxCV*100, runAdvice(runs[k.run]).hostRemedy()),
 			Dumps: dumps[k]})
 	}
 	return fs

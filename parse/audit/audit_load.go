@@ -176,7 +176,6 @@ func medianOf(v []float64) float64 {
 // latencyFindings runs the latency rules on one cell.
 func latencyFindings(c *Cell, th Thresholds) []Finding {
 	var fs []Finding
-	closed := false
 	thin := map[float64]int64{} // percentile → fewest samples behind it
 	var thinDumps []string
 	for _, m := range c.Reps {
@@ -185,9 +184,6 @@ func latencyFindings(c *Cell, th Thresholds) []Finding {
 			samples = m.Requests - m.Errors.Timeout
 		}
 		for _, p := range m.Latency.Percentiles {
-			if p.P >= 90 && !m.Latency.Corrected {
-				closed = true
-			}
 			if samples <= 0 || float64(samples)*(1-p.P/100) >= float64(th.MinTailSamples) {
 				continue
 			}
@@ -196,11 +192,6 @@ func latencyFindings(c *Cell, th Thresholds) []Finding {
 			}
 			thinDumps = append(thinDumps, m.Source.File)
 		}
-	}
-	if closed {
-		fs = append(fs, cellFinding(c, RuleClosedLoop, LevelInfo,
-			"latency is closed-loop: each connection waits for its response before sending the next request, so slow responses hold back the requests that would have seen them and tail percentiles (p90 and up) are understated (coordinated omission); for tail claims measure at a constant rate with wrk2 -R",
-			nil))
 	}
 	if len(thin) > 0 {
 		ps := make([]float64, 0, len(thin))

@@ -83,3 +83,50 @@ func TestVerdictReasons(t *testing.T) {
 		t.Errorf("fast ranked %d–%d under a tie, want 1–2", r.Lo, r.Hi)
 	}
 }
+
+// TestPower checks the power rule against its own definition: the smallest
+// claimable difference is just claimed, and the repetitions it asks for
+// claim 10% in most simulated pages.
+func TestPower(t *testing.T) {
+	th := DefaultThresholds
+	const sigma = 0.03
+	p := Power{N: 4, Sigma: sigma}
+	m := 45 // 10 targets
+	floor := math.Log1p(th.Noise)
+	smallest := floor + detectable(p.N, m, sigma, th.Alpha, 0.5)
+	if !(smallest > floor) {
+		t.Fatalf("smallest %v not beyond the floor %v", smallest, floor)
+	}
+	fixed := func(int) float64 { return floor }
+	n10 := repsFor(0.10, fixed, m, sigma, th.Alpha)
+	if n10 < 3 || n10 > 20 {
+		t.Fatalf("repetitions for 10%% at 3%% noise among 10 targets: %d, want a handful", n10)
+	}
+	if n := repsFor(0.01, fixed, m, sigma, th.Alpha); n != 0 {
+		t.Errorf("1%% under a 2%% floor: %d repetitions, want 0 (impossible)", n)
+	}
+	// Simulate pages of 10 targets, one 10% faster, at n10 repetitions.
+	r := newRand(3)
+	claimed := 0
+	for page := 0; page < 200; page++ {
+		cells := make([]*Cell, 10)
+		for i := range cells {
+			v := make([]float64, n10)
+			for j := range v {
+				shift := 0.0
+				if i == 0 {
+					shift = math.Log(1.1)
+				}
+				v[j] = 1000 * math.Exp(shift+sigma*r.NormFloat64())
+			}
+			cells[i] = simCell(string(rune('a'+i)), v, th)
+		}
+		sv := decideScenario(cells, MetricRPS, th, defaultFloor(th), nil)
+		if v, _ := sv.Pair(cells[0], cells[1]); v.Verdict == VerdictA {
+			claimed++
+		}
+	}
+	if claimed < 200*70/100 {
+		t.Errorf("10%% claimed in %d of 200 pages at the %d repetitions the power rule asks for, want about 80%%", claimed, n10)
+	}
+}

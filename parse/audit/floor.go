@@ -21,6 +21,9 @@ type Floor struct {
 	// A/A pair's |log ratio| in this scenario, as a relative difference;
 	// NaN when the run has no A/A pair measured here.
 	AA float64
+	// AADiff is the A/A pair's log ratio of geometric means, and AASE its
+	// standard error (0 without a pair): what the bound is made of.
+	AADiff, AASE float64
 	// Pair is the A/A pair's cell names, empty without one.
 	Pair [2]string
 }
@@ -90,7 +93,9 @@ func noiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		f.Pair = [2]string{a.Name, b.Name}
 		if okA, _ := testable(a, m, th); okA {
 			if okB, _ := testable(b, m, th); okB {
-				lo, hi := welchLog(a.Stat(m).Values, b.Stat(m).Values).interval(th.Confidence)
+				w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
+				f.AADiff, f.AASE = w.diff, w.se
+				lo, hi := w.interval(th.Confidence)
 				f.AA = math.Expm1(math.Max(math.Abs(math.Log(lo)), math.Abs(math.Log(hi))))
 				f.Value = math.Max(f.Threshold, f.AA)
 			}

@@ -251,3 +251,6 @@ func TestVerdictsShowRealDifferences(t *testing.T) {
 		}
 	})
 }
+
+// newRand is a seeded generator for the simulation tests.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 3)) }
