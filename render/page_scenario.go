@@ -157,6 +157,9 @@ func rankNote(th audit.Thresholds) string {
 func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
 	cs := sv.Cells
 	mx := VerdictMatrix{Method: fmt.Sprintf("%d pairs, Holm-corrected; noise floor %s", sv.Family, pct(sv.Floor.Value))}
+	if pw := m.powerText(sv); pw != "" {
+		mx.Method += "; " + pw
+	}
 	if len(cs) > maxMatrix {
 		mx.Omitted = len(cs) - maxMatrix
 		cs = cs[:maxMatrix]

@@ -33,7 +33,34 @@ func (m *model) judge(base, other *audit.Cell) (Judgement, bool) {
 	if !ok {
 		return Judgement{}, false
 	}
-	return judgementOf(c, other.Name, base.Name), true
+	j := judgementOf(c, other.Name, base.Name)
+	if r := c.Verdict.Reason; r == audit.ReasonNotSignificant || r == audit.ReasonWithinFloor {
+		if s := m.powerText(m.family(base)); s != "" && m.family(base) == m.family(other) {
+			j.Power = s
+		}
+	}
+	return j, true
+}
+
+// powerText is the decision layer's power statement for a family: the
+// smallest difference it could claim at its repetitions and noise, and
+// the repetitions a 10% difference needs; "" without one.
+func (m *model) powerText(sv *audit.ScenarioVerdicts) string {
+	if sv == nil {
+		return ""
+	}
+	pw, ok := sv.Power(m.th)
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("at n=%d this run can claim only differences beyond %s here", pw.N, fmt.Sprintf("%.0f%%", pw.Smallest*100))
+	switch {
+	case pw.Need10 == 0:
+		s += "; 10% would need more than 200 repetitions or a quieter host"
+	case pw.Need10 > pw.N:
+		s += fmt.Sprintf("; 10%% would need about %d repetitions", pw.Need10)
+	}
+	return s
 }
 
 func judgementOf(c audit.Comparison, other, base string) Judgement {
