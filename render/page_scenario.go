@@ -52,7 +52,15 @@ type MatrixRow struct {
 type MatrixCell struct {
 	Self               bool
 	Word, Ratio, Class string
+	Note               string // why "~", as a code the legend under the matrix spells out
 	Title              string
+}
+
+// reasonCode are the codes a verdict matrix writes beside "~"; the
+// scenario template's legend spells each out.
+var reasonCode = map[string]string{
+	audit.ReasonNotSignificant: "ns", audit.ReasonWithinFloor: "nf", audit.ReasonClientBound: "cb",
+	audit.ReasonTooFewReps: "fr", audit.ReasonNoData: "nd",
 }
 
 // maxMatrix bounds the targets of a verdict matrix, so that a 50-target
@@ -156,7 +164,7 @@ func rankNote(th audit.Thresholds) string {
 // verdictMatrix lays out a family's verdicts, row against column.
 func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
 	cs := sv.Cells
-	mx := VerdictMatrix{Method: fmt.Sprintf("%d pairs, Holm-corrected; noise floor %s", sv.Family, pct(sv.Floor.Value))}
+	mx := VerdictMatrix{Method: fmt.Sprintf("%d of %d pairs tested, Holm-corrected over those; noise floor %s", sv.Family, len(sv.Pairs), pct(sv.Floor.Value))}
 	if pw := m.powerText(sv); pw != "" {
 		mx.Method += "; " + pw
 	}
@@ -184,6 +192,7 @@ func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
 			default:
 				cell.Word, cell.Class = "~", "v-tie"
 				cell.Title = "~ (" + j.Why + "): " + j.Title
+				cell.Note = reasonCode[j.Verdict.Reason]
 			}
 			row.Cells = append(row.Cells, cell)
 		}

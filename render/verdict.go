@@ -18,7 +18,8 @@ type Judgement struct {
 	Change   string // the same as a change: "+23.0%"
 	Interval string // "0.92–1.11× at 99.5%", "" for an untested pair
 	Mark     string // "~" when no difference is claimed, "" when one is
-	Why      string // why "~": "not significant", "within the 3.0% noise floor", "client-bound", …
+	Why      string // why "~": "not significant", "within the 3.0% noise floor", "client-bound: …", …
+	Short    string // Why in a word or two, for tight places: "client-bound"
 	Power    string // what this run cannot tell apart, for a "~" that was tested
 	Class    string // "ratio", "ratio same", "ratio unknown"
 	Dir      string // "up" or "down" when claimed, "same" or "unknown" otherwise
@@ -77,7 +78,7 @@ func judgementOf(c audit.Comparison, other, base string) Judgement {
 		return j
 	}
 	j.Mark, j.Class, j.Dir = "~", "ratio same", "same"
-	j.Why = reasonText(v)
+	j.Why, j.Short = reasonText(v), shortReason(v.Reason)
 	switch v.Reason {
 	case audit.ReasonNotSignificant:
 		if finiteAll(c.Lo, c.Hi) {
@@ -108,6 +109,25 @@ func reasonText(v audit.Verdict) string {
 		return "different runs: ranked each within its run"
 	}
 	return v.Reason
+}
+
+// shortReason is a "~" reason in a word or two.
+func shortReason(reason string) string {
+	switch reason {
+	case audit.ReasonNotSignificant:
+		return "not significant"
+	case audit.ReasonWithinFloor:
+		return "within noise floor"
+	case audit.ReasonClientBound:
+		return "client-bound"
+	case audit.ReasonTooFewReps:
+		return "too few reps"
+	case audit.ReasonNoData:
+		return "no data"
+	case audit.ReasonOtherRun:
+		return "other run"
+	}
+	return reason
 }
 
 func repsOf(c *audit.Cell) int {
