@@ -75,8 +75,8 @@ func (m *model) resultsPage() *ResultsPage {
 			rc := ResultsCell{Value: statNum(c.Stat(m.metric), m.links.Target(name)+"#"+m.links.scenario[s])}
 			if r := m.ranks[c]; r.Ranked {
 				rc.Rank = m.rankNum(c)
-				if r.Lo == 1 {
-					rc.Class = "top"
+				if r.Hi == 1 && len(m.family(c).Ranks) > 1 {
+					rc.Class = "top" // judged faster than every other target of its run
 				}
 			}
 			r.Cells = append(r.Cells, rc)
