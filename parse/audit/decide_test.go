@@ -1,0 +1,101 @@
+package audit
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// TestDecideAAFloor: run.json's A/A pair sets the scenario's floor, and a
+// difference inside it reads "~" while the same difference in a run
+// without a pair is claimed.
+func TestDecideAAFloor(t *testing.T) {
+	build := func(run string) []*parse.Measurement {
+		var ms []*parse.Measurement
+		// The twins differ by about 8%; x is 6% above y.
+		ms = append(ms, series(run, "stdlib", "ping", 0, 0, 1080, 1090, 1070, 1085, 1075, 1082)...)
+		ms = append(ms, series(run, "stdlib-aa", "ping", 0, 0, 1000, 1010, 990, 1005, 995, 1002)...)
+		ms = append(ms, series(run, "x", "ping", 0, 0, 1060, 1061, 1059, 1060.5, 1059.5, 1060.2)...)
+		ms = append(ms, series(run, "y", "ping", 0, 0, 1000, 1001, 999, 1000.5, 999.5, 1000.2)...)
+		return ms
+	}
+	s := setOf(build("with"), build("without"))
+	s.Runs = []*parse.Run{{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}, {ID: "without"}}
+	d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
+	with, without := d.Find("with", "ping"), d.Find("without", "ping")
+	if f := with.Floor; !(f.AA > 0.07) || f.Value != f.AA || f.Pair != [2]string{"stdlib", "stdlib-aa"} {
+		t.Errorf("floor with a pair: %+v, want the A/A bound above 7%%", f)
+	}
+	if f := without.Floor; f.Value != DefaultThresholds.Noise || !math.IsNaN(f.AA) {
+		t.Errorf("floor without a pair: %+v, want the threshold", f)
+	}
+	pair := func(sv *ScenarioVerdicts, a, b string) Verdict {
+		var ca, cb *Cell
+		for _, c := range sv.Cells {
+			switch c.Name {
+			case a:
+				ca = c
+			case b:
+				cb = c
+			}
+		}
+		v, _ := sv.Pair(ca, cb)
+		return v
+	}
+	if v := pair(with, "x", "y"); v.Verdict != VerdictTie || v.Reason != ReasonWithinFloor {
+		t.Errorf("x vs y under the A/A floor: %s %s, want ~ within-floor (%s)", v.Verdict, v.Reason, v.Explain())
+	}
+	if v := pair(without, "x", "y"); v.Verdict != VerdictA {
+		t.Errorf("x vs y without a pair: %s %s, want a (%s)", v.Verdict, v.Reason, v.Explain())
+	}
+	// The twins can never be claimed apart: their floor is their own bound.
+	if v := pair(with, "stdlib", "stdlib-aa"); v.Claimed() {
+		t.Errorf("the A/A twins claimed apart: %s", v.Explain())
+	}
+	// Cells of different runs have no verdict of their own.
+	if v, ok := d.Pair(with.Cells[0], without.Cells[1]); !ok || v.Reason != ReasonOtherRun || v.Claimed() {
+		t.Errorf("across runs: %+v, want ~ other-run", v)
+	}
+	// The A/A check: 8% against a 2% threshold with 6 repetitions fails.
+	fs := aaFindings(s.Runs, Cells(s, DefaultThresholds), nil, DefaultThresholds)
+	if len(fs) != 1 || fs[0].Rule != RuleAAPair || fs[0].Level != LevelError || fs[0].Run != "with" {
+		t.Errorf("aa-pair findings %v, want one error for run with", fs)
+	}
+}
+
+// TestClientBoundFromCPU: a cell whose load generator used nearly all of
+// its CPU has "~" verdicts with reason client-bound.
+func TestClientBoundFromCPU(t *testing.T) {
+	fast := series("r", "fast", "ping", 1, 2, 2000, 2010, 1990, 2005)
+	slow := series("r", "slow", "ping", 2, 2, 1000, 1010, 990, 1005)
+	for _, m := range fast {
+		m.ClientCPU = 9.9 // of 10 s on one client CPU
+	}
+	s := setOf(fast, slow)
+	s.Runs = []*parse.Run{{ID: "r", Host: parse.Host{Threads: 2}}}
+	s.Runs[0].Isolation.ServerCPUs, s.Runs[0].Isolation.ClientCPUs = "0", "1"
+	d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
+	if v := d.All()[0]; v.Reason != ReasonClientBound || v.Claimed() {
+		t.Errorf("fast vs slow with fast's client saturated: %s %s, want ~ client-bound", v.Verdict, v.Reason)
+	}
+}
+
+func TestIntervalAndMedianRep(t *testing.T) {
+	th := DefaultThresholds
+	four := NewStat([]float64{100, 130, 110, 120}, th)
+	if iv := four.Interval(); iv.Kind != IntervalMinMax || iv.Lo != 100 || iv.Hi != 130 || iv.Label() != "min–max of 4 repetitions" {
+		t.Errorf("n=4 interval %+v %q, want min–max 100–130", iv, iv.Label())
+	}
+	ten := NewStat([]float64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}, th)
+	if iv := ten.Interval(); iv.Kind != IntervalCI || !(iv.Level >= 0.95) || math.IsInf(iv.Lo, 0) {
+		t.Errorf("n=10 interval %+v, want a finite CI at ≥95%%", iv)
+	}
+	s := setOf(series("r", "a", "ping", 1, 1, 300, 100, 400, 200))
+	c := Cells(s, th)[0]
+	// Sorted by req/s: 100 (rep 2), 200 (rep 4), 300 (rep 1), 400 (rep 3):
+	// the lower median is rep 4, whose own percentiles a page shows.
+	if m := c.MedianRep(MetricRPS); m == nil || m.Rep != 4 {
+		t.Errorf("median repetition %+v, want rep 4", m)
+	}
+}
