@@ -80,6 +80,7 @@ type BarInput struct {
 	Unit         string // e.g. "req/s"
 	// What is what the bar's length is: "median" unless set.
 	What  string
+	Note  string     // appended to the bar's title: "run 2026…, ranked within it"
 	Rank  audit.Rank // unranked bars are drawn pale
 	Badge *ChartBadge
 }
@@ -148,6 +149,9 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 			bar.Title += ", rank " + rankText(b.Rank)
 		} else if len(b.Reps) > 0 {
 			bar.Class = "bar unranked"
+		}
+		if b.Note != "" {
+			bar.Title += "; " + b.Note
 		}
 		right := bar.W
 		if b.Hi > 0 && !math.IsInf(b.Hi, 0) && b.Lo >= 0 {

@@ -289,6 +289,9 @@ func (m *model) barInput(p Page, c *audit.Cell) BarInput {
 	if math.IsNaN(b.Median) {
 		b.Median = 0
 	}
+	if len(m.runsIn(c.Scenario)) > 1 {
+		b.Note = "run " + c.Run + ", ranked within it"
+	}
 	if st.N > 1 {
 		b.Lo, b.Hi, b.WhiskerLabel = interval(st)
 	}
