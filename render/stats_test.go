@@ -37,3 +37,13 @@ func TestLatencyIsPrinted(t *testing.T) {
 		t.Errorf("title %q does not name the repetition and the range", got.Title)
 	}
 }
+
+// TestRatioFigures checks ratios show three significant figures, at every
+// size, with no false precision.
+func TestRatioFigures(t *testing.T) {
+	for r, want := range map[float64]string{1.2345: "1.23×", 0.064: "0.0640×", 12.34: "12.3×", 123.4: "123×", 9.996: "10.0×", 0.9996: "1.00×", 1234: "1234×"} {
+		if got := Ratio(r); got != want {
+			t.Errorf("Ratio(%v) = %q, want %q", r, got, want)
+		}
+	}
+}
