@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // BarChart is the geometry of a horizontal bar chart, computed here so that
@@ -15,21 +17,25 @@ type BarChart struct {
 	Left, Right         float64 // plot area, x
 	Top, Bottom         float64 // plot area, y
 	LabelX, TickY, BarH float64
-	Ticks               []Tick
-	Bands               []Band
-	Bars                []Bar
+	// Unit names the value axis ("req/s"), drawn under its ticks at UnitX,
+	// UnitY.
+	Unit         string
+	UnitX, UnitY float64
+	Ticks        []Tick
+	Bars         []Bar
+	// Legend says what each mark is, in the order drawn.
+	Legend []LegendItem
+}
+
+// LegendItem is one kind of mark and what it means.
+type LegendItem struct {
+	Class, Text string // Class is the swatch: "sw-bar", "sw-unranked", "sw-whisker", "sw-dot", "sw-mark"
 }
 
 // Tick is one gridline of the value axis.
 type Tick struct {
 	X     float64
 	Label string
-}
-
-// Band shades the rows of one tier.
-type Band struct {
-	Y, H, LabelY float64
-	Class, Label string
 }
 
 // Bar is one target's bar: its median, a whisker, a dot per repetition.
@@ -69,11 +75,14 @@ type BarInput struct {
 	Median      float64
 	// Lo and Hi bound the whisker; both 0 for none.
 	Lo, Hi       float64
-	WhiskerLabel string // "95% interval" or "min–max"
+	WhiskerLabel string // "95% confidence interval of the median" or "min–max of 4 repetitions"
 	Reps         []RepInput
 	Unit         string // e.g. "req/s"
-	Tier         int    // 0 for unranked
-	Badge        *ChartBadge
+	// What is what the bar's length is: "median" unless set.
+	What  string
+	Note  string     // appended to the bar's title: "run 2026…, ranked within it"
+	Rank  audit.Rank // unranked bars are drawn pale
+	Badge *ChartBadge
 }
 
 // RepInput is one repetition's value.
@@ -89,10 +98,11 @@ const (
 	rowHeight  = 24.0
 	barHeight  = 14.0
 	axisRoom   = 24.0
+	unitRoom   = 14.0
 )
 
-// NewBarChart lays out bars in the given order. Consecutive bars of the
-// same tier share a shaded band.
+// NewBarChart lays out bars in the given order, with the unit under the
+// value axis and a legend of the marks it drew.
 func NewBarChart(id, title string, bars []BarInput) BarChart {
 	c := BarChart{
 		ID: id, Title: title, Width: chartWidth,
@@ -100,8 +110,12 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 		Top: 4, BarH: barHeight, LabelX: labelWidth - 10,
 	}
 	c.Bottom = c.Top + rowHeight*float64(len(bars))
-	c.Height = c.Bottom + axisRoom
+	c.Height = c.Bottom + axisRoom + unitRoom
 	c.TickY = c.Bottom + 16
+	if len(bars) > 0 {
+		c.Unit = bars[0].Unit
+	}
+	c.UnitX, c.UnitY = round1((c.Left+c.Right)/2), c.TickY+unitRoom
 	top := 0.0
 	for _, b := range bars {
 		top = maxFinite(top, b.Median, b.Hi)
@@ -119,25 +133,32 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 	for v := 0.0; v <= limit+step/2; v += step {
 		c.Ticks = append(c.Ticks, Tick{X: round1(c.Left + scale(v)), Label: Count(v)})
 	}
-	c.Bands = tierBands(bars, c.Top)
 	for i, b := range bars {
 		rowTop := c.Top + rowHeight*float64(i)
 		y := rowTop + (rowHeight-barHeight)/2
 		mid := round1(y + barHeight/2)
 		bar := Bar{
 			Label: shorten(b.Label, maxLabel), Href: b.Href, Value: Count(b.Median), Class: "bar",
-			Title: fmt.Sprintf("%s: median %s %s, n=%d", b.Label, Count(b.Median), b.Unit, len(b.Reps)),
+			Title: fmt.Sprintf("%s: %s %s %s", b.Label, b.what(), Count(b.Median), b.Unit),
 			Y:     round1(y), W: scale(b.Median), TextY: round1(y + barHeight - 3),
 		}
-		if b.Tier == 0 {
+		if len(b.Reps) > 0 {
+			bar.Title += fmt.Sprintf(" of %s", plural(len(b.Reps), "repetition"))
+		}
+		if b.Rank.Ranked {
+			bar.Title += ", rank " + rankText(b.Rank)
+		} else if len(b.Reps) > 0 {
 			bar.Class = "bar unranked"
+		}
+		if b.Note != "" {
+			bar.Title += "; " + b.Note
 		}
 		right := bar.W
 		if b.Hi > 0 && !math.IsInf(b.Hi, 0) && b.Lo >= 0 {
 			bar.Whisker = &Whisker{
 				X1: round1(c.Left + scale(b.Lo)), X2: round1(c.Left + scale(b.Hi)),
 				Y: mid, Y1: round1(mid - 4), Y2: round1(mid + 4),
-				Title: fmt.Sprintf("%s %s–%s", b.WhiskerLabel, Count(b.Lo), Count(b.Hi)),
+				Title: fmt.Sprintf("%s–%s (%s)", Count(b.Lo), Count(b.Hi), b.WhiskerLabel),
 			}
 			right = math.Max(right, scale(b.Hi))
 		}
@@ -159,32 +180,54 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 		}
 		c.Bars = append(c.Bars, bar)
 	}
+	c.legend(bars)
 	return c
 }
 
-// tierBands shades runs of bars with the same tier, alternating classes.
-func tierBands(bars []BarInput, top float64) []Band {
-	var bands []Band
-	for i := 0; i < len(bars); {
-		j := i
-		for j < len(bars) && bars[j].Tier == bars[i].Tier {
-			j++
+// legend lists the kinds of marks the chart drew, each once.
+func (c *BarChart) legend(bars []BarInput) {
+	whats, whiskers := map[string]bool{}, map[string]bool{}
+	var reps, unranked, marks bool
+	var add []LegendItem
+	for _, b := range bars {
+		if w := b.what(); !whats[w] {
+			whats[w] = true
+			add = append(add, LegendItem{Class: "sw-bar", Text: "bar: " + w + " " + b.Unit})
 		}
-		b := Band{
-			Y: round1(top + rowHeight*float64(i)), H: round1(rowHeight * float64(j-i)),
-			Class: fmt.Sprintf("band band%d", len(bands)%2),
+		if b.WhiskerLabel != "" && b.Hi > 0 && !whiskers[whiskerKind(b.WhiskerLabel)] {
+			whiskers[whiskerKind(b.WhiskerLabel)] = true
+			add = append(add, LegendItem{Class: "sw-whisker", Text: "whisker: " + whiskerKind(b.WhiskerLabel)})
 		}
-		b.LabelY = round1(b.Y + 11)
-		if bars[i].Tier > 0 {
-			b.Label = fmt.Sprintf("tier %d", bars[i].Tier)
-		} else {
-			b.Label = "unranked"
-			b.Class += " band-unranked"
-		}
-		bands = append(bands, b)
-		i = j
+		reps = reps || len(b.Reps) > 0
+		unranked = unranked || (!b.Rank.Ranked && len(b.Reps) > 0)
+		marks = marks || b.Badge != nil
 	}
-	return bands
+	if reps {
+		add = append(add, LegendItem{Class: "sw-dot", Text: "dot: one repetition"})
+	}
+	if unranked {
+		add = append(add, LegendItem{Class: "sw-unranked", Text: "pale bar: unranked, too few repetitions to test"})
+	}
+	if marks {
+		add = append(add, LegendItem{Class: "sw-mark", Text: "mark: the audit has findings (links to them)"})
+	}
+	c.Legend = add
+}
+
+// whiskerKind is a whisker label without its count: "min–max of the
+// repetitions" for any n, a confidence interval as it is.
+func whiskerKind(label string) string {
+	if strings.HasPrefix(label, "min–max") {
+		return "min–max of the repetitions (too few for a confidence interval)"
+	}
+	return label
+}
+
+func (b BarInput) what() string {
+	if b.What != "" {
+		return b.What
+	}
+	return "median"
 }
 
 // niceAxis picks a round tick step and the axis end for values up to top.

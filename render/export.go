@@ -11,24 +11,75 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// ResultsSchema is the version of results.json's layout.
-const ResultsSchema = 1
+// ResultsSchema is the version of results.json's layout. 2: cells carry
+// their interval's kind and level, rank_lo and rank_hi (no tier, no bare
+// "confidence"); "verdicts", "cards" and "comparisons" carry the decision
+// layer's records.
+const ResultsSchema = 2
 
-// resultsDoc is results.json: every cell of every run in base units.
+// resultsDoc is results.json: every cell of every run in base units, and
+// every verdict of the runs on show.
 type resultsDoc struct {
 	Schema     int             `json:"schema"`
 	Metric     string          `json:"metric"`
 	PrimaryRun string          `json:"primary_run"`
 	Runs       []resultsRun    `json:"runs"`
 	Cells      []resultsCell   `json:"cells"`
+	Verdicts   []verdictRecord `json:"verdicts"`
+	Cards      []resultsJudged `json:"cards"`
+	Compares   []resultsJudged `json:"comparisons"`
 	Findings   []audit.Finding `json:"findings"`
+}
+
+// resultsJudged is a card or a comparison of site.toml with the verdict
+// records it shows, in the order shown.
+type resultsJudged struct {
+	Title    string          `json:"title"`
+	Verdicts []verdictRecord `json:"verdicts"`
+}
+
+// verdictRecord is an audit.Verdict as results.json writes it, in issue
+// 14's field order; numbers a pair does not have (untested: no p, no
+// interval) are null.
+type verdictRecord struct {
+	Run      string   `json:"run"`
+	Scenario string   `json:"scenario"`
+	Metric   string   `json:"metric"`
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	Ratio    *float64 `json:"ratio"`
+	Lo       *float64 `json:"lo"`
+	Hi       *float64 `json:"hi"`
+	Level    *float64 `json:"level"`
+	P        *float64 `json:"p"`
+	PAdj     *float64 `json:"p_adj"`
+	Family   int      `json:"family"`
+	Floor    float64  `json:"floor"`
+	Verdict  string   `json:"verdict"`
+	Reason   string   `json:"reason"`
+	Method   string   `json:"method"`
+}
+
+func newVerdictRecord(v audit.Verdict) verdictRecord {
+	return verdictRecord{Run: v.Run, Scenario: v.Scenario, Metric: v.Metric.String(), A: v.A, B: v.B,
+		Ratio: finite(v.Ratio), Lo: finite(v.Lo), Hi: finite(v.Hi), Level: finite(v.Level), P: finite(v.P), PAdj: finite(v.PAdj),
+		Family: v.Family, Floor: v.Floor, Verdict: v.Verdict, Reason: v.Reason, Method: v.Method}
+}
+
+func verdictRecords(vs []audit.Verdict) []verdictRecord {
+	out := make([]verdictRecord, len(vs))
+	for i, v := range vs {
+		out[i] = newVerdictRecord(v)
+	}
+	return out
 }
 
 type resultsRun struct {
@@ -40,32 +91,42 @@ type resultsRun struct {
 }
 
 type resultsCell struct {
-	Run        string        `json:"run"`
-	Scenario   string        `json:"scenario"`
-	Name       string        `json:"name"`
-	Target     string        `json:"target"`
-	Runtime    string        `json:"runtime"`
-	Tool       string        `json:"tool"`
-	N          int           `json:"n"`
-	Median     *float64      `json:"median"`
-	Lo         *float64      `json:"lo"`
-	Hi         *float64      `json:"hi"`
-	Confidence float64       `json:"confidence"`
-	Min        *float64      `json:"min"`
-	Max        *float64      `json:"max"`
-	CV         float64       `json:"cv"`
-	GoodMedian *float64      `json:"good_median"`
-	Tier       int           `json:"tier,omitempty"`
-	VsLeader   *resultsRatio `json:"vs_leader,omitempty"`
-	Reps       []resultsRep  `json:"reps"`
+	Run        string           `json:"run"`
+	Scenario   string           `json:"scenario"`
+	Name       string           `json:"name"`
+	Target     string           `json:"target"`
+	Runtime    string           `json:"runtime"`
+	Tool       string           `json:"tool"`
+	N          int              `json:"n"`
+	Median     *float64         `json:"median"`
+	GeoMean    *float64         `json:"geomean"`
+	Interval   resultsInterval  `json:"interval"`
+	Min        *float64         `json:"min"`
+	Max        *float64         `json:"max"`
+	CV         float64          `json:"cv"`
+	GoodMedian *float64         `json:"good_median"`
+	RankLo     *int             `json:"rank_lo"`
+	RankHi     *int             `json:"rank_hi"`
+	VsLeader   *resultsVsLeader `json:"vs_leader,omitempty"`
+	Reps       []resultsRep     `json:"reps"`
 }
 
-type resultsRatio struct {
-	Ratio  *float64 `json:"ratio"`
-	Lo     *float64 `json:"lo"`
-	Hi     *float64 `json:"hi"`
-	Delta  string   `json:"delta"`
-	Reason string   `json:"reason"`
+// resultsInterval is the range shown around a median: "ci" with its level,
+// or "min-max" (no level) below the size at which a confidence interval
+// exists.
+type resultsInterval struct {
+	Kind  string   `json:"kind"`
+	Lo    *float64 `json:"lo"`
+	Hi    *float64 `json:"hi"`
+	Level *float64 `json:"level"`
+	Label string   `json:"label"`
+}
+
+// resultsVsLeader is the cell against its family's leader: the leader's
+// name and the verdict record on the pair (a < b bytewise, as everywhere).
+type resultsVsLeader struct {
+	Leader  string        `json:"leader"`
+	Verdict verdictRecord `json:"verdict"`
 }
 
 type resultsRep struct {
@@ -158,15 +219,22 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 	if m.metric == audit.MetricGoodRPS {
 		st = c.good
 	}
+	iv := st.Interval()
 	rc := resultsCell{
 		Run: c.run, Scenario: c.scenario, Name: c.name, Target: c.target, Runtime: c.runtime, Tool: c.tool,
-		N: st.N, Median: finite(st.Median), Lo: finite(st.Lo), Hi: finite(st.Hi), Confidence: st.Confidence,
-		Min: finite(st.Min), Max: finite(st.Max), CV: st.CV, GoodMedian: finite(c.good.Median),
+		N: st.N, Median: finite(st.Median), GeoMean: finite(st.GeoMean),
+		Interval: resultsInterval{Kind: iv.Kind, Lo: finite(iv.Lo), Hi: finite(iv.Hi), Label: iv.Label()},
+		Min:      finite(st.Min), Max: finite(st.Max), CV: st.CV, GoodMedian: finite(c.good.Median),
+	}
+	if iv.Kind == audit.IntervalCI {
+		rc.Interval.Level = finite(iv.Level)
 	}
 	if c.model != nil {
-		rc.Tier = m.rank[c.model]
+		if r := m.ranks[c.model]; r.Ranked {
+			rc.RankLo, rc.RankHi = &r.Lo, &r.Hi
+		}
 		if cmp, ok := m.vsLeader[c.model]; ok {
-			rc.VsLeader = &resultsRatio{Ratio: finite(cmp.Ratio), Lo: finite(cmp.Lo), Hi: finite(cmp.Hi), Delta: cmp.Delta(), Reason: cmp.Reason}
+			rc.VsLeader = &resultsVsLeader{Leader: m.leader[c.model].Name, Verdict: newVerdictRecord(cmp.Verdict)}
 		}
 	}
 	if len(c.reps) > 0 {
@@ -239,7 +307,43 @@ func (m *model) writeExports(w *writer) error {
 		cf.Close()
 		return err
 	}
-	return w.close(cf)
+	if err := w.close(cf); err != nil {
+		return err
+	}
+	vf, err := w.create("verdicts.csv")
+	if err != nil {
+		return err
+	}
+	if err := m.verdictsCSV(vf); err != nil {
+		vf.Close()
+		return fmt.Errorf("verdicts.csv: %w", err)
+	}
+	return w.close(vf)
+}
+
+// verdictsCSVHeader are the columns of verdicts.csv: results.json's
+// "verdicts" records, one line per pair of targets within a scenario of one
+// run, a < b bytewise; empty fields where the pair was not tested.
+var verdictsCSVHeader = []string{"run", "scenario", "metric", "a", "b", "ratio", "lo", "hi", "level", "p", "p_adj",
+	"family", "floor", "verdict", "reason", "method"}
+
+// verdictsCSV writes every verdict of the runs on show.
+func (m *model) verdictsCSV(out io.Writer) error {
+	w := csv.NewWriter(out)
+	fl := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	_ = w.Write(verdictsCSVHeader)
+	for _, v := range m.dec.All() {
+		_ = w.Write([]string{csvText(v.Run), csvText(v.Scenario), v.Metric.String(), csvText(v.A), csvText(v.B),
+			fl(v.Ratio), fl(v.Lo), fl(v.Hi), fl(v.Level), fl(v.P), fl(v.PAdj), strconv.Itoa(v.Family), fl(v.Floor),
+			v.Verdict, v.Reason, v.Method})
+	}
+	w.Flush()
+	return w.Error()
 }
 
 // exports writes results.json to jf, the same bytes encoding one resultsDoc
@@ -361,6 +465,14 @@ func (r *resultsJSON) tail() error {
 	if err := r.endArray("cells", r.n); err != nil {
 		return err
 	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"verdicts", verdictRecords(r.m.dec.All())}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
+		if err := r.writeField(f.name, f.v, false); err != nil {
+			return err
+		}
+	}
 	findings := r.m.findings
 	if findings == nil {
 		findings = []audit.Finding{}
@@ -372,9 +484,58 @@ func (r *resultsJSON) tail() error {
 	return err
 }
 
+// judgedCards are the site's cards with the verdicts each shows: per
+// scenario, subject against baseline, then against each escape.
+func (m *model) judgedCards() []resultsJudged {
+	out := []resultsJudged{}
+	for _, spec := range m.site.Cards {
+		v := m.card(Page{}, spec)
+		j := resultsJudged{Title: v.Title, Verdicts: []verdictRecord{}}
+		for _, row := range v.Rows {
+			j.Verdicts = append(j.Verdicts, newVerdictRecord(row.J.Verdict))
+			for _, e := range row.Escapes {
+				j.Verdicts = append(j.Verdicts, newVerdictRecord(e.J.Verdict))
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// judgedComparisons are the site's comparisons with the verdicts each
+// shows, pair by pair, scenario by scenario.
+func (m *model) judgedComparisons() []resultsJudged {
+	out := []resultsJudged{}
+	for _, spec := range m.site.Comparisons {
+		v := m.comparison(spec)
+		j := resultsJudged{Title: v.Title, Verdicts: []verdictRecord{}}
+		for _, row := range v.Rows {
+			for _, c := range row.Cells {
+				if c.Measured {
+					j.Verdicts = append(j.Verdicts, newVerdictRecord(c.J.Verdict))
+				}
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", "rep", "tool", "tool_version",
 	"rps", "good_rps", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
 	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
+
+// csvText keeps a text field of results.csv from being read as a formula
+// by a spreadsheet: a field starting with =, +, -, @, a tab or a carriage
+// return gets a leading apostrophe, as OWASP advises against CSV
+// injection. Numeric fields are written by strconv and never start so,
+// except a negative number, which is not text.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
 
 // csvRows writes a line for each repetition of c.
 func (m *model) csvRows(w *csv.Writer, c exportCell) error {
@@ -387,11 +548,12 @@ func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	}
 	for i, r := range c.reps {
 		dump := c.dumps[i]
-		if err := w.Write([]string{c.run, c.scenario, c.name, c.target, c.runtime, strconv.Itoa(r.Rep), r.Tool, r.ToolVersion,
+		if err := w.Write([]string{csvText(c.run), csvText(c.scenario), csvText(c.name), csvText(c.target), csvText(c.runtime),
+			strconv.Itoa(r.Rep), csvText(r.Tool), csvText(r.ToolVersion),
 			fl(r.RPS), fl(r.GoodRPS), strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
-			dump, strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
+			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
 			return err
 		}
 	}

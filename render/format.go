@@ -147,18 +147,18 @@ func MemoryPair(before, after int64) string {
 	return mb(before) + " / " + mb(after) + " MB"
 }
 
-// Ratio formats a ratio as "2.49×".
+// Ratio formats a ratio with three significant figures: "2.49×", "0.0640×",
+// "12.3×"; whole from 100× up.
 func Ratio(r float64) string {
 	if math.IsNaN(r) || math.IsInf(r, 0) || r <= 0 {
 		return "–"
 	}
-	digits := 2
-	if r >= 100 {
-		digits = 0
-	} else if r >= 10 {
-		digits = 1
+	digits := max(0, 2-int(math.Floor(math.Log10(r))))
+	s := strconv.FormatFloat(r, 'f', digits, 64)
+	if again, _ := strconv.ParseFloat(s, 64); digits > 0 && math.Floor(math.Log10(again)) > math.Floor(math.Log10(r)) {
+		s = strconv.FormatFloat(r, 'f', digits-1, 64) // 9.996 rounds to 10.0, not 10.00
 	}
-	return strconv.FormatFloat(r, 'f', digits, 64) + "×"
+	return s + "×"
 }
 
 // Percent formats a relative change as "+12.3%".
@@ -175,4 +175,10 @@ func Seconds(d time.Duration) string {
 		return "n/a"
 	}
 	return Latency(d)
+}
+
+// intervalLevelLabel is a confidence level as a percentage to four
+// significant digits: 0.95 is "95%", 0.9995 is "99.95%", 0.98333 "98.33%".
+func intervalLevelLabel(level float64) string {
+	return strconv.FormatFloat(level*100, 'g', 4, 64) + "%"
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"math"
 	"path/filepath"
 	"slices"
@@ -33,14 +32,16 @@ type model struct {
 	scenarios []string // in the order they ran
 	names     []string // cell names, sorted
 	byKey     map[[2]string]*audit.Cell
-	tiers     map[string]audit.ScenarioTiers
-	rank      map[*audit.Cell]int // tier rank, 0 for unranked
-	vsLeader  map[*audit.Cell]audit.Comparison
-	verdicts  *audit.Verdicts          // every pair's decision, per scenario of each run
-	leader    map[string]*audit.Cell   // scenario → highest median
-	findings  []audit.Finding          // the audit of the runs on show; older runs are not audited
-	facts     map[string]*parse.Target // cell name → the target's facts
-	geo       audit.GeoMean
+	// dec is every pairwise verdict, made once by the decision layer: the
+	// family is all pairs of targets in one scenario of one run, so cells
+	// of different runs are ranked each within its run.
+	dec      *audit.Verdicts
+	ranks    map[*audit.Cell]audit.Rank       // rank range within its family
+	vsLeader map[*audit.Cell]audit.Comparison // the family's leader against the cell
+	leader   map[*audit.Cell]*audit.Cell      // cell → its family's first (highest geometric mean)
+	findings []audit.Finding                  // the audit of the runs on show; older runs are not audited
+	facts    map[string]*parse.Target         // cell name → the target's facts
+	geo      audit.GeoMean
 
 	links   *linker
 	runDirs map[string]string // run ID → its dir, cleaned, for every run read
@@ -78,8 +79,7 @@ func newModel(in *Input, site *Site) *model {
 			pairs = append(pairs, [2]string{p[0], p[1]})
 		}
 	}
-	m.verdicts = audit.Decide(set, m.all, m.metric, audit.DecideOptions{Thresholds: th, AAPairs: pairs})
-	m.rankCells()
+	m.rankCells(pairs)
 	m.findings = audit.Audit(set, audit.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
 	// One geometric mean over every run on show, as one group.
@@ -162,83 +162,78 @@ func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
 	return out
 }
 
-// rankCells reads tiers, the leader and every cell against the leader
-// from the verdicts. Cells are ranked within their run: a scenario that two
-// runs on show share has one set of tiers per run, numbered each from 1,
-// and a cell is compared with the leader of its own run.
-func (m *model) rankCells() {
-	m.tiers = map[string]audit.ScenarioTiers{}
-	m.rank = map[*audit.Cell]int{}
+// rankCells asks the decision layer for every verdict of the runs on show
+// and keeps, per cell, its rank range, its family's leader and the
+// leader's verdict against it. Nothing is decided here.
+func (m *model) rankCells(aaPairs [][2]string) {
+	m.dec = audit.Decide(m.set, m.cells, m.metric, audit.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
+	m.ranks = map[*audit.Cell]audit.Rank{}
 	m.vsLeader = map[*audit.Cell]audit.Comparison{}
-	m.leader = map[string]*audit.Cell{}
-	for _, sv := range m.verdicts.Scenarios {
-		if !m.primary[sv.Run] {
+	m.leader = map[*audit.Cell]*audit.Cell{}
+	for _, sv := range m.dec.Scenarios {
+		for _, r := range sv.Ranks {
+			m.ranks[r.Cell] = r
+		}
+		if len(sv.Cells) == 0 {
 			continue
 		}
-		st := m.verdicts.Tiers(sv)
-		if old, ok := m.tiers[sv.Scenario]; ok {
-			st = mergeTiers(old, st)
-		}
-		m.tiers[sv.Scenario] = st
-		for _, t := range m.verdicts.Tiers(sv).Tiers {
-			for _, c := range t.Cells {
-				m.rank[c] = t.Rank
-			}
-		}
 		lead := sv.Cells[0]
-		for _, c := range sv.Cells[1:] {
-			if cmp, ok := m.verdicts.Versus(lead, c); ok {
+		for _, c := range sv.Cells {
+			m.leader[c] = lead
+			if c == lead {
+				continue
+			}
+			if cmp, ok := m.dec.Versus(lead, c); ok {
 				m.vsLeader[c] = cmp
 			}
 		}
-		// The scenario's leader is the highest of its runs' leaders.
-		if old := m.leader[sv.Scenario]; old == nil || lead.Stat(m.metric).GeoMean > old.Stat(m.metric).GeoMean {
-			m.leader[sv.Scenario] = lead
-		}
 	}
 }
 
-// mergeTiers puts the tiers of a second run beside the first's: tier k
-// holds every run's tier k. Ranks stay within each run.
-func mergeTiers(a, b audit.ScenarioTiers) audit.ScenarioTiers {
-	out := a
-	out.Tiers = append([]audit.Tier(nil), a.Tiers...)
-	for i, t := range b.Tiers {
-		if i < len(out.Tiers) {
-			merged := out.Tiers[i]
-			merged.Cells = append(append([]*audit.Cell(nil), merged.Cells...), t.Cells...)
-			merged.Comparisons = append(append([]audit.Comparison(nil), merged.Comparisons...), t.Comparisons...)
-			out.Tiers[i] = merged
-		} else {
-			out.Tiers = append(out.Tiers, t)
+// runByID is the run on show with that ID, nil if none.
+func (m *model) runByID(id string) *parse.Run {
+	for _, r := range m.runs {
+		if r.ID == id {
+			return r
 		}
 	}
-	out.Unranked = append(append([]*audit.Cell(nil), a.Unranked...), b.Unranked...)
+	return nil
+}
+
+// family is the verdicts of cell c's scenario in c's run, nil if none.
+func (m *model) family(c *audit.Cell) *audit.ScenarioVerdicts { return m.dec.Scenario(c) }
+
+// runsIn are the runs on show with cells in scenario s, in the order of
+// m.runs; more than one means the scenario page ranks each apart.
+func (m *model) runsIn(s string) []string {
+	has := map[string]bool{}
+	for _, c := range m.cells {
+		if c.Scenario == s {
+			has[c.Run] = true
+		}
+	}
+	var out []string
+	for _, r := range m.runs {
+		if has[r.ID] {
+			out = append(out, r.ID)
+		}
+	}
+	if has[""] {
+		out = append(out, "")
+	}
 	return out
 }
 
-// scenarioCells are the primary run's cells of scenario s, highest median
-// first, then by name; cells without a valid median last.
+// scenarioCells are the primary runs' cells of scenario s: run by run (in
+// the order of m.runs), each run's cells in its family's order (highest
+// geometric mean first, untested cells last).
 func (m *model) scenarioCells(s string) []*audit.Cell {
 	var cs []*audit.Cell
-	for _, c := range m.cells {
-		if c.Scenario == s {
-			cs = append(cs, c)
+	for _, run := range m.runsIn(s) {
+		if sv := m.dec.Find(run, s); sv != nil {
+			cs = append(cs, sv.Cells...)
 		}
 	}
-	slices.SortStableFunc(cs, func(a, b *audit.Cell) int {
-		sa, sb := a.Stat(m.metric), b.Stat(m.metric)
-		if sa.Valid() != sb.Valid() {
-			if sa.Valid() {
-				return -1
-			}
-			return 1
-		}
-		if c := cmp.Compare(sb.Median, sa.Median); c != 0 && sa.Valid() {
-			return c
-		}
-		return cmp.Compare(a.Name, b.Name)
-	})
 	return cs
 }
 

@@ -107,15 +107,26 @@ func statNum(s audit.Stat, href string) Num {
 }
 
 // interval is the median's confidence interval when n allows one, else
-// min–max, and which of them it is.
+// the min–max of the repetitions, and a label saying which of them it is:
+// "95% confidence interval of the median" or "min–max of 4 repetitions",
+// never a level for a range that has none.
 func interval(s audit.Stat) (lo, hi float64, label string) {
 	if s.N == 0 {
 		return 0, 0, ""
 	}
-	if !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Lo) {
-		return s.Lo, s.Hi, fmt.Sprintf("%.0f%% interval", s.Confidence*100)
+	if !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Lo) && s.Confidence > 0 {
+		return s.Lo, s.Hi, intervalLevelLabel(s.Confidence) + " confidence interval of the median"
 	}
-	return s.Min, s.Max, "min–max"
+	return s.Min, s.Max, "min–max of " + plural(s.N, "repetition")
+}
+
+// shortIntervalLabel names an interval in a table cell: "95% CI" or
+// "min–max, n=4".
+func shortIntervalLabel(s audit.Stat) string {
+	if _, _, label := interval(s); strings.HasPrefix(label, "min–max") {
+		return fmt.Sprintf("min–max, n=%d", s.N)
+	}
+	return intervalLevelLabel(s.Confidence) + " CI"
 }
 
 func intervalText(s audit.Stat) string {
@@ -123,7 +134,7 @@ func intervalText(s audit.Stat) string {
 	if label == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s %s–%s", label, Count(lo), Count(hi))
+	return fmt.Sprintf("%s–%s (%s)", Count(lo), Count(hi), label)
 }
 
 // badges turns findings into badges linking to the soft page.

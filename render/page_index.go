@@ -34,16 +34,15 @@ type CardView struct {
 // CardRow is one scenario of a card.
 type CardRow struct {
 	Scenario          Link
-	Ratio             string // "2.49×", or "~" when no difference is claimed
-	Class             string // "ratio", "ratio same", "ratio unknown"
-	Title             string // the comparison's reason and interval
-	Subject, Baseline string // raw medians, req/s
+	J                 Judgement // subject ÷ baseline, as the decision layer judged it
+	Subject, Baseline string    // raw medians, req/s
 	Escapes           []CardFigure
 }
 
 // CardFigure is the subject against one alternative baseline.
 type CardFigure struct {
-	Name, Ratio, Title, Value string
+	Name, Value string
+	J           Judgement
 }
 
 // ScenarioSummary is one scenario on the index.
@@ -51,7 +50,7 @@ type ScenarioSummary struct {
 	Link    Link
 	Request string
 	Targets int
-	Top     string // the top tier's names
+	Top     string // the targets whose rank range starts at 1: none judged faster
 	Leader  string // the highest median
 	Badges  []Badge
 	// Chart shows the highest indexChartBars medians; the scenario page has all.
@@ -78,14 +77,23 @@ func (m *model) indexPage() *IndexPage {
 		cs := m.scenarioCells(s)
 		sum := ScenarioSummary{Link: Link{Href: m.links.Scenario(s), Text: s}, Targets: len(cs)}
 		sum.Request, _ = describeLoad(cs)
-		if st := m.tiers[s]; len(st.Tiers) > 0 {
-			var names []string
-			for _, c := range st.Tiers[0].Cells {
-				names = append(names, c.Name)
+		var top []string
+		for _, c := range cs {
+			if r := m.ranks[c]; r.Ranked && r.Lo == 1 {
+				top = append(top, c.Name)
 			}
-			sum.Top = strings.Join(names, ", ")
 		}
-		if l := m.leader[s]; l != nil {
+		sum.Top = strings.Join(top, ", ")
+		if len(m.runsIn(s)) > 1 {
+			sum.Top += " (each run ranked apart)"
+		}
+		if len(cs) > 0 {
+			l := cs[0]
+			for _, c := range cs {
+				if c.Stat(m.metric).Median > l.Stat(m.metric).Median {
+					l = c
+				}
+			}
 			sum.Leader = fmt.Sprintf("%s, %s %s", l.Name, Count(l.Stat(m.metric).Median), m.metric)
 		}
 		sum.Badges = badges(p.Page, m.scenarioFindings(s))
@@ -155,7 +163,7 @@ func (m *model) card(p Page, spec Card) CardView {
 			continue
 		}
 		row := CardRow{Scenario: Link{Href: m.links.Scenario(s), Text: s}}
-		row.Ratio, row.Class, row.Title = m.ratio(bc, sc)
+		row.J, _ = m.judge(bc, sc)
 		row.Subject = Count(sc.Stat(m.metric).Median)
 		row.Baseline = Count(bc.Stat(m.metric).Median)
 		for _, e := range escapes {
@@ -163,29 +171,12 @@ func (m *model) card(p Page, spec Card) CardView {
 			if ec == nil {
 				continue
 			}
-			ratio, _, title := m.ratio(ec, sc)
-			row.Escapes = append(row.Escapes, CardFigure{Name: e, Ratio: ratio, Title: title, Value: Count(ec.Stat(m.metric).Median)})
+			j, _ := m.judge(ec, sc)
+			row.Escapes = append(row.Escapes, CardFigure{Name: e, J: j, Value: Count(ec.Stat(m.metric).Median)})
 		}
 		v.Rows = append(v.Rows, row)
 	}
 	return v
-}
-
-// ratio is other ÷ base as a card shows it: "2.49×", "~ 1.01×" when no
-// difference is claimed, "? 1.30×" when there are too few repetitions.
-func (m *model) ratio(base, other *audit.Cell) (text, class, title string) {
-	c, ok := m.verdicts.Versus(base, other)
-	if !ok {
-		return "? " + Ratio(other.Stat(m.metric).GeoMean/base.Stat(m.metric).GeoMean), "ratio unknown", "not measured in one scenario of one run"
-	}
-	title = fmt.Sprintf("%s ÷ %s = %s; interval %s–%s at %.0f%%; %s", other.Name, base.Name, Ratio(c.Ratio), Ratio(c.Lo), Ratio(c.Hi), c.Confidence*100, c.Reason)
-	switch {
-	case c.Method == audit.MethodNone:
-		return "? " + Ratio(c.Ratio), "ratio unknown", title
-	case !c.Differs:
-		return "~ " + Ratio(c.Ratio), "ratio same", title
-	}
-	return Ratio(c.Ratio), "ratio", title
 }
 
 // geoChart is the geometric mean of medians across the scenarios every
@@ -197,11 +188,11 @@ func (m *model) geoChart(p Page) (*BarChart, string) {
 	}
 	var bars []BarInput
 	for _, e := range g.Entries {
-		bars = append(bars, BarInput{Label: e.Name, Href: p.href(m.links.Target(e.Name)), Median: e.Value, Unit: m.metric.String(), Tier: 1})
+		bars = append(bars, BarInput{Label: e.Name, Href: p.href(m.links.Target(e.Name)), Median: e.Value, Unit: m.metric.String(),
+			What: fmt.Sprintf("geometric mean over %d scenarios of the median", len(g.Scenarios))})
 	}
 	c := NewBarChart("chart-geomean", fmt.Sprintf("Geometric mean of median %s across %s", m.metric, strings.Join(g.Scenarios, ", ")), bars)
-	c.Bands = nil
-	note := fmt.Sprintf("Geometric mean of each target's medians over %s. It ranks nothing: see each scenario's tiers.", strings.Join(g.Scenarios, ", "))
+	note := fmt.Sprintf("Geometric mean of each target's medians over %s. It ranks nothing and claims no difference: verdicts are made per scenario, within each run; see each scenario's ranks.", strings.Join(g.Scenarios, ", "))
 	if len(g.Dropped) > 0 {
 		note += fmt.Sprintf(" Left out, as some target has no number there: %s.", strings.Join(g.Dropped, ", "))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -103,10 +104,10 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 	th := m.th
 	p.Statistics = []Fact{
 		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
-		{Label: "interval", Value: fmt.Sprintf("%.0f%% confidence interval of the median (order statistics, golang.org/x/perf/benchmath); min–max where n is too small", th.Confidence*100)},
-		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput for every pair of targets in a scenario of one run, Holm's correction over those pairs at α=%.2f (control is per scenario); ratios are of geometric means, with the interval at the pair's Holm level; nothing with n < %d", th.Alpha, th.MinReps)},
-		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the A/A pair's upper bound in that scenario; otherwise ~", th.Noise*100)},
-		{Label: "tiers", Value: "ranked within each run: the fastest remaining target opens a tier; it takes every next target whose verdict with it is ~"},
+		{Label: "interval", Value: fmt.Sprintf("%s confidence interval of the median (order statistics, golang.org/x/perf/benchmath); below the size where one exists, the min–max of the repetitions, labelled so", intervalLevelLabel(th.Confidence))},
+		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput over every pair of targets in one scenario of one run, Holm-corrected at α=%.2f over that family; the ratio shown is of geometric means, with its interval at the level of the pair's Holm step; nothing with n < %d (method %q in results.json)", th.Alpha, th.MinReps, audit.MethodWelchLog)},
+		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the A/A pair's upper bound in that scenario; otherwise ~ (within noise floor)", th.Noise*100)},
+		{Label: "ranks", Value: "a range from the verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower; runs are ranked each within itself"},
 		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},
 	}
 	return p, nil

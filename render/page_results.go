@@ -2,9 +2,6 @@ package render
 
 import (
 	"fmt"
-	"strconv"
-
-	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // ResultsPage is every target in every scenario, and the comparisons the
@@ -26,10 +23,10 @@ type ResultsRow struct {
 	Geo     Num
 }
 
-// ResultsCell is one median with its tier.
+// ResultsCell is one median with its rank range in its scenario and run.
 type ResultsCell struct {
 	Value Num
-	Tier  string
+	Rank  Num
 	Class string
 }
 
@@ -47,10 +44,13 @@ type ComparisonRow struct {
 	Cells    []ComparisonCell
 }
 
-// ComparisonCell is the pair in one scenario.
+// ComparisonCell is the pair in one scenario: to ÷ from as the decision
+// layer judged it.
 type ComparisonCell struct {
 	From, To, Change string
 	Class, Title     string
+	J                Judgement
+	Measured         bool
 }
 
 func (m *model) resultsPage() *ResultsPage {
@@ -73,10 +73,10 @@ func (m *model) resultsPage() *ResultsPage {
 				continue
 			}
 			rc := ResultsCell{Value: statNum(c.Stat(m.metric), m.links.Target(name)+"#"+m.links.scenario[s])}
-			if rank := m.rank[c]; rank > 0 {
-				rc.Tier = strconv.Itoa(rank)
-				if rank == 1 {
-					rc.Class = "top"
+			if r := m.ranks[c]; r.Ranked {
+				rc.Rank = m.rankNum(c)
+				if r.Hi == 1 && len(m.family(c).Ranks) > 1 {
+					rc.Class = "top" // judged faster than every other target of its run
 				}
 			}
 			r.Cells = append(r.Cells, rc)
@@ -122,17 +122,15 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 				row.Cells = append(row.Cells, ComparisonCell{Change: "–", Title: "not measured in both"})
 				continue
 			}
-			c, _ := m.verdicts.Versus(a, b)
-			cell := ComparisonCell{From: Count(a.Stat(m.metric).Median), To: Count(b.Stat(m.metric).Median), Change: c.Delta(), Title: c.Reason}
-			switch {
-			case c.Method == audit.MethodNone:
-				cell.Class = "unknown"
-			case !c.Differs:
-				cell.Class = "same"
-			case c.Ratio > 1:
-				cell.Change, cell.Class = Percent(c.Ratio-1), "up"
-			default:
-				cell.Change, cell.Class = Percent(c.Ratio-1), "down"
+			j, ok := m.judge(a, b)
+			if !ok {
+				row.Cells = append(row.Cells, ComparisonCell{Change: "–", Title: "no verdict"})
+				continue
+			}
+			cell := ComparisonCell{From: Count(a.Stat(m.metric).Median), To: Count(b.Stat(m.metric).Median), Measured: true,
+				Change: j.Change, Class: j.Dir, Title: j.Title, J: j}
+			if j.Mark != "" {
+				cell.Change = j.Mark + " " + j.Change
 			}
 			row.Cells = append(row.Cells, cell)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -25,18 +26,59 @@ type ScenarioPage struct {
 	PRows    []PercentileRow
 	Closed   bool // some latency is closed-loop (coordinated omission)
 	Fastest  string
-	TierNote string
+	RankNote string
+	RunNote  string // said when cells of several runs are on the page
+	Matrices []VerdictMatrix
 }
+
+// VerdictMatrix is the pairwise verdicts of one family (this scenario in
+// one run): row target against column target.
+type VerdictMatrix struct {
+	Run     string // "" when the page has one run
+	Heads   []string
+	Rows    []MatrixRow
+	Omitted int // targets beyond maxMatrix, left out
+	Method  string
+}
+
+// MatrixRow is one target against every other.
+type MatrixRow struct {
+	Name  string
+	Cells []MatrixCell
+}
+
+// MatrixCell is the row target against the column target: "faster",
+// "slower" or "~", with the ratio of geometric means row ÷ column.
+type MatrixCell struct {
+	Self               bool
+	Word, Ratio, Class string
+	Note               string // why "~", as a code the legend under the matrix spells out
+	Title              string
+}
+
+// reasonCode are the codes a verdict matrix writes beside "~"; the
+// scenario template's legend spells each out.
+var reasonCode = map[string]string{
+	audit.ReasonNotSignificant: "ns", audit.ReasonWithinFloor: "nf", audit.ReasonClientBound: "cb",
+	audit.ReasonTooFewReps: "fr", audit.ReasonNoData: "nd",
+}
+
+// maxMatrix bounds the targets of a verdict matrix, so that a 50-target
+// scenario page stays readable; the table's rank ranges cover the rest.
+const maxMatrix = 16
 
 // ScenarioRow is one target in the scenario table.
 type ScenarioRow struct {
 	Target   Link
 	Runtime  string
-	Tier     Num
+	Rank     Num
+	Run      Num // the run's suite, titled with its ID, when the page has several runs
 	Median   Num
 	Interval string
+	IvKind   string // "min–max, n=4" or "95% CI": what Interval is
 	Good     Num
 	Delta    Num
+	Why      string // why the delta reads "~", or what this run cannot tell apart
 	P50, P99 Num
 	Errors   Num
 	N        Num
@@ -57,18 +99,35 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 	cs := m.scenarioCells(s)
 	p.Request, p.Load = describeLoad(cs)
 	p.Notes = m.scenarioNotes(p.Page, s, cs)
-	st := m.tiers[s]
-	if f := st.Fastest(); f != nil {
-		p.Fastest = f.Name
+	runs := m.runsIn(s)
+	var fastest []string
+	for _, run := range runs {
+		sv := m.dec.Find(run, s)
+		if sv == nil {
+			continue
+		}
+		for _, r := range sv.Ranks {
+			if r.Ranked && r.Hi == 1 && len(sv.Ranks) > 1 {
+				fastest = append(fastest, r.Cell.Name)
+			}
+		}
+		mx := m.verdictMatrix(sv)
+		if len(runs) > 1 {
+			mx.Run = run
+		}
+		p.Matrices = append(p.Matrices, mx)
 	}
-	p.TierNote = tierNote(st, m.th)
+	p.Fastest = joinComma(fastest)
+	p.RankNote = rankNote(m.th)
+	if len(runs) > 1 {
+		p.RunNote = fmt.Sprintf("These cells come from %d runs (%s). Each run is ranked and compared only within itself: a run is one family of verdicts, and the runs ran at different times and loads, so no verdict crosses runs.", len(runs), joinComma(runs))
+	}
 	var bars []BarInput
 	for _, c := range cs {
 		p.Rows = append(p.Rows, m.scenarioRow(p.Page, c))
 		bars = append(bars, m.barInput(p.Page, c))
 	}
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
-	p.Chart.Desc = "Bars are medians; whiskers the interval of the median (or min–max with too few repetitions); dots single repetitions, each linking to its dump; shading groups tiers."
 	p.PCols, p.PRows, p.Closed = m.percentiles(p.Page, cs)
 	return p
 }
@@ -96,12 +155,50 @@ func (m *model) scenarioNotes(p Page, s string, cs []*audit.Cell) []Badge {
 	return notes
 }
 
-// tierNote says how tiers were made, in one sentence.
-func tierNote(st audit.ScenarioTiers, th audit.Thresholds) string {
-	if len(st.Tiers) == 0 {
-		return fmt.Sprintf("No target has the %d repetitions needed to rank; nothing is claimed.", th.MinReps)
+// rankNote says how the rank ranges are made, in two sentences.
+func rankNote(th audit.Thresholds) string {
+	return fmt.Sprintf("Rank is a range from the pairwise verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower. "+
+		"A pair is judged only when Welch's t-test on log throughput rejects at α=%.2f after Holm's correction over every pair of this scenario in its run, and the interval of the ratio of geometric means clears the noise floor (%.0f%%, or the A/A pair's bound where larger).", th.Alpha, th.Noise*100)
+}
+
+// verdictMatrix lays out a family's verdicts, row against column.
+func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
+	cs := sv.Cells
+	mx := VerdictMatrix{Method: fmt.Sprintf("%d of %d pairs tested, Holm-corrected over those; noise floor %s", sv.Family, len(sv.Pairs), pct(sv.Floor.Value))}
+	if pw := m.powerText(sv); pw != "" {
+		mx.Method += "; " + pw
 	}
-	return fmt.Sprintf("Targets in one tier are not told apart: each is within noise (%.0f%%) of, or not significantly different from (α=%.2f), the tier's first.", th.Noise*100, th.Alpha)
+	if len(cs) > maxMatrix {
+		mx.Omitted = len(cs) - maxMatrix
+		cs = cs[:maxMatrix]
+	}
+	for _, c := range cs {
+		mx.Heads = append(mx.Heads, c.Name)
+	}
+	for _, a := range cs {
+		row := MatrixRow{Name: a.Name}
+		for _, b := range cs {
+			if a == b {
+				row.Cells = append(row.Cells, MatrixCell{Self: true, Word: "—", Title: a.Name + " itself"})
+				continue
+			}
+			j, _ := m.judge(b, a) // a ÷ b
+			cell := MatrixCell{Ratio: j.Ratio, Title: j.Title}
+			switch j.Dir {
+			case "up":
+				cell.Word, cell.Class = "faster", "v-faster"
+			case "down":
+				cell.Word, cell.Class = "slower", "v-slower"
+			default:
+				cell.Word, cell.Class = "~", "v-tie"
+				cell.Title = "~ (" + j.Why + "): " + j.Title
+				cell.Note = reasonCode[j.Verdict.Reason]
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		mx.Rows = append(mx.Rows, row)
+	}
+	return mx
 }
 
 func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
@@ -117,24 +214,35 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 	}
 	if lo, hi, label := interval(st); label != "" {
 		r.Interval = Count(lo) + "–" + Count(hi)
+		r.IvKind = shortIntervalLabel(st)
 	}
 	r.Median.Title = ""
-	if rank := m.rank[c]; rank > 0 {
-		r.Tier = Num{Text: strconv.Itoa(rank)}
-	} else {
-		r.Tier = Num{Text: "–", Sort: "999", Title: fmt.Sprintf("unranked: fewer than %d repetitions or no positive number", m.th.MinReps)}
-	}
-	switch cmp, ok := m.vsLeader[c]; {
-	case m.leader[c.Scenario] == c:
-		r.Delta = Num{Text: "leader", Sort: "1"}
-	case ok:
-		r.Delta = Num{Text: cmp.Delta(), Sort: strconv.FormatFloat(cmp.Ratio, 'g', 4, 64), Title: cmp.Reason}
-		if cmp.Differs {
-			r.Delta.Text = Percent(cmp.Ratio - 1)
+	r.Rank = m.rankNum(c)
+	if len(m.runsIn(c.Scenario)) > 1 {
+		r.Run = Num{Text: c.Run, Title: "run " + c.Run}
+		if info := m.runByID(c.Run); info != nil && info.Suite != "" {
+			r.Run.Text = info.Suite
 		}
 	}
-	r.P50 = latencyNum(c, 50)
-	r.P99 = latencyNum(c, 99)
+	switch cmp, ok := m.vsLeader[c]; {
+	case m.leader[c] == c:
+		r.Delta = Num{Text: "leader", Sort: "1", Title: "the highest geometric mean of its run"}
+	case ok:
+		j := judgementOf(cmp, c.Name, m.leader[c].Name)
+		r.Delta = Num{Text: j.Mark + " " + j.Ratio, Sort: strconv.FormatFloat(cmp.Ratio, 'g', 4, 64), Title: j.Title}
+		if j.Mark == "" {
+			r.Delta.Text = j.Ratio
+		}
+		r.Why = j.Interval
+		if j.Mark != "" {
+			r.Why = j.Why
+			if j.Power != "" {
+				r.Why += "; " + j.Power
+			}
+		}
+	}
+	r.P50 = m.latencyNum(p, c, 50)
+	r.P99 = m.latencyNum(p, c, 99)
 	var errs int64
 	for _, rep := range c.Reps {
 		errs += rep.Errors.Total() + rep.Status.C4xx + rep.Status.C5xx + rep.Errors.Mismatches
@@ -146,30 +254,43 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 	return r
 }
 
-// latencyNum is the median across repetitions of percentile q, linking to
-// the dump of the repetition nearest that median.
-func latencyNum(c *audit.Cell, q float64) Num {
+// latencyNum is percentile q as the lower-median repetition by throughput
+// printed it (an observed run, never a mean of two), linking to that
+// repetition's dump; its title gives the range over every repetition.
+func (m *model) latencyNum(p Page, c *audit.Cell, q float64) Num {
+	pick := medianRep(c, m.metric)
 	var vs []float64
+	var shown *float64
 	for _, rep := range c.Reps {
 		for _, pc := range rep.Latency.Percentiles {
 			if pc.P == q {
-				vs = append(vs, pc.Value.Seconds())
+				v := pc.Value.Seconds()
+				vs = append(vs, v)
+				if rep == pick {
+					shown = &v
+				}
 			}
 		}
 	}
-	if len(vs) == 0 {
+	if len(vs) == 0 || shown == nil {
 		return Num{Text: "–"}
 	}
-	v := median(vs)
-	return Num{Text: Latency(seconds(v))}
+	n := Num{Text: Latency(seconds(*shown)), Sort: strconv.FormatFloat(*shown, 'g', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	n.Title = fmt.Sprintf("p%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
+		strconv.FormatFloat(q, 'f', -1, 64), pick.Rep, m.metric, Latency(seconds(lo)), Latency(seconds(hi)), plural(len(vs), "repetition"))
+	return n
 }
 
 // barInput is a cell's bar: median, interval whisker, a dot per rep.
 func (m *model) barInput(p Page, c *audit.Cell) BarInput {
 	st := c.Stat(m.metric)
-	b := BarInput{Label: c.Name, Href: p.href(m.links.Target(c.Name)), Median: st.Median, Unit: m.metric.String(), Tier: m.rank[c]}
+	b := BarInput{Label: c.Name, Href: p.href(m.links.Target(c.Name)), Median: st.Median, Unit: m.metric.String(), Rank: m.ranks[c]}
 	if math.IsNaN(b.Median) {
 		b.Median = 0
+	}
+	if len(m.runsIn(c.Scenario)) > 1 {
+		b.Note = "run " + c.Run + ", ranked within it"
 	}
 	if st.N > 1 {
 		b.Lo, b.Hi, b.WhiskerLabel = interval(st)
@@ -217,7 +338,7 @@ func (m *model) percentiles(p Page, cs []*audit.Cell) ([]string, []PercentileRow
 	for _, c := range cs {
 		r := PercentileRow{Target: Link{Href: p.href(m.links.Target(c.Name)), Text: c.Name}}
 		for _, q := range qs {
-			r.Values = append(r.Values, latencyNum(c, q))
+			r.Values = append(r.Values, m.latencyNum(p, c, q))
 		}
 		rows = append(rows, r)
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"html/template"
+	"math"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
@@ -16,6 +17,19 @@ type SoftPage struct {
 	Counts  string
 	Groups  []FindingGroup
 	Caveats template.HTML
+	Floors  []FloorRow // the noise floor of every family, with its A/A pair
+}
+
+// FloorRow is one scenario of one run: the noise floor its verdicts had to
+// clear, what it was made of, and what the run could resolve there.
+type FloorRow struct {
+	Run, Scenario Link
+	Pair          string // "stdlib = stdlib-aa", "" without an A/A pair here
+	AADiff        string // the A/A pair's difference of geometric means, "+3.1%"
+	AABound       string // its upper bound, "12.0%"
+	Threshold     string
+	Floor         string // the larger of the two, "12.0%"
+	Power         string // the power statement, "" without one
 }
 
 // FindingGroup is the findings of one rule.
@@ -68,8 +82,31 @@ func (m *model) softPage() (*SoftPage, error) {
 			item.Dumps = append(item.Dumps, Link{Href: m.links.Dump(parse.Source{File: d}), Text: d})
 		}
 	}
+	p.Floors = m.floorRows()
 	p.Counts = fmt.Sprintf("%s, %s, %s.", plural(counts[audit.LevelError], "error"), plural(counts[audit.LevelWarning], "warning"), plural(counts[audit.LevelInfo], "note"))
 	return p, nil
+}
+
+// floorRows are the noise floors of every family on show, as the decision
+// layer set them.
+func (m *model) floorRows() []FloorRow {
+	var out []FloorRow
+	for _, sv := range m.dec.Scenarios {
+		f := sv.Floor
+		r := FloorRow{Run: Link{Text: sv.Run}, Scenario: Link{Href: m.links.Scenario(sv.Scenario), Text: sv.Scenario},
+			Threshold: pct(f.Threshold), Floor: pct(f.Value), AADiff: "–", AABound: "–", Power: m.powerText(sv)}
+		if sv.Run == "" {
+			r.Run.Text = "(no run)"
+		}
+		if f.Pair[0] != "" {
+			r.Pair = f.Pair[0] + " = " + f.Pair[1]
+		}
+		if !math.IsNaN(f.AA) {
+			r.AADiff, r.AABound = Percent(math.Expm1(f.AADiff)), pct(f.AA)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // findingItem returns the item of g with f's message, adding one if new.

@@ -137,8 +137,8 @@ func (m *model) targetScenario(p Page, c *audit.Cell) TargetScenario {
 	if lo, hi, label := interval(st); label != "" && st.N > 1 {
 		ts.Interval = fmt.Sprintf("%s %s–%s", label, Count(lo), Count(hi))
 	}
-	if r := m.rank[c]; r > 0 {
-		ts.Tier = "tier " + strconv.Itoa(r)
+	if r := m.ranks[c]; r.Ranked {
+		ts.Tier = "rank " + rankText(r)
 	}
 	for i, rep := range c.Reps {
 		row := RepRow{

@@ -18,10 +18,15 @@ import (
 //
 //	target, name, runtime        the target, the target with its runtime when it has several, the runtime
 //	scenario:NAME                the median of scenario NAME
-//	interval:NAME, tier:NAME     its interval ("lo–hi") and tier
+//	interval:NAME                its interval ("lo–hi (label)", min–max below 6 repetitions)
+//	rank:NAME (or tier:NAME)     its rank range from the verdicts: "1", "2–4"
 //	average, geomean             the plain mean / geometric mean of the scenario columns' medians
 //	artifact, startup, memory    bundle size, startup time, "before / after MB"
 //	build, rss_before, rss_after build time, memory before, memory after
+//
+// Numbers are whole by default (decimals = 0): a throughput's noise is
+// percents, so fraction digits claim a precision no run has. A note under
+// the table says what an average or interval column is.
 //
 // bun-http-framework-benchmark's table is:
 //
@@ -41,7 +46,8 @@ type ResultsMD struct {
 	// "" sorts by average, or by the first scenario column without one.
 	Sort string `toml:"sort"`
 	// Decimals is the most fraction digits a number shows (en-US grouping,
-	// trailing zeros dropped); 0 means 3.
+	// trailing zeros dropped); 0, the default, shows whole numbers. Set 3
+	// to reproduce a JavaScript harness's toLocaleString table.
 	Decimals int `toml:"decimals"`
 }
 
@@ -58,7 +64,7 @@ func (r ResultsMD) check(s *Site) []error {
 		kind, _, _ := strings.Cut(c.Value, ":")
 		switch kind {
 		case "target", "name", "runtime", "average", "geomean", "artifact", "startup", "memory", "build", "rss_before", "rss_after":
-		case "scenario", "interval", "tier":
+		case "scenario", "interval", "tier", "rank":
 			if !strings.Contains(c.Value, ":") {
 				errs = append(errs, s.errorf("results_md.columns", "results_md column %d: %q needs a scenario, as in %q", i+1, c.Value, kind+":ping"))
 			}
@@ -86,10 +92,10 @@ func (m *model) mdColumns() []Column {
 		}
 	}
 	if len(m.scenarios) > 1 {
-		cols = append(cols, Column{Title: "Average", Value: "average"})
+		cols = append(cols, Column{Title: "Average", Value: "geomean"})
 	}
 	for _, s := range m.scenarios {
-		cols = append(cols, Column{Title: titleCase(s), Value: "scenario:" + s})
+		cols = append(cols, Column{Title: scenarioTitle(s), Value: "scenario:" + s})
 	}
 	return cols
 }
@@ -98,9 +104,6 @@ func (m *model) mdColumns() []Column {
 func (m *model) resultsMarkdown() []byte {
 	cols := m.mdColumns()
 	decimals := m.site.ResultsMD.Decimals
-	if decimals == 0 {
-		decimals = 3
-	}
 	var scenarioCols []string
 	for _, c := range cols {
 		if name, ok := strings.CutPrefix(c.Value, "scenario:"); ok {
@@ -155,7 +158,48 @@ func (m *model) resultsMarkdown() []byte {
 	for _, r := range rows {
 		table = append(table, r.values)
 	}
-	return markdownTable(table, right)
+	out := markdownTable(table, right)
+	if notes := m.mdNotes(cols, scenarioCols); len(notes) > 0 {
+		out = append(out, '\n')
+		for _, n := range notes {
+			out = append(out, escapeText(n)+"\n"...)
+		}
+	}
+	return out
+}
+
+// mdNotes say under the table what its derived columns are: which mean an
+// average column takes of which columns, and what an interval spans.
+func (m *model) mdNotes(cols []Column, scenarios []string) []string {
+	var notes []string
+	seen := map[string]bool{}
+	shown := make([]string, len(scenarios))
+	for i, s := range scenarios {
+		shown[i] = scenarioTitle(s)
+	}
+	for _, c := range cols {
+		kind, _, _ := strings.Cut(c.Value, ":")
+		if seen[kind] {
+			continue
+		}
+		seen[kind] = true
+		switch kind {
+		case "average":
+			notes = append(notes, fmt.Sprintf("%s: the arithmetic mean of the medians of %s (%s), n/a where one is missing.",
+				c.Title, strings.Join(shown, ", "), m.metric))
+		case "geomean":
+			notes = append(notes, fmt.Sprintf("%s: the geometric mean of the medians of %s (%s), n/a where one is missing.",
+				c.Title, strings.Join(shown, ", "), m.metric))
+		case "rank", "tier":
+			notes = append(notes, fmt.Sprintf("%s: a range from the pairwise verdicts of that scenario in its run: 1 + the targets judged faster, to the number ranked − the targets judged slower.", c.Title))
+		case "scenario":
+			notes = append(notes, fmt.Sprintf("Scenario columns: the median %s over the repetitions of each target.", m.metric))
+		case "interval":
+			notes = append(notes, fmt.Sprintf("%s: the %s confidence interval of the median, or the min–max of the repetitions where there are too few for one; each cell says which.",
+				c.Title, intervalLevelLabel(m.th.Confidence)))
+		}
+	}
+	return notes
 }
 
 // mdNumber is a column value as a number for sorting, NaN for none.
@@ -219,13 +263,13 @@ func (m *model) mdValue(name, value string, scenarios []string, decimals int) st
 	case "interval":
 		if c := m.cell(arg, name); c != nil {
 			if lo, hi, label := interval(c.Stat(m.metric)); label != "" {
-				return Grouped(lo, decimals) + "–" + Grouped(hi, decimals)
+				return Grouped(lo, decimals) + "–" + Grouped(hi, decimals) + " (" + label + ")"
 			}
 		}
 		return "n/a"
-	case "tier":
-		if c := m.cell(arg, name); c != nil && m.rank[c] > 0 {
-			return fmt.Sprint(m.rank[c])
+	case "tier", "rank":
+		if c := m.cell(arg, name); c != nil && m.ranks[c].Ranked {
+			return rankText(m.ranks[c])
 		}
 		return "n/a"
 	case "scenario", "average", "geomean":
@@ -297,13 +341,41 @@ func markdownTable(rows [][]string, right []bool) []byte {
 	return b.Bytes()
 }
 
-// escapeCell keeps a value inside its Markdown table cell.
+// escapeCell keeps a value inside its Markdown table cell, as text: a
+// pipe cannot end the cell, a line break cannot end the row, and no
+// character can start markup in any renderer (HTML, emphasis, code, links).
 func escapeCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	return strings.ReplaceAll(escapeText(s), "|", `\|`)
 }
 
+// mdEscaper writes HTML's three as entities (so "<!-- fairbench:end -->"
+// in a name can never be the README's marker) and backslash-escapes the
+// ASCII punctuation that starts Markdown inline markup.
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	"\\", `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "~", `\~`, "!", `\!`,
+	"\r\n", " ", "\n", " ", "\r", " ",
+)
+
+// escapeText is s as Markdown text on one line.
+func escapeText(s string) string { return mdEscaper.Replace(s) }
+
+// scenarioTitle is a scenario's column heading: its name with the first
+// letter upper-cased, "(unnamed scenario)" for the empty name.
+func scenarioTitle(s string) string {
+	if s == "" {
+		return "(unnamed scenario)"
+	}
+	return titleCase(s)
+}
+
+// titleCase upper-cases the first letter of s; s is returned as it is when
+// it is empty or does not start with valid UTF-8, so no U+FFFD is written.
 func titleCase(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 

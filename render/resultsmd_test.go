@@ -15,6 +15,7 @@ import (
 const bunLayout = `
 [results_md]
 sort = "average"
+decimals = 3
 columns = [
   { title = "Framework", value = "target" },
   { title = "Runtime", value = "runtime" },
@@ -63,7 +64,8 @@ func TestResultsMDBunLayout(t *testing.T) {
 			t.Errorf("row %d:\n got %q\nwant %q", i+1, g, w)
 		}
 	}
-	if facts && !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(want)) {
+	gotTable, _, _ := bytes.Cut(got, []byte("\n\n"))
+	if facts && !bytes.Equal(bytes.TrimSpace(gotTable), bytes.TrimSpace(want)) {
 		t.Errorf("results.md is not byte for byte the harness's:\n%s", got)
 	}
 	if !facts {
@@ -72,15 +74,19 @@ func TestResultsMDBunLayout(t *testing.T) {
 }
 
 // mdRows splits a Markdown table into trimmed cells, without the heading
-// rule.
+// rule and without the notes after the table's first blank line.
 func mdRows(b []byte) [][]string {
 	var rows [][]string
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	table, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n\n")
+	for _, line := range strings.Split(table, "\n") {
 		if strings.Contains(line, "---") {
 			continue
 		}
 		var cells []string
-		for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+		// Split at the pipes a Markdown table splits at: not "\|".
+		line = strings.ReplaceAll(strings.Trim(line, "|"), `\|`, "\x00")
+		for _, c := range strings.Split(line, "|") {
+			c = strings.ReplaceAll(c, "\x00", `\|`)
 			cells = append(cells, strings.TrimSpace(c))
 		}
 		rows = append(rows, cells)
@@ -121,5 +127,62 @@ func TestRewriteReadme(t *testing.T) {
 	os.WriteFile(path, []byte("no markers\n"), 0o644)
 	if _, err := RewriteReadme(path, table); err == nil || !strings.Contains(err.Error(), "no <!-- fairbench:start -->") {
 		t.Errorf("no markers: %v", err)
+	}
+}
+
+// TestResultsMDEscapes renders hostile names through results.md and
+// checks every one stays text in its cell: no HTML, no markup, no extra
+// cell or row, and a name carrying the README's end marker does not break
+// the next rewrite.
+func TestResultsMDEscapes(t *testing.T) {
+	hostile := []string{"<b>x</b>", "a|b", "a\nb", "a&amp;b", "*em* _u_ `code` [l](u)", ReadmeEnd, "=cmd", "\xff\xfe"}
+	for _, name := range hostile {
+		got := escapeCell(name)
+		for _, bad := range []string{"<", ">", "\n", "\r"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("escapeCell(%q) = %q keeps %q", name, got, bad)
+			}
+		}
+		if strings.Count(got, "|") != strings.Count(got, `\|`) {
+			t.Errorf("escapeCell(%q) = %q has an unescaped pipe", name, got)
+		}
+		for _, mark := range []string{"*", "_", "`", "["} {
+			if strings.Count(got, mark) != strings.Count(got, `\`+mark) {
+				t.Errorf("escapeCell(%q) = %q has an unescaped %q", name, got, mark)
+			}
+		}
+	}
+	if got := escapeCell("a&amp;b"); got != "a&amp;amp;b" {
+		t.Errorf("an entity in a name must show as written: %q", got)
+	}
+	table := markdownTable([][]string{{"Target", "n"}, {ReadmeEnd + "|x\ny", "1"}}, []bool{false, true})
+	src := []byte("intro\n" + ReadmeStart + "\nold\n" + ReadmeEnd + "\nend\n")
+	once, err := spliceReadme(src, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := spliceReadme(once, table)
+	if err != nil {
+		t.Fatalf("the second rewrite fails after a name with the end marker: %v\n%s", err, once)
+	}
+	if !bytes.Equal(once, twice) {
+		t.Errorf("the second rewrite changed the README:\n%s\n---\n%s", once, twice)
+	}
+	if rows := mdRows(table); len(rows) != 2 || len(rows[1]) != 2 {
+		t.Errorf("the hostile name split the table: %q", rows)
+	}
+}
+
+// TestScenarioTitle checks an unnamed scenario or a name that is not UTF-8
+// gets a heading without U+FFFD.
+func TestScenarioTitle(t *testing.T) {
+	for in, want := range map[string]string{"": "(unnamed scenario)", "ping": "Ping", "\xffab": "\xffab", "été": "Été"} {
+		got := scenarioTitle(in)
+		if got != want || strings.Contains(got, "\uFFFD") {
+			t.Errorf("scenarioTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := titleCase(""); got != "" {
+		t.Errorf("titleCase(\"\") = %q", got)
 	}
 }

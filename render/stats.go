@@ -3,22 +3,26 @@ package render
 import (
 	"sort"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
-// median of xs; 0 for none. The input is not changed. Cell statistics come
-// from package parse (audit.Stat); this is for per-repetition side numbers
-// such as latency percentiles, which parse does not summarise.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
+// medianRep is the lower-median repetition of c by metric m: of n
+// repetitions sorted by throughput, the ((n+1)/2)-th from the slowest.
+// Latency percentiles are shown as this one run printed them. nil for a
+// cell without repetitions.
+func medianRep(c *audit.Cell, m audit.Metric) *parse.Measurement {
+	if len(c.Reps) == 0 {
+		return nil
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
+	vs := c.Stat(m).Values
+	idx := make([]int, len(c.Reps))
+	for i := range idx {
+		idx[i] = i
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	sort.SliceStable(idx, func(a, b int) bool { return vs[idx[a]] < vs[idx[b]] })
+	return c.Reps[idx[(len(idx)-1)/2]]
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

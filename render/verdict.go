@@ -1,0 +1,189 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/fairbench/fairbench/parse/audit"
+)
+
+// Judgement is one verdict of the decision layer as a card, a comparison
+// table or a "vs leader" cell shows it: the ratio of the estimator that was
+// tested (geometric means), its interval at the verdict's level, and, when
+// no difference is claimed, why, and what this run could not have told
+// apart. Render decides nothing: every field is read off audit.Verdict.
+type Judgement struct {
+	Ratio    string // other ÷ base of geometric means: "1.23×"
+	Change   string // the same as a change: "+23.0%"
+	Interval string // "0.92–1.11× at 99.5%", "" for an untested pair
+	Mark     string // "~" when no difference is claimed, "" when one is
+	Why      string // why "~": "not significant", "within the 3.0% noise floor", "client-bound: …", …
+	Short    string // Why in a word or two, for tight places: "client-bound"
+	Power    string // what this run cannot tell apart, for a "~" that was tested
+	Class    string // "ratio", "ratio same", "ratio unknown"
+	Dir      string // "up" or "down" when claimed, "same" or "unknown" otherwise
+	Title    string // the verdict explained with its numbers
+	Verdict  audit.Verdict
+}
+
+// judge is the verdict on other against base, as other ÷ base; ok is false
+// when the decision layer has none (the cells are in different scenarios).
+func (m *model) judge(base, other *audit.Cell) (Judgement, bool) {
+	c, ok := m.dec.Versus(base, other)
+	if !ok {
+		return Judgement{}, false
+	}
+	j := judgementOf(c, other.Name, base.Name)
+	if r := c.Verdict.Reason; r == audit.ReasonNotSignificant || r == audit.ReasonWithinFloor {
+		if s := m.powerText(m.family(base)); s != "" && m.family(base) == m.family(other) {
+			j.Power = s
+		}
+	}
+	return j, true
+}
+
+// powerText is the decision layer's power statement for a family: the
+// smallest difference it could claim at its repetitions and noise, and
+// the repetitions a 10% difference needs; "" without one.
+func (m *model) powerText(sv *audit.ScenarioVerdicts) string {
+	if sv == nil {
+		return ""
+	}
+	pw, ok := sv.Power(m.th)
+	if !ok {
+		return ""
+	}
+	s := fmt.Sprintf("at n=%d this run can claim only differences beyond %s here", pw.N, fmt.Sprintf("%.0f%%", pw.Smallest*100))
+	switch {
+	case pw.Need10 == 0:
+		s += "; 10% would need more than 200 repetitions or a quieter host"
+	case pw.Need10 > pw.N:
+		s += fmt.Sprintf("; 10%% would need about %d repetitions", pw.Need10)
+	}
+	return s
+}
+
+func judgementOf(c audit.Comparison, other, base string) Judgement {
+	v := c.Verdict
+	j := Judgement{Ratio: Ratio(c.Ratio), Change: Percent(c.Ratio - 1), Title: other + " ÷ " + base + ", geometric means: " + c.Reason, Verdict: v}
+	if finiteAll(c.Lo, c.Hi, v.Level) {
+		j.Interval = fmt.Sprintf("%s–%s at %s", trimX(Ratio(c.Lo)), Ratio(c.Hi), intervalLevelLabel(v.Level))
+	}
+	if v.Claimed() {
+		j.Class, j.Dir = "ratio", "down"
+		if c.Ratio > 1 {
+			j.Dir = "up"
+		}
+		return j
+	}
+	j.Mark, j.Class, j.Dir = "~", "ratio same", "same"
+	j.Why, j.Short = reasonText(v), shortReason(v.Reason)
+	switch v.Reason {
+	case audit.ReasonNotSignificant:
+		if finiteAll(c.Lo, c.Hi) {
+			j.Power = fmt.Sprintf("at n=%d and %d this run cannot tell apart anything from %s to %s", repsOf(v.CellA), repsOf(v.CellB), Percent(c.Lo-1), Percent(c.Hi-1))
+		}
+	case audit.ReasonWithinFloor:
+		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
+	case audit.ReasonTooFewReps, audit.ReasonNoData:
+		j.Class, j.Dir = "ratio unknown", "unknown"
+	}
+	return j
+}
+
+// reasonText is a "~" verdict's reason in words.
+func reasonText(v audit.Verdict) string {
+	switch v.Reason {
+	case audit.ReasonNotSignificant:
+		return "not significant"
+	case audit.ReasonWithinFloor:
+		return "within the " + pct(v.Floor) + " noise floor"
+	case audit.ReasonClientBound:
+		return "client-bound: the load generator was saturated"
+	case audit.ReasonTooFewReps:
+		return "too few repetitions to test"
+	case audit.ReasonNoData:
+		return "no data"
+	case audit.ReasonOtherRun:
+		return "different runs: ranked each within its run"
+	}
+	return v.Reason
+}
+
+// shortReason is a "~" reason in a word or two.
+func shortReason(reason string) string {
+	switch reason {
+	case audit.ReasonNotSignificant:
+		return "not significant"
+	case audit.ReasonWithinFloor:
+		return "within noise floor"
+	case audit.ReasonClientBound:
+		return "client-bound"
+	case audit.ReasonTooFewReps:
+		return "too few reps"
+	case audit.ReasonNoData:
+		return "no data"
+	case audit.ReasonOtherRun:
+		return "other run"
+	}
+	return reason
+}
+
+func repsOf(c *audit.Cell) int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Reps)
+}
+
+func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
+
+func trimX(s string) string {
+	if len(s) >= len("×") && s[len(s)-len("×"):] == "×" {
+		return s[:len(s)-len("×")]
+	}
+	return s
+}
+
+func finiteAll(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// rankText is a rank range as a table shows it: "1", "2–4", "–" unranked.
+func rankText(r audit.Rank) string {
+	switch {
+	case !r.Ranked:
+		return "–"
+	case r.Lo == r.Hi:
+		return strconv.Itoa(r.Lo)
+	}
+	return fmt.Sprintf("%d–%d", r.Lo, r.Hi)
+}
+
+// rankNum is a rank range as a sortable table cell, titled with what it
+// means.
+func (m *model) rankNum(c *audit.Cell) Num {
+	r := m.ranks[c]
+	if !r.Ranked {
+		return Num{Text: "–", Sort: "999", Title: fmt.Sprintf("unranked: fewer than %d repetitions or no positive number", m.th.MinReps)}
+	}
+	k := 0
+	if sv := m.family(c); sv != nil {
+		for _, o := range sv.Ranks {
+			if o.Ranked {
+				k++
+			}
+		}
+	}
+	title := fmt.Sprintf("rank %s of %d: %d judged faster, %d judged slower", rankText(r), k, r.Lo-1, k-r.Hi)
+	if c.Run != "" && len(m.runsIn(c.Scenario)) > 1 {
+		title += ", within run " + c.Run
+	}
+	return Num{Text: rankText(r), Sort: strconv.Itoa(r.Lo*1000 + r.Hi), Title: title}
+}
