@@ -2,8 +2,10 @@ package render
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,7 +34,11 @@ columns = [
 
 // TestResultsMDBunLayout renders bun-http-framework-benchmark's own dumps
 // (parse/testdata/bun) in its layout and compares with the results.md its
-// harness built from the same dumps.
+// harness built from the same dumps: the same rows and columns, the same
+// facts, and every req/s within 1% of the published one. The published
+// table shows bombardier's own figure (a mean of sampled rates); fairbench
+// shows completed requests ÷ window, which differ by about 0.4% there (the
+// audit's -table check accepts either: parse/audit's TestAuditTableDumps).
 func TestResultsMDBunLayout(t *testing.T) {
 	root := filepath.Join("..", "parse", "testdata", "bun", "ba1520c", "results")
 	want, err := os.ReadFile(filepath.Join(root, "results.md"))
@@ -48,29 +54,42 @@ func TestResultsMDBunLayout(t *testing.T) {
 		t.Logf("reading the bun dumps: %v", err)
 	}
 	got := ResultsMarkdown(set, site, audit.Thresholds{})
-	facts := len(set.Targets) > 0
 	gotRows, wantRows := mdRows(got), mdRows(want)
 	if len(gotRows) != len(wantRows) {
 		t.Fatalf("%d rows, want %d\n%s", len(gotRows), len(wantRows), got)
 	}
-	for i := range wantRows {
-		g, w := gotRows[i], wantRows[i]
-		if !facts {
-			// Bundle, startup and memory come from parse.Target records of
-			// the harness dumps; compare them only when parse yields them.
-			g, w = g[:7], w[:7]
+	if strings.Join(gotRows[0], "|") != strings.Join(wantRows[0], "|") {
+		t.Errorf("heading %q, want %q", gotRows[0], wantRows[0])
+	}
+	byName := map[string][]string{}
+	for _, r := range gotRows[1:] {
+		byName[r[0]+"/"+r[1]] = r
+	}
+	for _, w := range wantRows[1:] {
+		g := byName[w[0]+"/"+w[1]]
+		if g == nil {
+			t.Errorf("no row for %s on %s", w[0], w[1])
+			continue
 		}
-		if strings.Join(g, "|") != strings.Join(w, "|") {
-			t.Errorf("row %d:\n got %q\nwant %q", i+1, g, w)
+		for col := range w {
+			gv, gok := bunNumber(g[col])
+			wv, wok := bunNumber(w[col])
+			switch {
+			case col >= 2 && col <= 6 && gok && wok:
+				if math.Abs(gv/wv-1) > 0.01 {
+					t.Errorf("%s/%s %s: %s, published %s: more than 1%% apart", w[0], w[1], wantRows[0][col], g[col], w[col])
+				}
+			case col >= 7 && len(set.Targets) > 0 && g[col] != w[col]:
+				t.Errorf("%s/%s %s: %s, published %s", w[0], w[1], wantRows[0][col], g[col], w[col])
+			}
 		}
 	}
-	gotTable, _, _ := bytes.Cut(got, []byte("\n\n"))
-	if facts && !bytes.Equal(bytes.TrimSpace(gotTable), bytes.TrimSpace(want)) {
-		t.Errorf("results.md is not byte for byte the harness's:\n%s", got)
-	}
-	if !facts {
-		t.Log("parse yields no target facts for harness dumps yet: bundle, startup and memory not compared")
-	}
+}
+
+// bunNumber reads a req/s cell of the bun table ("262,146.763").
+func bunNumber(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	return v, err == nil && v > 0
 }
 
 // mdRows splits a Markdown table into trimmed cells, without the heading
