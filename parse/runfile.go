@@ -207,7 +207,7 @@ func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, &RunFileError{File: name, Kind: kind, Reason: fmt.Sprintf("it is not a regular file (%s)", fileType(info.Mode()))}
+		return nil, &RunFileError{File: name, Kind: kind, Reason: fmt.Sprintf("it is not a regular file (%s)", FileType(info.Mode()))}
 	}
 	limit := kind.Limit()
 	if info.Size() > limit {
@@ -220,8 +220,9 @@ func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
 	return rf, nil
 }
 
-// fileType names a file mode that is not a regular file.
-func fileType(m fs.FileMode) string {
+// FileType names a file mode that is not a regular file, as refusals say
+// it ("a FIFO", "a device").
+func FileType(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeDir != 0:
 		return "a folder"

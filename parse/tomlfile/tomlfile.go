@@ -8,6 +8,7 @@ package tomlfile
 import (
 	"errors"
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"io"
 	"os"
 	"reflect"
@@ -45,7 +46,7 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !before.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fileKind(before.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, parse.FileType(before.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -67,20 +68,6 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w of %d bytes", path, errTooBig, limit)
 	}
 	return b, nil
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
 }
 
 // File is a decoded TOML file: its name, its bytes and where each key is.
