@@ -285,7 +285,7 @@ func (m *model) observedNum(p Page, c *audit.Cell, f figure) Num {
 		}
 		return n
 	}
-	n := Num{Text: f.format(*shown), Sort: strconv.FormatFloat(*shown, 'g', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
+	n := Num{Text: f.format(*shown), Sort: strconv.FormatFloat(*shown, 'f', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
 	name := f.name
 	if f.exact != nil {
 		name += " " + f.exact(*shown)
@@ -382,7 +382,14 @@ var summaryFigures = []figure{
 		writes: func(rep *parse.Measurement) bool { return rep.BytesPerSecCountsWrites }},
 }
 
-func latencySeconds(s float64) string { return Latency(seconds(s)) }
+// latencySeconds is s seconds scaled for a cell; a printed 0 (autocannon's
+// "0 ms") reads "0 ms", not Latency's "–" for unknown.
+func latencySeconds(s float64) string {
+	if s == 0 {
+		return "0 ms"
+	}
+	return Latency(seconds(s))
+}
 
 // exactMillis is s seconds in milliseconds, every digit kept: "6.63 ms".
 func exactMillis(s float64) string { return msCell(time.Duration(math.Round(s * 1e9))) }
