@@ -286,10 +286,7 @@ func (m *model) observedNum(p Page, c *audit.Cell, f figure) Num {
 		return n
 	}
 	n := Num{Text: f.format(*shown), Sort: strconv.FormatFloat(*shown, 'f', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
-	name := f.name
-	if f.exact != nil {
-		name += " " + f.exact(*shown)
-	}
+	name := f.name + " " + f.exact(*shown)
 	if f.writes != nil && f.writes(pick) {
 		n.Text += "*"
 		name += " (bytes read and written)"
@@ -339,14 +336,14 @@ type figure struct {
 	// get is the figure as rep printed it; ok is false where it printed none.
 	get    func(rep *parse.Measurement) (v float64, ok bool)
 	format func(float64) string              // scaled for the cell
-	exact  func(float64) string              // unscaled for the title; nil where format is exact
+	exact  func(float64) string              // every digit, for the cell's title
 	writes func(rep *parse.Measurement) bool // the figure counts bytes written too
 }
 
 // percentileFigure is latency percentile q, in seconds.
 func percentileFigure(q float64) figure {
 	name := "p" + strconv.FormatFloat(q, 'f', -1, 64)
-	return figure{col: name, title: name + " latency", name: name, format: latencySeconds,
+	return figure{col: name, title: name + " latency", name: name, format: latencySeconds, exact: exactMillis,
 		get: func(rep *parse.Measurement) (float64, bool) {
 			for _, pc := range rep.Latency.Percentiles {
 				if pc.P == q {
