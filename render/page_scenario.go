@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
 )
 
@@ -22,9 +23,10 @@ type ScenarioPage struct {
 	Chart    BarChart
 	Notes    []Badge // findings about the scenario as a whole
 	Rows     []ScenarioRow
-	PCols    []string // latency percentile headings
+	PCols    []LatencyCol // latency table headings after the target
 	PRows    []PercentileRow
 	Closed   bool // some latency is closed-loop (coordinated omission)
+	Writes   bool // some bytes/s shown counts bytes written too (marked "*")
 	Fastest  string
 	RankNote string
 	RunNote  string // said when cells of several runs are on the page
@@ -85,8 +87,9 @@ type ScenarioRow struct {
 	Badges   []Badge
 }
 
-// PercentileRow is one target's latency percentiles: the median across
-// repetitions of each percentile the tool printed.
+// PercentileRow is one target's latency table row: each percentile, then
+// avg, stdev and max latency and bytes/s, as the lower-median repetition
+// printed them, "—" where it printed none.
 type PercentileRow struct {
 	Target Link
 	Values []Num
@@ -128,7 +131,7 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 		bars = append(bars, m.barInput(p.Page, c))
 	}
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
-	p.PCols, p.PRows, p.Closed = m.percentiles(p.Page, cs)
+	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
 	return p
 }
 
@@ -254,31 +257,43 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 	return r
 }
 
-// latencyNum is percentile q as the lower-median repetition by throughput
-// printed it (an observed run, never a mean of two), linking to that
-// repetition's dump; its title gives the range over every repetition.
+// latencyNum is percentile q as the lower-median repetition printed it.
 func (m *model) latencyNum(p Page, c *audit.Cell, q float64) Num {
+	return m.observedNum(p, c, percentileFigure(q))
+}
+
+// observedNum is figure f as the lower-median repetition by throughput
+// printed it (an observed run, never a mean of two), linking to that
+// repetition's dump; its title gives the range over every repetition. It
+// is "—" where that repetition printed none.
+func (m *model) observedNum(p Page, c *audit.Cell, f figure) Num {
 	pick := medianRep(c, m.metric)
 	var vs []float64
 	var shown *float64
 	for _, rep := range c.Reps {
-		for _, pc := range rep.Latency.Percentiles {
-			if pc.P == q {
-				v := pc.Value.Seconds()
-				vs = append(vs, v)
-				if rep == pick {
-					shown = &v
-				}
+		if v, ok := f.get(rep); ok {
+			vs = append(vs, v)
+			if rep == pick {
+				shown = &v
 			}
 		}
 	}
-	if len(vs) == 0 || shown == nil {
-		return Num{Text: "–"}
+	if shown == nil {
+		n := Num{Text: "—", Title: f.name + ": none printed"}
+		if pick != nil && len(vs) > 0 {
+			n.Title = fmt.Sprintf("%s: repetition %d, the lower-median by %s, printed none; %s of the others did", f.name, pick.Rep, m.metric, plural(len(vs), "repetition"))
+		}
+		return n
 	}
-	n := Num{Text: Latency(seconds(*shown)), Sort: strconv.FormatFloat(*shown, 'g', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
+	n := Num{Text: f.format(*shown), Sort: strconv.FormatFloat(*shown, 'f', -1, 64), Href: p.href(m.links.Raw(pick.Source.File))}
+	name := f.name + " " + f.exact(*shown)
+	if f.writes != nil && f.writes(pick) {
+		n.Text += "*"
+		name += " (bytes read and written)"
+	}
 	lo, hi := slices.Min(vs), slices.Max(vs)
-	n.Title = fmt.Sprintf("p%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
-		strconv.FormatFloat(q, 'f', -1, 64), pick.Rep, m.metric, Latency(seconds(lo)), Latency(seconds(hi)), plural(len(vs), "repetition"))
+	n.Title = fmt.Sprintf("%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
+		name, pick.Rep, m.metric, f.format(lo), f.format(hi), plural(len(vs), "repetition"))
 	return n
 }
 
@@ -308,10 +323,80 @@ func (m *model) barInput(p Page, c *audit.Cell) BarInput {
 	return b
 }
 
-// percentiles is the table of latency percentiles the tool measured.
-func (m *model) percentiles(p Page, cs []*audit.Cell) ([]string, []PercentileRow, bool) {
+// LatencyCol is a heading of the latency table, titled with what it is.
+type LatencyCol struct {
+	Text, Title string
+}
+
+// figure is one number a load generator prints per run, as the latency
+// table shows it.
+type figure struct {
+	col, title string // heading and what it is
+	name       string // in a cell's title: "p99", "avg latency"
+	// get is the figure as rep printed it; ok is false where it printed none.
+	get    func(rep *parse.Measurement) (v float64, ok bool)
+	format func(float64) string              // scaled for the cell
+	exact  func(float64) string              // every digit, for the cell's title
+	writes func(rep *parse.Measurement) bool // the figure counts bytes written too
+}
+
+// percentileFigure is latency percentile q, in seconds.
+func percentileFigure(q float64) figure {
+	name := "p" + strconv.FormatFloat(q, 'f', -1, 64)
+	return figure{col: name, title: name + " latency", name: name, format: latencySeconds, exact: exactMillis,
+		get: func(rep *parse.Measurement) (float64, bool) {
+			for _, pc := range rep.Latency.Percentiles {
+				if pc.P == q {
+					return pc.Value.Seconds(), true
+				}
+			}
+			return 0, false
+		}}
+}
+
+// summaryFigures follow the percentiles: the latency summary wrk,
+// bombardier and autocannon print on one row (avg, stdev, max; a stdev
+// counts as printed where the avg or max on its row is), and bytes/s.
+var summaryFigures = []figure{
+	{col: "avg", title: "mean latency, as the tool printed it", name: "avg latency", format: latencySeconds, exact: exactMillis,
+		get: func(rep *parse.Measurement) (float64, bool) {
+			return rep.Latency.Mean.Seconds(), rep.Latency.Mean > 0
+		}},
+	{col: "stdev", title: "standard deviation of latency, as the tool printed it", name: "latency stdev", format: latencySeconds, exact: exactMillis,
+		get: func(rep *parse.Measurement) (float64, bool) {
+			return rep.Latency.Stdev.Seconds(), rep.Latency.Mean > 0 || rep.Latency.Max > 0
+		}},
+	{col: "max", title: "slowest response, as the tool printed it", name: "max latency", format: latencySeconds, exact: exactMillis,
+		get: func(rep *parse.Measurement) (float64, bool) {
+			return rep.Latency.Max.Seconds(), rep.Latency.Max > 0
+		}},
+	{col: "bytes/s", title: "transfer rate, as the tool printed it: bytes read per second (wrk, autocannon), read and written (bombardier, marked *)", name: "bytes/s",
+		format: func(v float64) string { return Bytes(int64(math.Round(v))) + "/s" },
+		exact:  func(v float64) string { return Grouped(v, 2) + " B/s" },
+		get: func(rep *parse.Measurement) (float64, bool) {
+			return rep.BytesPerSec, rep.BytesPerSec > 0
+		},
+		writes: func(rep *parse.Measurement) bool { return rep.BytesPerSecCountsWrites }},
+}
+
+// latencySeconds is s seconds scaled for a cell; a printed 0 (autocannon's
+// "0 ms") reads "0 ms", not Latency's "–" for unknown.
+func latencySeconds(s float64) string {
+	if s == 0 {
+		return "0 ms"
+	}
+	return Latency(seconds(s))
+}
+
+// exactMillis is s seconds in milliseconds, every digit kept: "6.63 ms".
+func exactMillis(s float64) string { return msCell(time.Duration(math.Round(s * 1e9))) }
+
+// latencyTable is the table of latency the tools printed: the
+// percentiles any printed, then avg, stdev and max latency and bytes/s
+// where any printed them; closed says some latency is closed-loop, writes
+// that some bytes/s shown counts bytes written too.
+func (m *model) latencyTable(p Page, cs []*audit.Cell) (cols []LatencyCol, rows []PercentileRow, closed, writes bool) {
 	ps := map[float64]bool{}
-	closed := false
 	for _, c := range cs {
 		for _, rep := range c.Reps {
 			for _, pc := range rep.Latency.Percentiles {
@@ -322,27 +407,50 @@ func (m *model) percentiles(p Page, cs []*audit.Cell) ([]string, []PercentileRow
 			}
 		}
 	}
-	if len(ps) == 0 {
-		return nil, nil, closed
-	}
 	qs := make([]float64, 0, len(ps))
 	for q := range ps {
 		qs = append(qs, q)
 	}
 	sort.Float64s(qs)
-	cols := make([]string, len(qs))
-	for i, q := range qs {
-		cols[i] = "p" + strconv.FormatFloat(q, 'f', -1, 64)
+	var figs []figure
+	for _, q := range qs {
+		figs = append(figs, percentileFigure(q))
 	}
-	var rows []PercentileRow
+	for _, f := range summaryFigures {
+		if anyPrinted(cs, f) {
+			figs = append(figs, f)
+		}
+	}
+	if len(figs) == 0 {
+		return nil, nil, closed, false
+	}
+	for _, f := range figs {
+		cols = append(cols, LatencyCol{Text: f.col, Title: f.title})
+	}
 	for _, c := range cs {
 		r := PercentileRow{Target: Link{Href: p.href(m.links.Target(c.Name)), Text: c.Name}}
-		for _, q := range qs {
-			r.Values = append(r.Values, m.latencyNum(p, c, q))
+		for _, f := range figs {
+			r.Values = append(r.Values, m.observedNum(p, c, f))
+			if pick := medianRep(c, m.metric); f.writes != nil && pick != nil {
+				_, ok := f.get(pick)
+				writes = writes || ok && f.writes(pick)
+			}
 		}
 		rows = append(rows, r)
 	}
-	return cols, rows, closed
+	return cols, rows, closed, writes
+}
+
+// anyPrinted says whether some repetition of cs printed figure f.
+func anyPrinted(cs []*audit.Cell, f figure) bool {
+	for _, c := range cs {
+		for _, rep := range c.Reps {
+			if _, ok := f.get(rep); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // describeLoad says what was asked and how, from the measurements.
