@@ -187,12 +187,18 @@ func startSSHD(h *host) (*sshd, error) {
 	s := &sshd{cmd: cmd, done: make(chan struct{})}
 	go func() { s.err = cmd.Wait(); close(s.done) }()
 	addr := net.JoinHostPort(h.Addr, strconv.Itoa(h.Port))
+	// Ready is this sshd saying it listens there, then a connection going
+	// through: on loopback another lab's sshd may hold the port this one
+	// failed to bind, and a connection alone would reach that one.
+	listening := fmt.Sprintf("Server listening on %s port %d.", h.Addr, h.Port)
 	deadline := time.Now().Add(readyTimeout)
 	for {
-		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return s, nil
+		if b, err := os.ReadFile(h.Log); err == nil && strings.Contains(string(b), listening) {
+			c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
+			if err == nil {
+				c.Close()
+				return s, nil
+			}
 		}
 		select {
 		case <-s.done:
