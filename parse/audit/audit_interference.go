@@ -60,6 +60,17 @@ func interferenceFindings(set *parse.Set, th Thresholds) []Finding {
 	return fs
 }
 
+// interferenceMeasured reports whether r recorded the interference of a
+// window on its own machine (not an SSH host).
+func interferenceMeasured(r *parse.Run) bool {
+	for _, mr := range r.Measurements {
+		if in := mr.Interference; in != nil && (in.Server != nil && mr.ServerHost == "" || in.Client != nil && mr.ClientHost == "") {
+			return true
+		}
+	}
+	return false
+}
+
 // interferenceSide is one CPU set of a measurement's interference.
 type interferenceSide struct {
 	name string

@@ -57,3 +57,30 @@ func TestInterferenceFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadAverageGivesWay: a busy start is reported as load-average only
+// where the windows' interference was not measured (an old run, an SSH
+// host); where it was, cpu-interference alone speaks for that cause.
+func TestLoadAverageGivesWay(t *testing.T) {
+	busy := manifest.Facts{Threads: 2, LoadAvg: []float64{4}}
+	measured := []manifest.Measurement{{Target: "gin", Scenario: "ping", Rep: 1, Interference: &manifest.Interference{WindowS: 1, Server: load("0", 1, 0.01, 0)}}}
+	for _, tc := range []struct {
+		name string
+		run  manifest.Manifest
+		want int // load-average findings
+	}{
+		{"old run", manifest.Manifest{ID: "r", Facts: busy, Measurements: []manifest.Measurement{{Target: "gin", Scenario: "ping", Rep: 1}}}, 1},
+		{"measured here", manifest.Manifest{ID: "r", Facts: busy, Measurements: measured}, 0},
+		{"measured here, busy SSH host", manifest.Manifest{ID: "r", Facts: busy, Measurements: measured, Hosts: []manifest.Host{{Name: "lab", Facts: busy}}}, 1},
+	} {
+		n := 0
+		for _, f := range pinningFindings(&parse.Set{Runs: []*parse.Run{{Manifest: tc.run}}}) {
+			if f.Rule == RuleLoadAverage {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("%s: %d load-average findings, want %d", tc.name, n, tc.want)
+		}
+	}
+}
