@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"context"
 	"math"
 	"slices"
 	"syscall"
@@ -10,41 +11,46 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// Interference: /proc/stat is read just before and just after each window,
-// the time the server's and the client's CPU sets spent is taken apart
-// (busy, irq, softirq, steal), and the CPU time of everything fairbench
-// started there is subtracted from busy: what remains ran beside the
-// benchmark (a build, an indexer, another test). Only this machine's
-// /proc/stat is read: a side on an SSH host is not recorded.
+// Interference: /proc/stat is read just before and just after each window
+// on the server's and the client's machines (here, or an SSH host, through
+// cat), the time the server's and the client's CPU sets spent is taken
+// apart (busy, irq, softirq, steal), and the CPU time of everything
+// fairbench started on that machine is subtracted from busy: what remains
+// ran beside the benchmark (a build, an indexer, another test).
 
-// windowStart is /proc/stat read around a window, with the CPU time
-// fairbench's own processes had used when it started.
+// statRead bounds one read of /proc/stat on a host.
+const statRead = 10 * time.Second
+
+// windowStart is /proc/stat read around a window on the server's and the
+// client's machines, with the CPU time fairbench's own processes had used
+// when it started.
 type windowStart struct {
-	before, after  pinning.Stat
+	machines       []machine      // the server's, then the client's when another
+	before, after  []pinning.Stat // by machines
 	at             time.Time
 	window         float64 // seconds between the reads
-	ok             bool    // both reads succeeded
-	services, self float64 // CPU seconds of the local services and of fairbench itself
-	server, client bool    // the side runs here and is recorded
+	ok             bool    // every read succeeded
+	services, self float64 // CPU seconds of the services and of fairbench itself
 }
 
-// cpuGroup is CPU time fairbench's own work spent in a window and the CPUs
-// it was pinned to ("": any).
+// cpuGroup is CPU time fairbench's own work spent in a window, the machine
+// it ran on and the CPUs it was pinned to there ("": any).
 type cpuGroup struct {
+	m       machine
 	cpus    string
 	seconds float64
 }
 
 // startWindow reads /proc/stat and fairbench's own CPU time before a
-// window; nil when neither side runs here or /proc/stat cannot be read.
-func (c *collector) startWindow() *windowStart {
-	w := &windowStart{server: c.server.name() == "", client: c.client.name() == ""}
-	if !w.server && !w.client {
-		return nil
+// window; nil when /proc/stat cannot be read.
+func (c *collector) startWindow(ctx context.Context) *windowStart {
+	w := &windowStart{machines: []machine{c.server}}
+	if c.client != c.server {
+		w.machines = append(w.machines, c.client)
 	}
 	w.services, w.self = c.servicesCPU(), selfCPU()
-	var err error
-	if w.before, err = pinning.ReadStat(pinning.DefaultRoots); err != nil {
+	var ok bool
+	if w.before, ok = readStats(ctx, w.machines); !ok {
 		return nil
 	}
 	w.at = time.Now()
@@ -54,13 +60,38 @@ func (c *collector) startWindow() *windowStart {
 // end reads /proc/stat again as the window ends, before the CPU time of
 // fairbench's groups is read: their time then covers the window and a
 // little more, so foreign load is never overstated by it.
-func (w *windowStart) end() {
+func (w *windowStart) end(ctx context.Context) {
 	if w == nil {
 		return
 	}
-	var err error
-	w.after, err = pinning.ReadStat(pinning.DefaultRoots)
-	w.window, w.ok = time.Since(w.at).Seconds(), err == nil
+	w.after, w.ok = readStats(ctx, w.machines)
+	w.window = time.Since(w.at).Seconds()
+}
+
+// readStats reads /proc/stat on each machine.
+func readStats(ctx context.Context, ms []machine) ([]pinning.Stat, bool) {
+	out := make([]pinning.Stat, len(ms))
+	for i, m := range ms {
+		var err error
+		if out[i], err = readStat(ctx, m); err != nil {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// readStat reads /proc/stat here, or on an SSH host through cat.
+func readStat(ctx context.Context, m machine) (pinning.Stat, error) {
+	if m.name() == "" {
+		return pinning.ReadStat(pinning.DefaultRoots)
+	}
+	ctx, cancel := context.WithTimeout(ctx, statRead)
+	defer cancel()
+	b, err := m.run(ctx, program{argv: []string{"cat", "/proc/stat"}})
+	if err != nil {
+		return pinning.Stat{}, err
+	}
+	return pinning.ParseStat(b, "/proc/stat"+onMachine(m))
 }
 
 // endWindow returns the load on each set from the two reads; target and
@@ -71,28 +102,25 @@ func (c *collector) endWindow(w *windowStart, target, tool float64) *manifest.In
 		return nil
 	}
 	iso := c.suite.Isolation
-	groups := []cpuGroup{{"", max(0, selfCPU()-w.self)}}
-	if w.server {
-		groups = append(groups, cpuGroup{iso.ServerCPUs, target}, cpuGroup{"", max(0, c.servicesCPU()-w.services)})
-	}
-	if w.client {
-		groups = append(groups, cpuGroup{iso.ClientCPUs, tool})
+	groups := []cpuGroup{
+		{c.here, "", max(0, selfCPU()-w.self)},
+		{c.server, iso.ServerCPUs, target},
+		{c.server, "", max(0, c.servicesCPU()-w.services)},
+		{c.client, iso.ClientCPUs, tool},
 	}
 	in := &manifest.Interference{WindowS: round3(w.window)}
-	if w.server {
-		in.Server = setLoad(w.before, w.after, iso.ServerCPUs, groups)
-	}
-	if w.client {
-		in.Client = setLoad(w.before, w.after, iso.ClientCPUs, groups)
-	}
+	in.Server = setLoad(w.before[0], w.after[0], c.server, iso.ServerCPUs, groups)
+	last := len(w.machines) - 1
+	in.Client = setLoad(w.before[last], w.after[last], c.client, iso.ClientCPUs, groups)
 	return in
 }
 
-// setLoad is what the CPUs of list ("" the whole machine) spent from a to
-// b, and how much of the busy time was not fairbench's: a group counts as
-// fairbench's on the set when it may have run there (it was not pinned, or
-// pinned to CPUs the set shares). Nil when list cannot be read.
-func setLoad(a, b pinning.Stat, list string, groups []cpuGroup) *manifest.CPUSetLoad {
+// setLoad is what the CPUs of list ("" the whole machine) on m spent from
+// a to b, and how much of the busy time was not fairbench's: a group counts
+// as fairbench's on the set when it ran on m and may have run there (it was
+// not pinned, or pinned to CPUs the set shares). Nil when list cannot be
+// read.
+func setLoad(a, b pinning.Stat, m machine, list string, groups []cpuGroup) *manifest.CPUSetLoad {
 	set, err := pinning.ParseList(list)
 	if err != nil {
 		return nil
@@ -102,6 +130,9 @@ func setLoad(a, b pinning.Stat, list string, groups []cpuGroup) *manifest.CPUSet
 		IRQS: round3(u.IRQ), SoftIRQS: round3(u.SoftIRQ), StealS: round3(u.Steal), Missing: u.Missing}
 	var ours float64
 	for _, g := range groups {
+		if g.m != m {
+			continue
+		}
 		pin, err := pinning.ParseList(g.cpus)
 		if err != nil || len(pin) == 0 || len(set) == 0 || slices.ContainsFunc(pin, func(cpu int) bool { return slices.Contains(set, cpu) }) {
 			ours += g.seconds
@@ -112,11 +143,12 @@ func setLoad(a, b pinning.Stat, list string, groups []cpuGroup) *manifest.CPUSet
 	return l
 }
 
-// servicesCPU is the CPU seconds the services running here have used.
+// servicesCPU is the CPU seconds the services (on the server's machine)
+// have used.
 func (c *collector) servicesCPU() float64 {
 	var s float64
 	for _, rs := range c.services {
-		if rs.proc != nil && rs.m.name() == "" {
+		if rs.proc != nil {
 			s += rs.proc.CPUSeconds()
 		}
 	}

@@ -51,7 +51,7 @@ func TestInterferenceMeasured(t *testing.T) {
 		t.Errorf("sets %q and %q over %.3f s, want 0 and 1 over at least the 1 s window", s.CPUs, in.Client.CPUs, in.WindowS)
 	}
 	// The loop shares CPU 0 with the server: about half of it is the loop's.
-	if share := s.ForeignS / s.CapacityS; share < 0.3 || s.OursS < mr.ServerCPUSeconds {
+	if share := s.ForeignS / s.CapacityS; share < 0.3 || s.OursS < mr.ServerCPUSeconds-0.001 { // OursS is rounded to the millisecond
 		t.Errorf("foreign load on CPU 0 is %.0f%% of the window (ours %.2f s, the target's %.2f s), want at least 30%% with a busy loop there", share*100, s.OursS, mr.ServerCPUSeconds)
 	}
 	set, errs := parse.ReadAll([]string{dir.Path})

@@ -130,12 +130,12 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	limit := window + load.Timeout.Std() + c.opt.ToolGrace
 	peak := srv.group.watchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
-	w := c.startWindow() // interference.go
+	w := c.startWindow(ctx) // interference.go
 	mr.Start = c.opt.Now().UTC()
 	mr.ServerHost, mr.ClientHost = srv.group.host(), c.client.name()
 	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
-	w.end()
+	w.end(ctx)
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
 	if ctx.Err() != nil {

@@ -61,10 +61,10 @@ func interferenceFindings(set *parse.Set, th Thresholds) []Finding {
 }
 
 // interferenceMeasured reports whether r recorded the interference of a
-// window on its own machine (not an SSH host).
-func interferenceMeasured(r *parse.Run) bool {
+// window on host (Host.Name; "" the run's own machine).
+func interferenceMeasured(r *parse.Run, host string) bool {
 	for _, mr := range r.Measurements {
-		if in := mr.Interference; in != nil && (in.Server != nil && mr.ServerHost == "" || in.Client != nil && mr.ClientHost == "") {
+		if in := mr.Interference; in != nil && (in.Server != nil && mr.ServerHost == host || in.Client != nil && mr.ClientHost == host) {
 			return true
 		}
 	}

@@ -60,7 +60,7 @@ func TestInterferenceFindings(t *testing.T) {
 
 // TestLoadAverageGivesWay: a busy start is reported as load-average only
 // where the windows' interference was not measured (an old run, an SSH
-// host); where it was, cpu-interference alone speaks for that cause.
+// host not read); where it was, cpu-interference alone speaks for that cause.
 func TestLoadAverageGivesWay(t *testing.T) {
 	busy := manifest.Facts{Threads: 2, LoadAvg: []float64{4}}
 	measured := []manifest.Measurement{{Target: "gin", Scenario: "ping", Rep: 1, Interference: &manifest.Interference{WindowS: 1, Server: load("0", 1, 0.01, 0)}}}
@@ -72,6 +72,8 @@ func TestLoadAverageGivesWay(t *testing.T) {
 		{"old run", manifest.Manifest{ID: "r", Facts: busy, Measurements: []manifest.Measurement{{Target: "gin", Scenario: "ping", Rep: 1}}}, 1},
 		{"measured here", manifest.Manifest{ID: "r", Facts: busy, Measurements: measured}, 0},
 		{"measured here, busy SSH host", manifest.Manifest{ID: "r", Facts: busy, Measurements: measured, Hosts: []manifest.Host{{Name: "lab", Facts: busy}}}, 1},
+		{"measured on the SSH host too", manifest.Manifest{ID: "r", Facts: busy, Hosts: []manifest.Host{{Name: "lab", Facts: busy}}, Measurements: append([]manifest.Measurement{{
+			Target: "gin", Scenario: "ping", Rep: 2, ServerHost: "lab", Interference: &manifest.Interference{WindowS: 1, Server: load("", 1, 0, 0)}}}, measured...)}, 0},
 	} {
 		n := 0
 		for _, f := range pinningFindings(&parse.Set{Runs: []*parse.Run{{Manifest: tc.run}}}) {

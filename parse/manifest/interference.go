@@ -2,13 +2,14 @@ package manifest
 
 // Interference is what ran on a measurement's CPUs during its window
 // besides fairbench's own work, from /proc/stat read just before and just
-// after the window. It is absent in runs written before it, and for a side
-// that ran on an SSH host (its /proc/stat is not read).
+// after the window on the server's and the client's machines (an SSH host's
+// through ssh). It is absent in runs written before it.
 type Interference struct {
 	// WindowS is the wall-clock time between the two reads of /proc/stat.
 	WindowS float64 `json:"window_s"`
 	// Server and Client are the server's and the load tool's CPU sets.
-	// Without pinning each is the whole machine, and both say the same.
+	// Without pinning each is the whole of its machine (the same one, and
+	// the same numbers, when server and client share it).
 	Server *CPUSetLoad `json:"server,omitempty"`
 	Client *CPUSetLoad `json:"client,omitempty"`
 }
@@ -23,10 +24,11 @@ type CPUSetLoad struct {
 	CapacityS float64 `json:"capacity_s"`
 	// BusyS is user + nice + system time: processes.
 	BusyS float64 `json:"busy_s"`
-	// OursS is the CPU time of the process groups fairbench started that
-	// may run on the set (the target, the load tool, the services) and of
-	// fairbench itself. A group not pinned to another set counts on every
-	// set, so foreign load is never overstated by fairbench's own work.
+	// OursS is the CPU time of the process groups fairbench started on the
+	// set's machine that may run on the set (the target, the load tool, the
+	// services) and of fairbench itself where it runs. A group not pinned
+	// (services, fairbench) counts on every set of its machine, so foreign
+	// load is never overstated by fairbench's own work.
 	OursS float64 `json:"ours_s"`
 	// ForeignS is BusyS − OursS, at least 0: other processes.
 	ForeignS float64 `json:"foreign_s"`
