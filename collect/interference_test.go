@@ -64,8 +64,9 @@ func TestInterferenceMeasured(t *testing.T) {
 	}
 	var found bool
 	for _, f := range audit.Audit(set, audit.AuditOptions{}) {
-		if f.Rule == audit.RuleCPUInterference && strings.Contains(f.Message, "one/ping (up to") && strings.Contains(f.Message, "of the server's CPUs 0; rep 1)") {
+		if f.Rule == audit.RuleCPUInterference && strings.Contains(f.Message, "one/ping (up to") && strings.Contains(f.Message, "of the server's CPU set 0; rep 1)") {
 			found = true
+			t.Logf("audit: %s", f)
 		}
 	}
 	if !found {

@@ -48,7 +48,7 @@ func interferenceFindings(set *parse.Set, th Thresholds) []Finding {
 		runJSON := filepath.Join(r.Path, "run.json")
 		if len(foreign) > 0 {
 			fs = append(fs, Finding{Rule: RuleCPUInterference, Level: LevelWarning, Run: r.ID, Dumps: hitDumps(runJSON, foreign), Message: fmt.Sprintf(
-				"other processes used more than %.0f%% of the CPUs fairbench measured on, beside the target, the load tool and the services, in %s: the numbers of these cells describe a shared machine, not the target alone; find what ran (top -o %%CPU, or pidstat 1 during a run), stop it, and take the cells again (collect -resume on a copy, or a new run)",
+				"other processes used more than %.0f%% of the CPUs fairbench measured on, beside the target, the load tool and the services, in %s: the numbers of these cells describe a shared machine, not the target alone; find what ran (top -o %%CPU during a run), stop it or move it off these CPUs, and run the suite again",
 				th.ForeignLoad*100, hitList(foreign))})
 		}
 		if len(steal) > 0 {
@@ -119,7 +119,7 @@ func note(hits map[string]*interferenceHit, mr *manifest.Measurement, dir, side,
 }
 
 // hitList names every cell and set, worst first: "gin/ping (up to 85% of
-// the server's CPUs 0-1, reps 1, 3)".
+// the server's CPU set 0-1; reps 1, 3)".
 func hitList(hits map[string]*interferenceHit) string {
 	list := make([]*interferenceHit, 0, len(hits))
 	for _, h := range hits {
@@ -133,7 +133,7 @@ func hitList(hits map[string]*interferenceHit) string {
 	})
 	parts := make([]string, len(list))
 	for i, h := range list {
-		where := "the " + h.side + "'s CPUs " + h.cpus
+		where := "the " + h.side + "'s CPU set " + h.cpus
 		if h.cpus == "" {
 			where = "the " + h.side + "'s CPUs (all: no pinning)"
 			if h.side == "machine" {

@@ -33,11 +33,11 @@ func TestInterferenceFindings(t *testing.T) {
 		{"warm-up only", []manifest.Measurement{m("gin", 1, true, pinned(0.9, 0, 0))}, nil},
 		{"busy server CPU, two cells, one finding", []manifest.Measurement{
 			m("gin", 1, false, pinned(0.8, 0, 0)), m("gin", 2, false, pinned(0.95, 0, 0)), m("echo", 1, false, pinned(0, 0.4, 0)),
-		}, []string{"more than 10% of the CPUs|gin/ping (up to 95% of the server's CPUs 0; reps 1, 2); echo/ping (up to 40% of the client's CPUs 1; rep 1)"}},
+		}, []string{"more than 10% of the CPUs|gin/ping (up to 95% of the server's CPU set 0; reps 1, 2); echo/ping (up to 40% of the client's CPU set 1; rep 1)"}},
 		{"no pinning: the machine, once", []manifest.Measurement{m("gin", 1, false, whole(0.5))},
 			[]string{"gin/ping (up to 25% of the machine's CPUs (no pinning); rep 1)"}},
 		{"steal apart", []manifest.Measurement{m("gin", 1, false, pinned(0, 0, 0.2))},
-			[]string{"steal time) in gin/ping (up to 20% of the server's CPUs 0; rep 1)"}},
+			[]string{"steal time) in gin/ping (up to 20% of the server's CPU set 0; rep 1)"}},
 	} {
 		run := &parse.Run{Path: "runs/r", Manifest: manifest.Manifest{ID: "r", Measurements: tc.ms}}
 		fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{run}}, DefaultThresholds)
