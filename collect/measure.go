@@ -130,16 +130,19 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	limit := window + load.Timeout.Std() + c.opt.ToolGrace
 	peak := srv.group.watchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
+	w := c.startWindow(ctx) // interference.go
 	mr.Start = c.opt.Now().UTC()
 	mr.ServerHost, mr.ClientHost = srv.group.host(), c.client.name()
 	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
+	w.end(ctx)
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
 	if ctx.Err() != nil {
 		return mr, ctx.Err()
 	}
 	mr.ExitStatus, mr.ClientCPUSeconds = tr.exit, tr.cpu
+	mr.Interference = c.endWindow(w, mr.ServerCPUSeconds, tr.cpu)
 	switch {
 	case tr.overran:
 		mr.Error = fmt.Sprintf("%s ran past its window (%v) + timeout + grace, %v in all: killed; its dump is kept but not counted", load.Tool, window, limit)

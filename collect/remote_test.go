@@ -148,6 +148,10 @@ func TestRemoteCollect(t *testing.T) {
 		if mr.ServerHost != "server" || mr.ClientHost != "client" {
 			t.Errorf("%s rep %d: ran on %q → %q", mr.Scenario, mr.Rep, mr.ClientHost, mr.ServerHost)
 		}
+		// /proc/stat is read on both hosts through ssh (interference.go).
+		if in := mr.Interference; in == nil || in.Server == nil || in.Client == nil || in.Server.CapacityS < 1 || in.Client.CapacityS < 1 || in.Server.OursS < mr.ServerCPUSeconds-0.001 {
+			t.Errorf("%s rep %d: interference %+v, server %+v, client %+v", mr.Scenario, mr.Rep, in, in.Server, in.Client)
+		}
 		if mr.Scenario == "echo" && !strings.Contains(strings.Join(mr.Argv, " "), "-f "+client.Dir+"/scratch/") {
 			t.Errorf("echo: the body file is not the client host's copy: %q", mr.Argv)
 		}

@@ -27,7 +27,9 @@ var StartLoad = struct{ Min, PerCPU float64 }{Min: 1, PerCPU: 0.1}
 // pinningFindings are the machine findings of every run: those collect
 // recorded in host.pinning, cpu-governor from the governor alone for runs
 // written before it, and load-average, for the run's machine and each of
-// its SSH hosts.
+// its SSH hosts. Where the run measured foreign load on a machine's CPUs
+// in its windows (rule cpu-interference), the load at the start is not
+// reported for that machine: one finding per cause.
 func pinningFindings(set *parse.Set) []Finding {
 	var fs []Finding
 	for _, r := range set.Runs {
@@ -35,12 +37,22 @@ func pinningFindings(set *parse.Set) []Finding {
 		add := func(rule string, level Level, format string, args ...any) {
 			fs = append(fs, Finding{Rule: rule, Level: level, Run: r.ID, Message: fmt.Sprintf(format, args...), Dumps: runJSON})
 		}
-		machineFindings(r.Facts, "", add)
+		machineFindings(startLoad(r, "", r.Facts), "", add)
 		for _, h := range r.Hosts {
-			machineFindings(h.Facts, "host "+h.Name+": ", add)
+			machineFindings(startLoad(r, h.Name, h.Facts), "host "+h.Name+": ", add)
 		}
 	}
 	return fs
+}
+
+// startLoad is a machine's facts without the load at the start where the
+// run measured its windows' interference there (audit_interference.go):
+// cpu-interference measured what the load at the start could only suggest.
+func startLoad(r *parse.Run, host string, f manifest.Facts) manifest.Facts {
+	if interferenceMeasured(r, host) {
+		f.LoadAvg = nil
+	}
+	return f
 }
 
 type addFinding func(rule string, level Level, format string, args ...any)

@@ -42,6 +42,15 @@ type Thresholds struct {
 	// SizeSpread is the relative spread of bytes per response across the
 	// repetitions of a cell above which the response is said to change.
 	SizeSpread float64
+	// ForeignLoad is the share of a CPU set's capacity in a window (its
+	// CPUs × the window) that processes fairbench did not start may use
+	// before the cells measured there are reported (rule cpu-interference).
+	// 0.10 is a tenth of each CPU: a compile or an indexer shows, a
+	// shell, a logger or a monitoring agent does not.
+	ForeignLoad float64
+	// Steal is the share of a CPU set's capacity the hypervisor may give
+	// to other guests (steal time) before it is reported on its own.
+	Steal float64
 }
 
 // DefaultThresholds are the thresholds fairbench uses unless told otherwise.
@@ -58,4 +67,6 @@ var DefaultThresholds = Thresholds{
 	MaxErrorShare:    0.001,
 	MinTailSamples:   10,
 	SizeSpread:       0.01,
+	ForeignLoad:      0.10,
+	Steal:            0.05,
 }

@@ -201,4 +201,7 @@ type Measurement struct {
 	// its window, the server died): its dump is kept, and a resumed run
 	// takes the measurement again under a new name.
 	Error string `json:"error,omitempty"`
+	// Interference is the foreign load on the server's and the client's
+	// CPUs during the window; nil in runs written before it.
+	Interference *Interference `json:"interference,omitempty"`
 }

@@ -1,0 +1,168 @@
+package collect
+
+import (
+	"context"
+	"math"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// Interference: /proc/stat is read just before and just after each window
+// on the server's and the client's machines (here, or an SSH host, through
+// cat), the time the server's and the client's CPU sets spent is taken
+// apart (busy, irq, softirq, steal), and the CPU time of everything
+// fairbench started on that machine is subtracted from busy: what remains
+// ran beside the benchmark (a build, an indexer, another test).
+
+// statRead bounds one read of /proc/stat on a host.
+const statRead = 10 * time.Second
+
+// windowStart is /proc/stat read around a window on the server's and the
+// client's machines, with the CPU time fairbench's own processes had used
+// when it started.
+type windowStart struct {
+	machines       []machine      // the server's, then the client's when another
+	before, after  []pinning.Stat // by machines
+	at             time.Time
+	window         float64 // seconds between the reads
+	ok             bool    // every read succeeded
+	services, self float64 // CPU seconds of the services and of fairbench itself
+}
+
+// cpuGroup is CPU time fairbench's own work spent in a window, the machine
+// it ran on and the CPUs it was pinned to there ("": any).
+type cpuGroup struct {
+	m       machine
+	cpus    string
+	seconds float64
+}
+
+// startWindow reads /proc/stat and fairbench's own CPU time before a
+// window; nil when /proc/stat cannot be read.
+func (c *collector) startWindow(ctx context.Context) *windowStart {
+	w := &windowStart{machines: []machine{c.server}}
+	if c.client != c.server {
+		w.machines = append(w.machines, c.client)
+	}
+	w.services, w.self = c.servicesCPU(), selfCPU()
+	var ok bool
+	if w.before, ok = readStats(ctx, w.machines); !ok {
+		return nil
+	}
+	w.at = time.Now()
+	return w
+}
+
+// end reads /proc/stat again as the window ends, before the CPU time of
+// fairbench's groups is read: their time then covers the window and a
+// little more, so foreign load is never overstated by it.
+func (w *windowStart) end(ctx context.Context) {
+	if w == nil {
+		return
+	}
+	w.after, w.ok = readStats(ctx, w.machines)
+	w.window = time.Since(w.at).Seconds()
+}
+
+// readStats reads /proc/stat on each machine.
+func readStats(ctx context.Context, ms []machine) ([]pinning.Stat, bool) {
+	out := make([]pinning.Stat, len(ms))
+	for i, m := range ms {
+		var err error
+		if out[i], err = readStat(ctx, m); err != nil {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// readStat reads /proc/stat here, or on an SSH host through cat.
+func readStat(ctx context.Context, m machine) (pinning.Stat, error) {
+	if m.name() == "" {
+		return pinning.ReadStat(pinning.DefaultRoots)
+	}
+	ctx, cancel := context.WithTimeout(ctx, statRead)
+	defer cancel()
+	b, err := m.run(ctx, program{argv: []string{"cat", "/proc/stat"}})
+	if err != nil {
+		return pinning.Stat{}, err
+	}
+	return pinning.ParseStat(b, "/proc/stat"+onMachine(m))
+}
+
+// endWindow returns the load on each set from the two reads; target and
+// tool are the CPU seconds the target's group and the load tool spent in
+// the window.
+func (c *collector) endWindow(w *windowStart, target, tool float64) *manifest.Interference {
+	if w == nil || !w.ok {
+		return nil
+	}
+	iso := c.suite.Isolation
+	groups := []cpuGroup{
+		{c.here, "", max(0, selfCPU()-w.self)},
+		{c.server, iso.ServerCPUs, target},
+		{c.server, "", max(0, c.servicesCPU()-w.services)},
+		{c.client, iso.ClientCPUs, tool},
+	}
+	in := &manifest.Interference{WindowS: round3(w.window)}
+	in.Server = setLoad(w.before[0], w.after[0], c.server, iso.ServerCPUs, groups)
+	last := len(w.machines) - 1
+	in.Client = setLoad(w.before[last], w.after[last], c.client, iso.ClientCPUs, groups)
+	return in
+}
+
+// setLoad is what the CPUs of list ("" the whole machine) on m spent from
+// a to b, and how much of the busy time was not fairbench's: a group counts
+// as fairbench's on the set when it ran on m and may have run there (it was
+// not pinned, or pinned to CPUs the set shares). Nil when list cannot be
+// read.
+func setLoad(a, b pinning.Stat, m machine, list string, groups []cpuGroup) *manifest.CPUSetLoad {
+	set, err := pinning.ParseList(list)
+	if err != nil {
+		return nil
+	}
+	u := pinning.Delta(a, b, set)
+	l := &manifest.CPUSetLoad{CPUs: list, CapacityS: round3(u.Total), BusyS: round3(u.Busy),
+		IRQS: round3(u.IRQ), SoftIRQS: round3(u.SoftIRQ), StealS: round3(u.Steal), Missing: u.Missing}
+	var ours float64
+	for _, g := range groups {
+		if g.m != m {
+			continue
+		}
+		pin, err := pinning.ParseList(g.cpus)
+		if err != nil || len(pin) == 0 || len(set) == 0 || slices.ContainsFunc(pin, func(cpu int) bool { return slices.Contains(set, cpu) }) {
+			ours += g.seconds
+		}
+	}
+	l.OursS = round3(ours)
+	l.ForeignS = round3(max(0, u.Busy-ours))
+	return l
+}
+
+// servicesCPU is the CPU seconds the services (on the server's machine)
+// have used.
+func (c *collector) servicesCPU() float64 {
+	var s float64
+	for _, rs := range c.services {
+		if rs.proc != nil {
+			s += rs.proc.CPUSeconds()
+		}
+	}
+	return s
+}
+
+// selfCPU is the user+system time of fairbench's own process.
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// round3 rounds seconds to the millisecond: /proc/stat counts in 10 ms.
+func round3(s float64) float64 { return math.Round(s*1000) / 1000 }

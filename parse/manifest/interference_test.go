@@ -1,0 +1,39 @@
+package manifest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Runs written before interference was measured read, and write back
+// without the key.
+func TestOldRunsWithoutInterference(t *testing.T) {
+	files, _ := filepath.Glob("../../site/results/*/run.json")
+	if len(files) == 0 {
+		t.Fatal("no run.json under site/results")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, mr := range m.Measurements {
+			if mr.Interference != nil {
+				t.Errorf("%s: %s/%s rep %d: interference %+v from a run that recorded none", f, mr.Target, mr.Scenario, mr.Rep, mr.Interference)
+			}
+		}
+		out, err := Encode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(out, []byte(`"interference"`)) {
+			t.Errorf("%s: written back with an interference key", f)
+		}
+	}
+}
