@@ -130,12 +130,17 @@ type resultsVsLeader struct {
 }
 
 type resultsRep struct {
-	Rep     int          `json:"rep"`
-	Value   float64      `json:"value"`
-	GoodRPS float64      `json:"good_rps"`
-	Argv    []string     `json:"argv,omitempty"`
-	Source  parse.Source `json:"source"`
-	Href    string       `json:"href,omitempty"`
+	Rep     int     `json:"rep"`
+	Value   float64 `json:"value"` // req/s: completed requests ÷ the window (rps_basis)
+	GoodRPS float64 `json:"good_rps"`
+	// ToolRPS is the tool's own req/s as printed; RPSBasis says which window
+	// Value is over, GoodBasis what GoodRPS counts.
+	ToolRPS   float64      `json:"tool_rps,omitempty"`
+	RPSBasis  string       `json:"rps_basis,omitempty"`
+	GoodBasis string       `json:"good_basis,omitempty"`
+	Argv      []string     `json:"argv,omitempty"`
+	Source    parse.Source `json:"source"`
+	Href      string       `json:"href,omitempty"`
 }
 
 // finite returns nil for NaN and ±Inf, which JSON cannot hold.
@@ -243,7 +248,8 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 	for i, rep := range c.reps {
 		src := rep.Source
 		src.File = c.dumps[i]
-		rc.Reps = append(rc.Reps, resultsRep{Rep: rep.Rep, Value: st.Values[i], GoodRPS: c.good.Values[i], Argv: rep.Argv, Source: src})
+		rc.Reps = append(rc.Reps, resultsRep{Rep: rep.Rep, Value: st.Values[i], GoodRPS: c.good.Values[i],
+			ToolRPS: rep.ToolRPS, RPSBasis: rep.RPSBasis, GoodBasis: rep.GoodBasis, Argv: rep.Argv, Source: src})
 	}
 	return rc
 }
@@ -522,7 +528,7 @@ func (m *model) judgedComparisons() []resultsJudged {
 }
 
 var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", "rep", "tool", "tool_version",
-	"rps", "good_rps", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
+	"rps", "rps_basis", "tool_rps", "good_rps", "good_basis", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
 	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
 
 // csvText keeps a text field of results.csv from being read as a formula
@@ -550,7 +556,7 @@ func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 		dump := c.dumps[i]
 		if err := w.Write([]string{csvText(c.run), csvText(c.scenario), csvText(c.name), csvText(c.target), csvText(c.runtime),
 			strconv.Itoa(r.Rep), csvText(r.Tool), csvText(r.ToolVersion),
-			fl(r.RPS), fl(r.GoodRPS), strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
+			fl(r.RPS), r.RPSBasis, fl(r.ToolRPS), fl(r.GoodRPS), r.GoodBasis, strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
 			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {

@@ -103,6 +103,8 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 	p.Loads = m.loads()
 	th := m.th
 	p.Statistics = []Fact{
+		{Label: "req/s", Value: "completed requests ÷ the measured window, the same for every tool (bombardier's and autocannon's own req/s are means of sampled rates: dump pages and results.json keep them as the tool's figure, tool_rps)"},
+		{Label: "good req/s", Value: "2xx responses ÷ the window where the tool counts status classes (bombardier, autocannon); responses with a status below 400 where it counts only the failed ones (wrk); results.json's good_basis says which"},
 		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
 		{Label: "interval", Value: fmt.Sprintf("%s confidence interval of the median (order statistics, golang.org/x/perf/benchmath); below the size where one exists, the min–max of the repetitions, labelled so", intervalLevelLabel(th.Confidence))},
 		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput over every pair of targets in one scenario of one run, Holm-corrected at α=%.2f over that family; the ratio shown is of geometric means, with its interval at the level of the pair's Holm step; nothing with n < %d (method %q in results.json)", th.Alpha, th.MinReps, audit.MethodWelchLog)},

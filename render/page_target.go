@@ -249,7 +249,7 @@ func autocannonTables(reps []*parse.Measurement, rows []RepRow) []AutocannonTabl
 		}
 		l := m.Latency
 		lat.Rows = append(lat.Rows, row(append(cells, msCell(l.Mean), msCell(l.Stdev), msCell(l.Max))))
-		rps := parse.RateSamples{Mean: m.RPS, Stdev: m.RPSStdev, Min: m.RPSMin, Percentiles: m.RPSPercentiles}
+		rps := parse.RateSamples{Mean: m.ToolRPS, Stdev: m.RPSStdev, Min: m.RPSMin, Percentiles: m.RPSPercentiles}
 		req.Rows = append(req.Rows, row(rateCells(rps, countCell)))
 		byt.Rows = append(byt.Rows, row(rateCells(m.BytesPerSecSamples, bytesCell)))
 	}

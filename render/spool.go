@@ -40,7 +40,10 @@ type spoolCell struct {
 type exportRep struct {
 	Rep               int
 	Tool, ToolVersion string
-	RPS, GoodRPS      float64 // as printed; good responses per second
+	RPS, GoodRPS      float64 // completed and good responses ÷ the window (parse.Measurement.Throughput, GoodRPS)
+	ToolRPS           float64 // the tool's own req/s, as printed
+	RPSBasis          string  // which window RPS is over (parse.RPSPerDuration, …)
+	GoodBasis         string  // what GoodRPS counts (parse.Good2xx, parse.GoodBelow400)
 	Requests          int64
 	Duration          time.Duration
 	Mean              time.Duration
@@ -52,7 +55,8 @@ type exportRep struct {
 }
 
 func newExportRep(r *parse.Measurement) exportRep {
-	e := exportRep{Rep: r.Rep, Tool: r.Tool, ToolVersion: r.ToolVersion, RPS: r.ToolRPS, GoodRPS: r.GoodRPS(),
+	e := exportRep{Rep: r.Rep, Tool: r.Tool, ToolVersion: r.ToolVersion, RPS: r.Throughput(), GoodRPS: r.GoodRPS(),
+		ToolRPS: r.ToolRPS, RPSBasis: r.RPSBasis, GoodBasis: r.GoodBasis,
 		Requests: r.Requests, Duration: r.Duration, Mean: r.Latency.Mean, Errors: r.Errors.Total(), Non2xx: r.Status.Non2xx,
 		Argv: r.Argv, Source: r.Source}
 	if r.Status.Known {
