@@ -196,16 +196,20 @@ func duration(s string) (time.Duration, bool) {
 // what a Duration holds (some 292 years) saturates at the largest or
 // smallest Duration rather than wrap, so that range checks (validate.go)
 // see it for what it is; NaN gives 0.
-func nanos(ns float64) time.Duration {
+func nanos(ns float64) time.Duration { return saturate[time.Duration](ns) }
+
+// saturate rounds v to an integer type of 64 bits, saturating at its
+// largest and smallest value; NaN gives 0.
+func saturate[T ~int64](v float64) T {
 	switch {
-	case math.IsNaN(ns):
+	case math.IsNaN(v):
 		return 0
-	case ns >= math.MaxInt64:
+	case v >= math.MaxInt64:
 		return math.MaxInt64
-	case ns <= math.MinInt64:
+	case v <= math.MinInt64:
 		return math.MinInt64
 	}
-	return time.Duration(math.Round(ns))
+	return T(math.Round(v))
 }
 
 // millis converts a float number of milliseconds to a Duration exactly.
@@ -309,17 +313,7 @@ func appendPercentile(ps []Percentile, p Percentile) []Percentile {
 
 // roundInt64 rounds a byte count or count to an integer. One beyond an
 // int64 saturates, as nanos does, for the range checks to see; NaN gives 0.
-func roundInt64(v float64) int64 {
-	switch {
-	case math.IsNaN(v):
-		return 0
-	case v >= math.MaxInt64:
-		return math.MaxInt64
-	case v <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(math.Round(v))
-}
+func roundInt64(v float64) int64 { return saturate[int64](v) }
 
 // leadingInt parses the integer that s starts with, up to its first blank
 // ("500 connection(s)"); 0 if there is none.

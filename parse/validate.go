@@ -62,24 +62,30 @@ func (v *validation) addf(format string, args ...any) {
 
 // rate checks a rate or other real figure: finite, not negative, at most hi.
 func (v *validation) rate(name string, x, hi float64) {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > hi {
+	if badRate(x, hi) {
 		v.addf("%s %g is out of range (0 to %g)", name, x, hi)
 	}
 }
 
+func badRate(x, hi float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || x > hi }
+
 // count checks a count: not negative, at most maxCount.
 func (v *validation) count(name string, n int64) {
-	if n < 0 || n > maxCount {
+	if badCount(n) {
 		v.addf("%s %d is out of range (0 to %g)", name, n, float64(maxCount))
 	}
 }
 
+func badCount(n int64) bool { return n < 0 || n > maxCount }
+
 // span checks a duration: not negative, at most hi.
 func (v *validation) span(name string, d, hi time.Duration) {
-	if d < 0 || d > hi {
+	if badSpan(d, hi) {
 		v.addf("%s %s is out of range (0 to %s)", name, d, hi)
 	}
 }
+
+func badSpan(d, hi time.Duration) bool { return d < 0 || d > hi }
 
 // ranges checks every field on its own.
 func (v *validation) ranges() {
@@ -106,9 +112,11 @@ func (v *validation) ranges() {
 	v.rate("the req/s per thread stdev", m.PerThreadRPS.Stdev, maxRate)
 	v.rate("the req/s per thread max", m.PerThreadRPS.Max, maxRate)
 	v.rate("bytes/s", m.BytesPerSec, maxByteRate)
-	for _, p := range m.RPSPercentiles {
+	for _, p := range m.RPSPercentiles { // names formatted only for a problem
 		v.percent("a req/s percentile", p.P)
-		v.rate(fmt.Sprintf("req/s p%g", p.P), p.Value, maxRate)
+		if badRate(p.Value, maxRate) {
+			v.rate(fmt.Sprintf("req/s p%g", p.P), p.Value, maxRate)
+		}
 	}
 	l := m.Latency
 	v.span("the mean latency", l.Mean, maxLatency)
@@ -118,24 +126,30 @@ func (v *validation) ranges() {
 	v.count("latency samples", l.Samples)
 	for _, p := range l.Percentiles {
 		v.percent("a latency percentile", p.P)
-		v.span(fmt.Sprintf("latency p%g", p.P), p.Value, maxLatency)
+		if badSpan(p.Value, maxLatency) {
+			v.span(fmt.Sprintf("latency p%g", p.P), p.Value, maxLatency)
+		}
 	}
 	s := m.Status
 	for _, c := range []struct {
 		name string
 		n    int64
-	}{{"1xx", s.C1xx}, {"2xx", s.C2xx}, {"3xx", s.C3xx}, {"4xx", s.C4xx}, {"5xx", s.C5xx}, {"other statuses", s.Other}, {"non-2xx", s.Non2xx}} {
-		v.count(c.name+" responses", c.n)
+	}{{"1xx responses", s.C1xx}, {"2xx responses", s.C2xx}, {"3xx responses", s.C3xx}, {"4xx responses", s.C4xx},
+		{"5xx responses", s.C5xx}, {"other statuses", s.Other}, {"non-2xx responses", s.Non2xx}} {
+		v.count(c.name, c.n)
 	}
 	e := m.Errors
 	for _, c := range []struct {
 		name string
 		n    int64
-	}{{"connect", e.Connect}, {"read", e.Read}, {"write", e.Write}, {"timeout", e.Timeout}, {"other", e.Other}, {"mismatch", e.Mismatches}} {
-		v.count(c.name+" errors", c.n)
+	}{{"connect errors", e.Connect}, {"read errors", e.Read}, {"write errors", e.Write}, {"timeout errors", e.Timeout},
+		{"other errors", e.Other}, {"body mismatches", e.Mismatches}} {
+		v.count(c.name, c.n)
 	}
 	for _, msg := range e.Messages {
-		v.count(fmt.Sprintf("the count of error %q", msg.Text), msg.Count)
+		if badCount(msg.Count) {
+			v.count(fmt.Sprintf("the count of error %q", msg.Text), msg.Count)
+		}
 	}
 }
 
@@ -155,12 +169,12 @@ func (v *validation) crossChecks() {
 	// the window: a window with a stall in it prints a mean far from its
 	// counts ÷ duration (a real bombardier warm-up: 7,075 req/s beside 174
 	// requests in 1.08 s), so nothing is derived for them.
-	if m.Tool == ToolWrk || m.Tool == ToolWrk2 {
-		if m.ToolRPS > 0 && m.Requests > 0 && m.Duration > 0 {
-			v.agree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", m.Requests, m.Duration), float64(m.Requests)/m.Duration.Seconds())
+	if (m.Tool == ToolWrk || m.Tool == ToolWrk2) && m.Duration > 0 {
+		if rate := float64(m.Requests) / m.Duration.Seconds(); m.ToolRPS > 0 && m.Requests > 0 && !agree(m.ToolRPS, rate) {
+			v.disagree("req/s", m.ToolRPS, fmt.Sprintf("%d requests in %s", m.Requests, m.Duration), rate)
 		}
-		if m.BytesPerSec > 0 && m.BytesRead > 0 && m.Duration > 0 {
-			v.agree("bytes/s", m.BytesPerSec, fmt.Sprintf("%d bytes read in %s", m.BytesRead, m.Duration), float64(m.BytesRead)/m.Duration.Seconds())
+		if read := float64(m.BytesRead) / m.Duration.Seconds(); m.BytesPerSec > 0 && m.BytesRead > 0 && !agree(m.BytesPerSec, read) {
+			v.disagree("bytes/s", m.BytesPerSec, fmt.Sprintf("%d bytes read in %s", m.BytesRead, m.Duration), read)
 		}
 	}
 	if m.ToolRPS > 0 && m.RPSMax > 0 && m.ToolRPS > m.RPSMax*(1+exactSlack) {
@@ -174,15 +188,18 @@ func (v *validation) crossChecks() {
 	v.statusSums()
 }
 
-// agree checks a printed figure against the one derived exactly from other
-// printed figures, within the rounding of the printout.
-func (v *validation) agree(name string, printed float64, from string, derived float64) {
+// agree reports whether a printed figure matches the one derived exactly
+// from other printed figures, within the rounding of the printout.
+func agree(printed, derived float64) bool {
 	if derived <= 0 {
-		return
+		return true
 	}
-	if math.Abs(printed/derived-1) > exactSlack {
-		v.addf("%s %.6g disagrees with the %s it comes from (%.6g): the dump was cut or changed", name, printed, from, derived)
-	}
+	return math.Abs(printed/derived-1) <= exactSlack
+}
+
+// disagree reports a printed figure that does not match (agree).
+func (v *validation) disagree(name string, printed float64, from string, derived float64) {
+	v.addf("%s %.6g disagrees with the %s it comes from (%.6g): the dump was cut or changed", name, printed, from, derived)
 }
 
 // latencyOrder checks that the percentiles rise with P and lie within the

@@ -198,3 +198,16 @@ func TestTargetOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishAllocs: checking a clean run allocates nothing, so that the
+// checks cost a folder of 100,000 dumps no garbage.
+func TestFinishAllocs(t *testing.T) {
+	ms, _, _ := readRecords(t, "testdata/autocannon-9.0.0__json.json")
+	m, again := *ms[0], new(Measurement)
+	if n := testing.AllocsPerRun(100, func() {
+		*again = m
+		finishMeasurement(again)
+	}); n > 0 {
+		t.Errorf("%v allocations per clean run", n)
+	}
+}
