@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"syscall"
@@ -18,8 +19,9 @@ import (
 // fairbench started on that machine is subtracted from busy: what remains
 // ran beside the benchmark (a build, an indexer, another test).
 
-// statRead bounds one read of /proc/stat on a host.
-const statRead = 10 * time.Second
+// statRead bounds one read of /proc/stat on a host: a cat over a standing
+// master connection takes milliseconds.
+const statRead = 5 * time.Second
 
 // windowStart is /proc/stat read around a window on the server's and the
 // client's machines, with the CPU time fairbench's own processes had used
@@ -84,6 +86,10 @@ func readStats(ctx context.Context, ms []machine) ([]pinning.Stat, bool) {
 func readStat(ctx context.Context, m machine) (pinning.Stat, error) {
 	if m.name() == "" {
 		return pinning.ReadStat(pinning.DefaultRoots)
+	}
+	if h, ok := m.(*sshHost); ok && !h.alive(ctx) {
+		// A lost link: a command would wait for a new connection's timeout.
+		return pinning.Stat{}, fmt.Errorf("host %s: the link is lost", h.spec.Name)
 	}
 	ctx, cancel := context.WithTimeout(ctx, statRead)
 	defer cancel()
