@@ -140,23 +140,12 @@ func firstRepFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) 
 	var fs []Finding
 	ids, byRun := runGroups(cells)
 	for _, id := range ids {
-		var slow []*Cell
-		eligible, chance := 0, 0.0
-		for _, c := range byRun[id] {
-			v := c.RPS.Values
-			if len(v) < 3 {
-				continue
-			}
-			eligible++
-			chance += 1 / float64(len(v))
-			if _, ok := slowFirstRep(c, th); ok {
-				slow = append(slow, c)
-			}
-		}
-		if eligible == 0 || len(slow) == 0 {
+		slow, eligible, chance, p := beyondChance(byRun[id], 3,
+			func(n int) float64 { return 1 / float64(n) },
+			func(c *Cell) bool { _, ok := slowFirstRep(c, th); return ok })
+		if len(slow) == 0 {
 			continue
 		}
-		p := binomialTail(len(slow), eligible, chance/float64(eligible))
 		if len(slow) >= 3 && p < th.Alpha {
 			fs = append(fs, Finding{Rule: RuleHostFirstRep, Level: LevelWarning, Run: id, Dumps: firstDumps(slow),
 				Message: fmt.Sprintf("repetition 1 was the slowest and at least %.0f%% below the rest in %d of %d cells (chance would give about %.1f, p=%.2g): the host was slow at the start of the run, not one target's warm-up; it widens every interval alike. %s; or discard a first round of every target: %s",
@@ -201,6 +190,29 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// beyondChance counts the cells of one run that show a pattern (hit) among
+// those with at least minReps repetitions, where chance(n) is the
+// probability that a cell of n repetitions shows it by luck. It returns the
+// cells that show it, how many were eligible, how many chance gives, and p,
+// the binomial tail of that count at the cells' mean chance.
+func beyondChance(cells []*Cell, minReps int, chance func(n int) float64, hit func(*Cell) bool) (hits []*Cell, eligible int, expected, p float64) {
+	for _, c := range cells {
+		n := len(c.RPS.Values)
+		if n < minReps {
+			continue
+		}
+		eligible++
+		expected += chance(n)
+		if hit(c) {
+			hits = append(hits, c)
+		}
+	}
+	if len(hits) == 0 {
+		return nil, eligible, expected, 1
+	}
+	return hits, eligible, expected, binomialTail(len(hits), eligible, expected/float64(eligible))
+}
+
 // driftFindings reports drift only beyond chance: a cell's repetitions all
 // rise or all fall with probability 2/n! when nothing drifts, so over many
 // cells some do. One finding per run names the cells, when their number is
@@ -209,24 +221,10 @@ func driftFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []F
 	var fs []Finding
 	ids, byRun := runGroups(cells)
 	for _, id := range ids {
-		var drifting []*Cell
-		eligible, chance := 0, 0.0
-		for _, c := range byRun[id] {
-			n := len(c.RPS.Values)
-			if n < th.DriftReps {
-				continue
-			}
-			eligible++
-			chance += 2 / math.Gamma(float64(n+1))
-			if _, ok := drift(c, th); ok {
-				drifting = append(drifting, c)
-			}
-		}
-		if len(drifting) == 0 {
-			continue
-		}
-		p := binomialTail(len(drifting), eligible, chance/float64(eligible))
-		if !(p < th.Alpha) {
+		drifting, eligible, chance, p := beyondChance(byRun[id], th.DriftReps,
+			func(n int) float64 { return 2 / math.Gamma(float64(n+1)) },
+			func(c *Cell) bool { _, ok := drift(c, th); return ok })
+		if len(drifting) == 0 || !(p < th.Alpha) {
 			continue
 		}
 		fs = append(fs, Finding{Rule: RuleDrift, Level: LevelWarning, Run: id, Dumps: dumpsOfCells(drifting),
