@@ -8,6 +8,20 @@ const (
 	ToolWrk2       = "wrk2"
 	ToolBombardier = "bombardier"
 	ToolAutocannon = "autocannon"
+	ToolVegeta     = "vegeta"
+)
+
+// Phases of a fairbench run (Measurement.Phase).
+const (
+	// PhaseThroughput is the closed-loop pass at the suite's connections:
+	// every connection waits for its answer before it sends again.
+	PhaseThroughput = ""
+	// PhaseLatency is the open-model pass: requests sent on a schedule at an
+	// offered rate (Measurement.Rate), whatever the answers do.
+	PhaseLatency = "latency"
+	// PhaseSweep is one point of a closed-loop sweep over connections
+	// (Measurement.Connections).
+	PhaseSweep = "sweep"
 )
 
 // Measurement is one run of a load generator against one target and scenario,
@@ -27,6 +41,11 @@ type Measurement struct {
 	Rep      int    // repetition number, from 1
 	Warmup   bool   // a warm-up run, excluded from statistics
 	Order    int    // position in the run's global order, 0 if unknown
+	// Phase is the pass of a run the measurement belongs to: PhaseThroughput
+	// (""), PhaseLatency or PhaseSweep. A dump read outside a run dir is in
+	// PhaseThroughput, except an open-model tool's (vegeta; wrk2 with -R),
+	// which is in PhaseLatency.
+	Phase string
 
 	Method string // HTTP method, "" if the dump does not say
 	URL    string // the URL the tool was pointed at, "" if unknown
@@ -77,6 +96,10 @@ type Measurement struct {
 	// per second. Its Mean is the tool's average, as BytesPerSec.
 	BytesPerSecSamples RateSamples
 
+	// Open is what an open-model run (vegeta, wrk2 -R) says of its schedule;
+	// zero for a closed-loop run.
+	Open OpenModel
+
 	Latency Latency
 	Status  StatusCounts
 	Errors  Errors
@@ -121,6 +144,30 @@ type Latency struct {
 	Corrected bool
 	// Samples is the number of latency samples behind the summary, where printed.
 	Samples int64
+}
+
+// OpenModel is what an open-model (constant-rate) run says of its schedule,
+// in req/s and seconds. Measurement.Rate is the offered rate.
+type OpenModel struct {
+	// Fraction is the offered rate as a share of the target's capacity (its
+	// median closed-loop req/s on the scenario in the same run), where the
+	// suite set the rate so; 0 for a fixed rate.
+	Fraction float64
+	// Capacity is the req/s Fraction is a share of; 0 for a fixed rate.
+	Capacity float64
+	// SendRate is requests sent ÷ the time sending took (vegeta's "rate"):
+	// below the offered rate when the client fell behind its schedule.
+	SendRate float64
+	// Behind is how far sending fell behind the schedule: the latest any
+	// request went out after its scheduled time, where known.
+	Behind time.Duration
+	// Wait is the time from the last request sent to the last answer
+	// (vegeta's "wait").
+	Wait time.Duration
+	// Success is the share of requests answered with a success status
+	// (vegeta's "success", 0 to 1), where SuccessKnown.
+	Success      float64
+	SuccessKnown bool
 }
 
 // RatePercentile is one percentile of a rate (req/s), P in percent.

@@ -105,6 +105,7 @@ func walkRun(path string, fn func(Record) error) []error {
 		for _, m := range ms {
 			m.Run, m.Target, m.Runtime, m.Scenario = run.ID, mr.Target, runtimes[mr.Target], mr.Scenario
 			m.Rep, m.Warmup, m.Order = mr.Rep, mr.Warmup, mr.Order
+			openModel(m, mr)
 			m.ServerCPU, m.ClientCPU = mr.ServerCPUSeconds, mr.ClientCPUSeconds
 			m.Argv = mr.Argv
 			m.ServerHost, m.ClientHost, m.Shard = cmp.Or(mr.ServerHost, run.Facts.Hostname), cmp.Or(mr.ClientHost, run.Facts.Hostname), mr.Shard
@@ -127,12 +128,40 @@ func walkRun(path string, fn func(Record) error) []error {
 	return errs
 }
 
+// openModel sets what run.json says of a latency or sweep point: its phase,
+// its connections, its offered rate and how sending kept to the schedule.
+// What the dump itself says is kept where run.json says nothing.
+func openModel(m *Measurement, mr manifest.Measurement) {
+	if mr.Phase != "" {
+		m.Phase = mr.Phase
+	}
+	if mr.Connections > 0 {
+		m.Connections = mr.Connections
+	}
+	if mr.Rate > 0 {
+		m.Rate = mr.Rate
+	}
+	m.Open.Fraction, m.Open.Capacity = mr.RateFraction, mr.Capacity
+	if mr.SendRate > 0 {
+		m.Open.SendRate = mr.SendRate
+	}
+	if mr.BehindS > 0 {
+		m.Open.Behind = seconds(mr.BehindS)
+	}
+}
+
 // measurementKey is what makes a measurement of run.json one: its dump, or
 // its place in the suite (target, scenario, shard, warm-up, repetition).
 type measurementKey struct {
-	target, scenario, shard string
-	warmup                  bool
-	rep                     int
+	target, scenario, shard, phase string
+	warmup                         bool
+	rep, connections               int
+	rate                           float64
+}
+
+// keyOf is a measurement's place in the suite.
+func keyOf(mr manifest.Measurement) measurementKey {
+	return measurementKey{mr.Target, mr.Scenario, mr.Shard, mr.Phase, mr.Warmup, mr.Rep, mr.Connections, mr.Rate}
 }
 
 // duplicates finds the measurements run.json lists more than once (the
@@ -147,11 +176,11 @@ func duplicates(list []manifest.Measurement, runJSON string) (dup map[int]bool, 
 		}
 		first, seen := byDump[filepath.Clean(filepath.FromSlash(mr.Dump))]
 		if !seen {
-			first, seen = byKey[measurementKey{mr.Target, mr.Scenario, mr.Shard, mr.Warmup, mr.Rep}]
+			first, seen = byKey[keyOf(mr)]
 		}
 		if !seen {
 			byDump[filepath.Clean(filepath.FromSlash(mr.Dump))] = i
-			byKey[measurementKey{mr.Target, mr.Scenario, mr.Shard, mr.Warmup, mr.Rep}] = i
+			byKey[keyOf(mr)] = i
 			continue
 		}
 		if dup == nil {

@@ -164,11 +164,28 @@ type Target struct {
 
 // Measurement is one load-generator run and where its dump is.
 type Measurement struct {
-	Target      string    `json:"target"`
-	Scenario    string    `json:"scenario"`
-	Rep         int       `json:"rep"`
-	Warmup      bool      `json:"warmup"`
-	Order       int       `json:"order"`
+	Target   string `json:"target"`
+	Scenario string `json:"scenario"`
+	Rep      int    `json:"rep"`
+	Warmup   bool   `json:"warmup"`
+	Order    int    `json:"order"`
+	// Phase is "" for the closed-loop pass, "latency" for a point of the
+	// open-model pass, "sweep" for a point of a connections sweep.
+	Phase string `json:"phase,omitempty"`
+	// Connections is a sweep point's connections; 0: the suite's.
+	Connections int `json:"connections,omitempty"`
+	// Rate is an open-model point's offered rate, req/s. Where the suite set
+	// it as a share of capacity, Rate = RateFraction × Capacity, Capacity
+	// being the target's median closed-loop req/s on the scenario in this
+	// run; both are 0 for a fixed rate.
+	Rate         float64 `json:"rate,omitempty"`
+	RateFraction float64 `json:"rate_fraction,omitempty"`
+	Capacity     float64 `json:"capacity,omitempty"`
+	// SendRate is the rate the load tool achieved in sending (requests ÷
+	// the time sending took), and BehindS how far sending fell behind its
+	// schedule, s: the latest any request went out after its scheduled time.
+	SendRate    float64   `json:"send_rate,omitempty"`
+	BehindS     float64   `json:"behind_s,omitempty"`
 	Tool        string    `json:"tool"`
 	ToolVersion string    `json:"tool_version"`
 	Argv        []string  `json:"argv"`
