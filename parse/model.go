@@ -386,5 +386,14 @@ type Target struct {
 	Conformance                  string        // "pass", "fail" or "" if no gate ran
 	Failed                       []string      // scenarios that failed the gate
 	Transcript                   string        // the gate transcript, relative to the run dir
+	Packages                     []Package     // framework versions, as the suite named them
 	Source                       Source
+}
+
+// Package is the version of one framework package or module a target was
+// built with, and where the collector read it (a package.json under
+// node_modules, or `go version -m` on the binary). Version is "" where it
+// could not be read.
+type Package struct {
+	Name, Version, Source string
 }

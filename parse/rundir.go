@@ -74,6 +74,9 @@ func walkRun(path string, fn func(Record) error) []error {
 			Transcript:    t.Transcript,
 			Source:        Source{File: filepath.Join(path, "run.json")},
 		}
+		for _, p := range t.Packages {
+			rec.Packages = append(rec.Packages, Package{Name: p.Name, Version: p.Version, Source: p.Source})
+		}
 		if err := fn(rec); err != nil {
 			return append(errs, err)
 		}
