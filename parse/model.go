@@ -31,7 +31,7 @@ const (
 // A field the tool did not print is left at its zero value; the Has* flags and
 // nil slices say which of those zeros are real.
 type Measurement struct {
-	Tool        string // ToolWrk, ToolWrk2, ToolBombardier, ToolAutocannon
+	Tool        string // ToolWrk, ToolWrk2, ToolBombardier, ToolAutocannon, ToolVegeta
 	ToolVersion string // as the tool or the run dir reported it, "" if unknown
 
 	Run      string // the run ID for dumps from a fairbench run dir, "" otherwise
@@ -144,6 +144,18 @@ type Latency struct {
 	Corrected bool
 	// Samples is the number of latency samples behind the summary, where printed.
 	Samples int64
+	// Buckets is the latency histogram the tool printed (vegeta's hist
+	// report), ascending and contiguous; nil where it printed none.
+	Buckets []LatencyBucket
+}
+
+// LatencyBucket is one bucket of a latency histogram: Count latencies at or
+// above Low and below High. High is 0 for the last, unbounded bucket
+// (vegeta's "+Inf"); vegeta also counts there any latency below the first
+// bucket's Low.
+type LatencyBucket struct {
+	Low, High time.Duration
+	Count     int64
 }
 
 // OpenModel is what an open-model (constant-rate) run says of its schedule,
@@ -262,9 +274,18 @@ const (
 // socket errors among the requests ("others"); autocannon's text prints
 // only the requests it sent, rounded to thousands, and its status table or
 // its "N 2xx responses, M non 2xx responses" line count the responses.
+//
+// vegeta counts every request it sent, answered or not; a request without
+// a response has status code 0, which is not a status class: its
+// completed requests are those with a status, where the dump counts them.
 func (m *Measurement) completed() (int64, bool) {
 	switch m.Tool {
 	case ToolAutocannon:
+	case ToolVegeta:
+		if s := m.Status; s.Known {
+			return s.C1xx + s.C2xx + s.C3xx + s.C4xx + s.C5xx + s.Other, true
+		}
+		return m.Requests, m.Requests > 0 || m.Duration > 0
 	case ToolBombardier:
 		return max(m.Requests-m.Errors.Total(), 0), m.Requests > 0 || m.Status.Known || m.Duration > 0
 	default:

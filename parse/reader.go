@@ -72,6 +72,10 @@ var starters = []starter{
 	startRunning,
 	startBombardierText,
 	startBombardierJSON,
+	startVegetaJSON,
+	startVegetaText,
+	startVegetaHist,
+	startVegetaHDRPlot,
 	startAutocannonJSON,
 	startAutocannonTable,
 	startBunOldLine,
@@ -224,7 +228,7 @@ func (r *Reader) readAll() {
 	clear(r.pending[len(kept):])
 	r.pending = kept
 	if len(r.pending) == 0 && len(r.errs) == 0 {
-		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon)"
+		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon, vegeta)"
 		if !r.sawText {
 			msg = "empty file"
 		}
@@ -318,10 +322,11 @@ func mayStart(t []byte) bool {
 		return false
 	}
 	switch t[0] {
-	case 'R', // Running … @, Reqs/sec (old harness)
-		'B', // Bombarding, Bundle:
+	case 'R', // Running … @, Reqs/sec (old harness), Requests (vegeta's text)
+		'B', // Bombarding, Bundle:, Bucket (vegeta's histogram)
 		'S', // Statistics (bombardier -p r), Startup:
 		'M', // Memory before:, Memory after:
+		'V', // Value(ms) (vegeta's hdrplot)
 		'{': // JSON
 		return true
 	}
