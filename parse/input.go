@@ -84,6 +84,9 @@ func (u *utf16Reader) unit() (uint16, error) {
 // binaryMessage says why a first line holding NUL bytes is not read, with
 // the fix for UTF-16 that lacks its byte order mark.
 func binaryMessage(first []byte) string {
+	if isVegetaGob(first) {
+		return "vegeta's binary (gob) results, not read: convert them with `vegeta encode -to csv FILE > FILE.csv` (or -to json) and parse that, or keep its reports (vegeta report -type=json)"
+	}
 	if order, ok := utf16Order(first); ok {
 		return fmt.Sprintf("UTF-16%s text without a byte order mark: convert it to UTF-8 (iconv -f UTF-16%s -t UTF-8)", order, order)
 	}
@@ -112,3 +115,17 @@ func utf16Order(b []byte) (string, bool) {
 }
 
 func textByte(c byte) bool { return c >= ' ' && c < 0x7f || c == '\t' || c == '\r' || c == '\n' }
+
+// isVegetaGob reports whether the first bytes of a file are vegeta's
+// results in its default encoding, gob: the stream opens with the type of
+// its Result, which names the fields.
+//
+// fairbench does not decode them. encoding/gob could, into a struct of the
+// same field names without importing vegeta, but it is documented as not
+// hardened against adversarial input (its decoder checks sizes only
+// loosely), a binary stream has no lines for file:line provenance, and
+// vegeta's own `vegeta encode` turns gob into CSV or JSON, which are read.
+func isVegetaGob(first []byte) bool {
+	return bytes.Contains(first, []byte("Result")) && bytes.Contains(first, []byte("Timestamp")) &&
+		bytes.Contains(first, []byte("Latency")) && bytes.Contains(first, []byte("BytesIn"))
+}

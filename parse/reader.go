@@ -73,6 +73,7 @@ var starters = []starter{
 	startBombardierText,
 	startBombardierJSON,
 	startVegetaJSON,
+	startVegetaResults,
 	startVegetaText,
 	startVegetaHist,
 	startVegetaHDRPlot,
@@ -333,6 +334,9 @@ func mayStart(t []byte) bool {
 	if mayName(t) {
 		return true // a post's fence or title line, or a pasted table
 	}
+	if t[0] >= '0' && t[0] <= '9' && bytes.Count(t, comma) >= 11 {
+		return true // vegeta's results as CSV
+	}
 	// A command line also has a flag or a URL: see mayBeCommand.
 	if bytes.IndexByte(t, '-') < 0 && bytes.IndexByte(t, ':') < 0 {
 		return false
@@ -344,6 +348,8 @@ func mayStart(t []byte) bool {
 	}
 	return false
 }
+
+var comma = []byte(",")
 
 // toolWords are what parseCommand looks for before splitting a line.
 var toolWords = [][]byte{[]byte("wrk"), []byte("bombardier"), []byte("autocannon")}
