@@ -43,6 +43,20 @@ func FuzzHarness(f *testing.F) {
 	fuzzDumps(f, "testdata/bun/d78d01b/results/*/*.txt", "testdata/bun/ba1520c/results/node/h3.txt")
 }
 
+// The vegeta dialects: its text report; its JSON report alone and as a
+// run dir's dump (followed by the histogram); its histogram and hdrplot
+// reports; its encoded results, CSV and JSON, and gob.
+func FuzzVegetaText(f *testing.F) { fuzzDumps(f, "testdata/vegeta-*_text.txt") }
+func FuzzVegetaJSON(f *testing.F) {
+	fuzzDumps(f, "testdata/vegeta-*_json.json", "testdata/vegeta-*_rundir.txt")
+}
+func FuzzVegetaHist(f *testing.F) {
+	fuzzDumps(f, "testdata/vegeta-*_hist.txt", "testdata/vegeta-*_hdrplot.txt")
+}
+func FuzzVegetaResults(f *testing.F) {
+	fuzzDumps(f, "testdata/vegeta-*small_results.*", "testdata/vegeta-*_results.json")
+}
+
 // FuzzHostile starts from what issue 8 lists: dumps as UTF-16 with and
 // without a byte order mark, with CRLF endings, two dialects in one file,
 // NUL bytes where a crash left them.

@@ -23,7 +23,10 @@ import (
 //
 // The Reader sums them into one Measurement as vegeta's reports would,
 // except that the percentiles are exact (nearest rank) where vegeta's are
-// estimated by a t-digest, and that each error is counted. vegeta's own
+// estimated by a t-digest, and that each error is counted. Results come
+// in the order they completed, not by seq; a second result with seq 0
+// starts the next attack's Measurement (two files of results written one
+// after the other). vegeta's own
 // default encoding, gob, is not read: see binaryMessage.
 
 // VegetaResult is one request of vegeta's encoded results, the fields
@@ -217,7 +220,9 @@ type vegetaResultsBlock struct {
 	first, last int
 	csv         bool
 	tally       vegetaTally
-	bad         int // lines that are not results
+	bad         int   // lines that are not results
+	firstErr    error // the first line's, given at the end
+	seenZero    bool  // a result with seq 0 was read
 }
 
 // startVegetaResults starts a block at the first line of encoded results.
@@ -228,7 +233,7 @@ func startVegetaResults(ctx *context, l line) block {
 		return nil
 	}
 	b := &vegetaResultsBlock{ctx: ctx, first: l.num, csv: csv}
-	b.add(l)
+	_, b.firstErr = b.add(l)
 	return b
 }
 
@@ -240,7 +245,6 @@ func (b *vegetaResultsBlock) add(l line) (bool, error) {
 	case b.csv && (t[0] < '0' || t[0] > '9'), !b.csv && t[0] != '{':
 		return false, nil
 	}
-	b.last = l.num
 	var r VegetaResult
 	var err error
 	if b.csv {
@@ -250,21 +254,27 @@ func (b *vegetaResultsBlock) add(l line) (bool, error) {
 	}
 	if err != nil {
 		b.bad++
+		b.last = l.num
 		return true, &SyntaxError{File: b.ctx.file, Line: l.num, Msg: "vegeta results: " + err.Error() + "; not counted"}
 	}
+	if r.Seq == 0 && b.seenZero {
+		return false, nil // another attack's first request
+	}
+	b.seenZero = b.seenZero || r.Seq == 0
+	b.last = l.num
 	b.tally.add(r)
 	return true, nil
 }
 
 func (b *vegetaResultsBlock) end() ([]Record, error) {
 	if b.tally.n == 0 {
-		return nil, nil // each bad line is reported
+		return nil, b.firstErr // each other bad line is reported
 	}
 	m := b.tally.measurement(b.first, b.last)
 	if b.bad > 0 {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%d lines of results could not be read and are not counted", b.bad))
 	}
-	return []Record{m}, nil
+	return []Record{m}, b.firstErr
 }
 
 // vegetaTally sums results as vegeta's Metrics does.

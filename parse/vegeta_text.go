@@ -19,8 +19,8 @@ import (
 //	Error Set:
 //
 // Durations are Go's (time.Duration.String), rounded to the unit below
-// their largest; the error set ends at a blank line, the end of the file
-// or another vegeta report.
+// their largest; the error set ends at a blank line, the end of the file,
+// another vegeta report or a line that may start another dump.
 
 // vegetaTextBlock reads one text report.
 type vegetaTextBlock struct {
@@ -58,7 +58,7 @@ var vegetaTextLabels = map[string]string{
 func (b *vegetaTextBlock) add(l line) (bool, error) {
 	t := l.trimmed()
 	if b.errorSet {
-		if t == "" || startsVegetaReport(t) {
+		if t == "" || startsVegetaReport(t) || !vegetaErrorLine(t) && mayStart([]byte(t)) {
 			return false, nil
 		}
 		b.last = l.num
@@ -81,6 +81,19 @@ func (b *vegetaTextBlock) add(l line) (bool, error) {
 		b.err = &SyntaxError{File: b.ctx.file, Line: l.num, Msg: fmt.Sprintf("vegeta text report: %s: %v", label, err)}
 	}
 	return true, nil
+}
+
+// vegetaErrorLine reports whether a line has the shape of most of vegeta's
+// errors: a response status ("404 Not Found") or net/http's error for a
+// request (`Get "http://…": …`). Other lines of the error set are taken as
+// errors too, unless they may start another dump (mayStart): the set has
+// no end of its own.
+func vegetaErrorLine(t string) bool {
+	if _, ok := vegetaStatusError(t); ok {
+		return true
+	}
+	method, rest, ok := strings.Cut(t, " ")
+	return ok && method != "" && strings.ToUpper(method) == method && strings.HasPrefix(rest, `"`)
 }
 
 // startsVegetaReport reports whether a trimmed line opens one of vegeta's reports.

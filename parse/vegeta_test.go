@@ -1,0 +1,262 @@
+package parse
+
+import (
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The vegeta captures under testdata come in sets made from one attack's
+// results each (testdata/vegeta-README.md): the reports and the encoded
+// results of a set must tell the same story, within the rounding of what
+// each prints.
+
+const vegetaPrefix = "testdata/vegeta-12.13.0__"
+
+// readVegeta reads one capture, which must hold one measurement and no error.
+func readVegeta(t *testing.T, name string) *Measurement {
+	t.Helper()
+	ms, _, errs := readRecords(t, vegetaPrefix+name)
+	if len(errs) > 0 || len(ms) != 1 {
+		t.Fatalf("%s: %d measurements, errors %v", name, len(ms), errs)
+	}
+	return ms[0]
+}
+
+// nearDuration reports whether two durations agree within rel of want plus abs.
+func nearDuration(got, want time.Duration, rel float64, abs time.Duration) bool {
+	return math.Abs(float64(got-want)) <= rel*float64(want)+float64(abs)
+}
+
+func TestVegetaReportsAgree(t *testing.T) {
+	for _, c := range []string{"ok", "refused", "timeout", "non2xx", "behind"} {
+		js, text, dump := readVegeta(t, c+"_json.json"), readVegeta(t, c+"_text.txt"), readVegeta(t, c+"_rundir.txt")
+		if js.Requests != text.Requests || js.Status != text.Status || js.Errors.Total() != text.Errors.Total() ||
+			len(js.Errors.Messages) != len(text.Errors.Messages) {
+			t.Errorf("%s: JSON %d requests %+v %+v, text %d %+v %+v", c, js.Requests, js.Status, js.Errors,
+				text.Requests, text.Status, text.Errors)
+		}
+		// The text prints rates to 0.01 and durations to four figures or 1µs.
+		if math.Abs(js.Open.SendRate-text.Open.SendRate) > 0.005 || math.Abs(js.ToolRPS-text.ToolRPS) > 0.005 ||
+			math.Abs(js.Open.Success-text.Open.Success) > 0.00005 {
+			t.Errorf("%s: JSON rate %g throughput %g success %g, text %g %g %g", c, js.Open.SendRate, js.ToolRPS,
+				js.Open.Success, text.Open.SendRate, text.ToolRPS, text.Open.Success)
+		}
+		for i, p := range js.Latency.Percentiles {
+			if q := text.Latency.Percentiles[i]; q.P != p.P || !nearDuration(q.Value, p.Value, 0.0005, time.Microsecond) {
+				t.Errorf("%s: JSON p%g %s, text p%g %s", c, p.P, p.Value, q.P, q.Value)
+			}
+		}
+		if !nearDuration(text.Duration, js.Duration, 0.0005, time.Microsecond) || !nearDuration(text.Latency.Max, js.Latency.Max, 0.0005, time.Microsecond) {
+			t.Errorf("%s: JSON duration %s max %s, text %s %s", c, js.Duration, js.Latency.Max, text.Duration, text.Latency.Max)
+		}
+		// The run-dir dump is the JSON report and the histogram.
+		if len(dump.Latency.Buckets) != 6 || dump.Source.LineEnd != 8 || dump.Requests != js.Requests {
+			t.Errorf("%s: run-dir dump: %d buckets, lines to %d, %d requests", c, len(dump.Latency.Buckets), dump.Source.LineEnd, dump.Requests)
+		}
+	}
+}
+
+// TestVegetaResultsAgree sums the encoded results and compares them with
+// vegeta's JSON report of the same results: vegeta computes rate,
+// throughput, success and durations from the same nanoseconds, so they
+// agree exactly; its percentiles are t-digest estimates.
+func TestVegetaResultsAgree(t *testing.T) {
+	for _, c := range []string{"ok", "refused", "non2xx", "behind"} {
+		res, js := readVegeta(t, c+"_results.csv"), readVegeta(t, c+"_json.json")
+		if res.Requests != js.Requests || res.Status != js.Status || res.Open != js.Open || res.ToolRPS != js.ToolRPS ||
+			res.Duration != js.Duration || res.Latency.Min != js.Latency.Min || res.Latency.Max != js.Latency.Max ||
+			res.Latency.Mean != js.Latency.Mean || res.RPS != js.RPS {
+			t.Errorf("%s: results %d %+v %+v tput %g dur %s lat %s/%s/%s, JSON %d %+v %+v %g %s %s/%s/%s", c,
+				res.Requests, res.Status, res.Open, res.ToolRPS, res.Duration, res.Latency.Min, res.Latency.Mean, res.Latency.Max,
+				js.Requests, js.Status, js.Open, js.ToolRPS, js.Duration, js.Latency.Min, js.Latency.Mean, js.Latency.Max)
+		}
+		for i, p := range js.Latency.Percentiles {
+			if q := res.Latency.Percentiles[i]; !nearDuration(q.Value, p.Value, 0.25, 0) {
+				t.Errorf("%s: exact p%g %s, vegeta's estimate %s", c, p.P, q.Value, p.Value)
+			}
+		}
+		var counted int64
+		for _, e := range res.Errors.Messages {
+			counted += e.Count
+		}
+		if noStatus := res.Requests - (res.Status.C2xx + res.Status.C3xx + res.Status.C4xx + res.Status.C5xx); res.Errors.Total() != noStatus ||
+			counted != noStatus+res.Status.C4xx+res.Status.C5xx {
+			t.Errorf("%s: %d errors by kind, %d by message, %d requests without a status", c, res.Errors.Total(), counted, noStatus)
+		}
+	}
+	jsonl := readVegeta(t, "non2xx_results.json")
+	csv := readVegeta(t, "non2xx_results.csv")
+	jsonl.Source, csv.Source = Source{}, Source{}
+	checkMeasurement(t, "non2xx results, JSON against CSV", jsonl, csv)
+}
+
+// TestVegetaHistogram counts the latencies of the encoded results into the
+// histogram report's buckets.
+func TestVegetaHistogram(t *testing.T) {
+	for _, c := range []string{"ok", "refused", "behind"} {
+		hist := readVegeta(t, c+"_hist.txt")
+		f, err := os.Open(vegetaPrefix + c + "_results.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		results, err := ReadVegetaCSV(f, c)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]int64, len(hist.Latency.Buckets))
+		for _, r := range results {
+			for i, b := range hist.Latency.Buckets {
+				if r.Latency >= b.Low && (b.High == 0 || r.Latency < b.High) {
+					counts[i]++
+				}
+			}
+		}
+		for i, b := range hist.Latency.Buckets {
+			if b.Count != counts[i] {
+				t.Errorf("%s: bucket [%s, %s] counts %d, the results %d", c, b.Low, b.High, b.Count, counts[i])
+			}
+		}
+		if hist.Requests != int64(len(results)) || hist.Latency.Samples != hist.Requests {
+			t.Errorf("%s: histogram of %d requests (%d samples), %d results", c, hist.Requests, hist.Latency.Samples, len(results))
+		}
+	}
+}
+
+func TestVegetaHDRPlot(t *testing.T) {
+	plot, text := readVegeta(t, "timeout_hdrplot.txt"), readVegeta(t, "timeout_text.txt")
+	if plot.Requests != text.Requests || !nearDuration(plot.Latency.Max, text.Latency.Max, 0.0005, 0) || !nearDuration(plot.Latency.Min, text.Latency.Min, 0.0005, 0) {
+		t.Errorf("hdrplot %d requests, %s to %s; text %d, %s to %s", plot.Requests, plot.Latency.Min, plot.Latency.Max,
+			text.Requests, text.Latency.Min, text.Latency.Max)
+	}
+	for _, p := range plot.Latency.Percentiles {
+		for _, q := range text.Latency.Percentiles {
+			if p.P == q.P && !nearDuration(p.Value, q.Value, 0.0005, 0) {
+				t.Errorf("hdrplot p%g %s, text %s", p.P, p.Value, q.Value)
+			}
+		}
+	}
+}
+
+// TestVegetaBehind measures how far a client with four workers fell behind
+// 500 req/s against a server that answers 100 a second, and that a client
+// that kept up did not.
+func TestVegetaBehind(t *testing.T) {
+	read := func(c string) []VegetaResult {
+		f, err := os.Open(vegetaPrefix + c + "_results.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		res, err := ReadVegetaCSV(f, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	// 156 requests sent over 2 s where 1000 were due: the last went out
+	// about 2 s - 155/500 s late.
+	if b := Behind(read("behind"), 500); b < 1500*time.Millisecond || b > 2*time.Second {
+		t.Errorf("behind: %s, want about 1.7s", b)
+	}
+	if b := Behind(read("ok"), 500); b > 100*time.Millisecond {
+		t.Errorf("ok: %s behind, want little", b)
+	}
+	t0 := time.Unix(1e9, 0)
+	at := func(seq uint64, ms int) VegetaResult {
+		return VegetaResult{Seq: seq, Timestamp: t0.Add(time.Duration(ms) * time.Millisecond)}
+	}
+	for _, c := range []struct {
+		results []VegetaResult
+		rate    float64
+		want    time.Duration
+	}{
+		{[]VegetaResult{at(0, 0), at(1, 10), at(2, 20)}, 100, 0},
+		{[]VegetaResult{at(2, 35), at(0, 0), at(1, 10)}, 100, 15 * time.Millisecond},
+		{[]VegetaResult{at(0, 0), at(1, 5)}, 100, 0}, // early is not behind
+		{[]VegetaResult{at(0, 0), at(1, 50)}, 0, 0},  // rate unknown
+		{nil, 100, 0},
+	} {
+		if got := Behind(c.results, c.rate); got != c.want {
+			t.Errorf("Behind(%v, %g) = %s, want %s", c.results, c.rate, got, c.want)
+		}
+	}
+}
+
+// TestVegetaHostile: cut, huge, NaN and mismatched inputs give a
+// *SyntaxError naming the file and line, and no measurement made of them.
+func TestVegetaHostile(t *testing.T) {
+	text := string(readFixture(t, vegetaPrefix+"ok_text.txt"))
+	js := string(readFixture(t, vegetaPrefix+"ok_json.json"))
+	hist := string(readFixture(t, vegetaPrefix+"ok_hist.txt"))
+	csv := string(readFixture(t, vegetaPrefix+"small_results.csv"))
+	otherHist := string(readFixture(t, vegetaPrefix+"behind_hist.txt"))
+	for _, c := range []struct {
+		name, in string
+		line     int
+		want     string
+		kept     int // measurements still read
+	}{
+		{"JSON cut", js[:len(js)/2], 1, "cut short", 0},
+		{"JSON huge count", strings.Replace(js, `"requests":1000`, `"requests":1e400`, 1), 1, "vegeta JSON report", 0},
+		{"JSON count over int64", strings.Replace(js, `"requests":1000`, `"requests":99999999999999999999`, 1), 1, "vegeta JSON report", 0},
+		{"JSON NaN", strings.Replace(js, `"rate":500.51938696577685`, `"rate":NaN`, 1), 1, "vegeta JSON report", 0},
+		{"JSON rate edited", strings.Replace(js, `"rate":500.51938696577685`, `"rate":900`, 1), 1, "send rate", 0},
+		{"JSON no latencies", `{"latencies":null,"requests":1}`, 1, `no "latencies"`, 0},
+		{"JSON bad code", strings.Replace(js, `"200":1000`, `"2x0":1000`, 1), 1, "status code", 0},
+		{"text cut", text[:strings.Index(text, "Latencies")], 2, "no Latencies line", 0},
+		{"text NaN", strings.Replace(text, "500.52", "NaN", 1), 1, `"NaN" is not a number`, 0},
+		{"text huge", strings.Replace(text, "1000, 500.52", "99999999999999999999, 500.52", 1), 1, "not a count", 0},
+		{"text success", strings.Replace(text, "100.00%", "500.00%", 1), 1, "success ratio", 0},
+		{"text bad duration", strings.Replace(text, "1.998s", "1.998q", 1), 2, "not a duration", 0},
+		{"hist count edited", strings.Replace(hist, "885 ", "886 ", 1), 1, "cut or changed", 0},
+		{"hist cut", hist[:strings.Index(hist, "[50ms")], 1, "cut short", 0},
+		{"hist bad row", strings.Replace(hist, "[1ms,", "[1ms;", 1), 3, "vegeta histogram", 0},
+		{"run dir of other results", js + otherHist, 2, "not the same results", 1},
+		{"results cut", csv[:strings.LastIndex(strings.TrimSuffix(csv, "\n"), "\n")+41], 10, "vegeta results", 1},
+		{"results huge latency", strings.Replace(csv, ",200,", ",200,99999999999999999999,", 1), 1, "latency", 1},
+	} {
+		ms, _, errs := readString("v.txt", c.in)
+		var se *SyntaxError
+		if len(errs) == 0 || !errors.As(errs[0], &se) || se.File != "v.txt" || se.Line != c.line || !strings.Contains(se.Msg, c.want) {
+			t.Errorf("%s: errors %v, want v.txt:%d: …%s…", c.name, errs, c.line, c.want)
+		}
+		if len(ms) != c.kept {
+			t.Errorf("%s: %d measurements, want %d", c.name, len(ms), c.kept)
+		}
+	}
+}
+
+// TestVegetaReportErrors: a report names each error once and counts only
+// status codes; with one error besides statuses, the requests without a
+// response are its; with two, they are other errors, and a warning says so.
+func TestVegetaReportErrors(t *testing.T) {
+	text := string(readFixture(t, vegetaPrefix+"timeout_text.txt"))
+	ms, _, errs := readString("v.txt", text+"read: connection reset by peer\n")
+	if len(errs) > 0 || len(ms) != 1 {
+		t.Fatalf("%d measurements, errors %v", len(ms), errs)
+	}
+	m := ms[0]
+	if m.Errors.Other != 98 || m.Errors.Timeout != 0 || len(m.Warnings) != 1 || m.Errors.Messages[0].Count != 0 {
+		t.Errorf("two errors: %+v, warnings %q", m.Errors, m.Warnings)
+	}
+	one := readVegeta(t, "timeout_text.txt")
+	if one.Errors.Timeout != 98 || one.Errors.Messages[0].Count != 98 || len(one.Warnings) != 0 {
+		t.Errorf("one error: %+v, warnings %q", one.Errors, one.Warnings)
+	}
+}
+
+func TestReadVegetaCSVErrors(t *testing.T) {
+	csv := string(readFixture(t, vegetaPrefix+"small_results.csv"))
+	lines := strings.SplitAfter(csv, "\n")
+	in := strings.Join(lines[:3], "") + `1796127356923360168,200,"unclosed` + "\n"
+	res, err := ReadVegetaCSV(strings.NewReader(in), "r.csv")
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.File != "r.csv" || se.Line != 4 || len(res) != 3 {
+		t.Errorf("got %d results, error %v; want 3 and r.csv:4", len(res), err)
+	}
+}
