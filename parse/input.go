@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -128,4 +132,28 @@ func textByte(c byte) bool { return c >= ' ' && c < 0x7f || c == '\t' || c == '\
 func isVegetaGob(first []byte) bool {
 	return bytes.Contains(first, []byte("Result")) && bytes.Contains(first, []byte("Timestamp")) &&
 		bytes.Contains(first, []byte("Latency")) && bytes.Contains(first, []byte("BytesIn"))
+}
+
+// looksLikeVegetaResults keeps in a folder walk the files of vegeta's
+// results that looksLikeDump leaves out by name: a .csv of encoded
+// results, and a .bin or .gob of gob results (to say how to convert them).
+// Other CSV files (a site's results.csv) are not dumps.
+func looksLikeVegetaResults(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".csv" && ext != ".bin" && ext != ".gob" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if ext != ".csv" {
+		return isVegetaGob(head)
+	}
+	first, _, _ := bytes.Cut(head, []byte("\n"))
+	return isVegetaCSVResult(string(bytes.TrimSpace(first)))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -258,5 +259,31 @@ func TestReadVegetaCSVErrors(t *testing.T) {
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.File != "r.csv" || se.Line != 4 || len(res) != 3 {
 		t.Errorf("got %d results, error %v; want 3 and r.csv:4", len(res), err)
+	}
+}
+
+// TestVegetaFolder walks a folder of vegeta captures as `fairbench parse
+// DIR` does: every report and CSV of results is read, the gob results are
+// refused with the command that converts them, another CSV is left alone.
+func TestVegetaFolder(t *testing.T) {
+	dir := t.TempDir()
+	names, _ := filepath.Glob(vegetaPrefix + "*")
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), readFixture(t, name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.csv"), []byte("target,rps\ngin,1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	errs := Walk([]string{dir}, func(r Record) error {
+		if m, ok := r.(*Measurement); ok && m.Tool == ToolVegeta && m.Phase == PhaseLatency {
+			n++
+		}
+		return nil
+	})
+	if want := len(names) - 1; n != want || len(errs) != 1 || !strings.Contains(errs[0].Error(), "small_results.gob:1: vegeta's binary (gob) results, not read: convert them with `vegeta encode -to csv") {
+		t.Errorf("%d vegeta measurements of %d files, errors %v; want %d and the gob's", n, len(names), errs, want)
 	}
 }
