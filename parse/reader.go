@@ -352,7 +352,7 @@ func mayStart(t []byte) bool {
 var comma = []byte(",")
 
 // toolWords are what parseCommand looks for before splitting a line.
-var toolWords = [][]byte{[]byte("wrk"), []byte("bombardier"), []byte("autocannon")}
+var toolWords = [][]byte{[]byte("wrk"), []byte("bombardier"), []byte("autocannon"), []byte("vegeta")}
 
 // bufReaders keeps the 64 KB line buffers between files: a folder of many
 // small dumps would otherwise allocate one per file.

@@ -72,21 +72,34 @@ func ReadVegetaCSV(r io.Reader, name string) ([]VegetaResult, error) {
 // 0 when none was late or rate is not positive. vegeta numbers requests
 // in the order its workers take them, so a request's seq is its tick.
 func Behind(results []VegetaResult, rate float64) time.Duration {
-	if len(results) == 0 || !(rate > 0) || math.IsInf(rate, 0) {
+	sent := make([]sending, len(results))
+	for i, r := range results {
+		sent[i] = sending{r.Seq, r.Timestamp.UnixNano()}
+	}
+	return behind(sent, rate)
+}
+
+// sending is when one request went out (Unix ns) and its place in the schedule.
+type sending struct {
+	seq uint64
+	at  int64
+}
+
+// behind is Behind on what it needs of each result.
+func behind(sent []sending, rate float64) time.Duration {
+	if len(sent) == 0 || !(rate > 0) || math.IsInf(rate, 0) {
 		return 0
 	}
-	first := results[0].Timestamp
-	for _, r := range results[1:] {
-		if r.Timestamp.Before(first) {
-			first = r.Timestamp
-		}
+	first := sent[0].at
+	for _, s := range sent[1:] {
+		first = min(first, s.at)
 	}
-	var behind time.Duration
-	for _, r := range results {
-		due := time.Duration(float64(r.Seq) / rate * float64(time.Second))
-		behind = max(behind, r.Timestamp.Sub(first)-due)
+	var late time.Duration
+	for _, s := range sent {
+		due := time.Duration(float64(s.seq) / rate * float64(time.Second))
+		late = max(late, time.Duration(s.at-first)-due)
 	}
-	return behind
+	return late
 }
 
 // parseVegetaCSV parses one CSV line of results.
@@ -271,6 +284,15 @@ func (b *vegetaResultsBlock) end() ([]Record, error) {
 		return nil, b.firstErr // each other bad line is reported
 	}
 	m := b.tally.measurement(b.first, b.last)
+	if cmd := b.ctx.cmd; cmd != nil && cmd.tool() == ToolVegeta {
+		// The rate the command line offered (applied to m when it is
+		// labelled) gives the schedule the results fell behind.
+		if v, ok := vegetaFlag(cmd.argv, "rate"); ok {
+			if rate, ok := vegetaRate(v); ok {
+				m.Open.Behind = behind(b.tally.sent, rate)
+			}
+		}
+	}
 	if b.bad > 0 {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%d lines of results could not be read and are not counted", b.bad))
 	}
@@ -286,6 +308,7 @@ type vegetaTally struct {
 	codes                  map[int]int64
 	errIndex               map[string]int
 	s                      vegetaSummary
+	sent                   []sending
 	method, url            string
 	mixed                  bool // more than one method or URL
 }
@@ -299,6 +322,7 @@ func (t *vegetaTally) add(r VegetaResult) {
 	t.codes[r.Code]++
 	t.bytesIn += r.BytesIn
 	t.latencies = append(t.latencies, r.Latency)
+	t.sent = append(t.sent, sending{r.Seq, r.Timestamp.UnixNano()})
 	t.total += r.Latency
 	if r.Timestamp.Before(t.earliest) {
 		t.earliest = r.Timestamp

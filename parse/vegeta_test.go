@@ -287,3 +287,43 @@ func TestVegetaFolder(t *testing.T) {
 		t.Errorf("%d vegeta measurements of %d files, errors %v; want %d and the gob's", n, len(names), errs, want)
 	}
 }
+
+func TestVegetaRate(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"500/s", 500, true}, {"500/1s", 500, true}, {"1000/2s", 500, true}, {"500", 500, true},
+		{"50/100ms", 500, true}, {"3/m", 0.05, true},
+		{"0", 0, false}, {"-5/s", 0, false}, {"NaN/s", 0, false}, {"Inf", 0, false}, {"500/x", 0, false},
+		{"500/0s", 0, false}, {"", 0, false},
+	} {
+		got, ok := vegetaRate(c.in)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("vegetaRate(%q) = %g, %v; want %g, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestVegetaCommandLine: the command line before vegeta's output gives the
+// offered rate and the window, which its reports do not print, and with
+// the results, how far the client fell behind its schedule.
+func TestVegetaCommandLine(t *testing.T) {
+	const cmd = "$ vegeta attack --rate 500/1s -duration=2s -max-workers=4 -max-body 0 < targets | vegeta encode -to csv\n"
+	results := string(readFixture(t, vegetaPrefix+"behind_results.csv"))
+	ms, _, errs := readString("v.txt", cmd+results)
+	if len(errs) > 0 || len(ms) != 1 {
+		t.Fatalf("%d measurements, errors %v", len(ms), errs)
+	}
+	m := ms[0]
+	if m.Rate != 500 || m.Window != 2*time.Second || m.Method != "GET" || m.Source.LineStart != 1 ||
+		m.Open.Behind < 1500*time.Millisecond || m.Open.Behind > 2*time.Second {
+		t.Errorf("rate %g, window %s, method %q, from line %d, behind %s", m.Rate, m.Window, m.Method, m.Source.LineStart, m.Open.Behind)
+	}
+	text := string(readFixture(t, vegetaPrefix+"ok_text.txt"))
+	ms, _, _ = readString("v.txt", "vegeta attack -rate=250 -duration 3s | vegeta report\n"+text)
+	if len(ms) != 1 || ms[0].Rate != 250 || ms[0].Window != 3*time.Second || ms[0].Open.Behind != 0 || ms[0].Method != "" {
+		t.Errorf("text report after a command line: %+v", ms)
+	}
+}
