@@ -327,3 +327,42 @@ func TestVegetaCommandLine(t *testing.T) {
 		t.Errorf("text report after a command line: %+v", ms)
 	}
 }
+
+// TestVegetaRunDir reads a vegeta measurement of a run dir: its dump (the
+// JSON report, then the histogram) and what run.json says of it (the
+// offered rate, its share of capacity, how far sending fell behind; the
+// window from its argv).
+func TestVegetaRunDir(t *testing.T) {
+	dir := t.TempDir()
+	dump := readFixture(t, vegetaPrefix+"behind_rundir.txt")
+	if err := os.MkdirAll(filepath.Join(dir, "dumps/a/ping"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dumps/a/ping/L500-1.txt"), dump, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := `{"schema":1,"id":"r1","status":"complete","targets":[{"name":"a","runtime":"go"}],
+"measurements":[{"target":"a","scenario":"ping","rep":1,"order":1,"tool":"vegeta","tool_version":"v12.13.0",
+"phase":"latency","rate":500,"rate_fraction":0.5,"capacity":1000,"behind_s":1.6877,
+"argv":["/home/x/.cache/fairbench/vegeta-v12.13.0/vegeta","attack","-rate=500/s","-duration=2s","-max-body","0","-max-workers=4"],
+"dump":"dumps/a/ping/L500-1.txt"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), []byte(run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ms []*Measurement
+	errs := Walk([]string{dir}, func(r Record) error {
+		if m, ok := r.(*Measurement); ok {
+			ms = append(ms, m)
+		}
+		return nil
+	})
+	if len(errs) > 0 || len(ms) != 1 {
+		t.Fatalf("%d measurements, errors %v", len(ms), errs)
+	}
+	m := ms[0]
+	if m.Tool != ToolVegeta || m.Phase != PhaseLatency || m.Rate != 500 || m.Open.Fraction != 0.5 || m.Open.Capacity != 1000 ||
+		m.Open.Behind != 1687700*time.Microsecond || m.Window != 2*time.Second || m.Requests != 156 ||
+		len(m.Latency.Buckets) != 6 || m.Open.SendRate < 78 || m.Open.SendRate > 78.1 || m.Source.LineEnd != 8 {
+		t.Errorf("run dir measurement:%s", dumpFields(m))
+	}
+}
