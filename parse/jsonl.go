@@ -15,7 +15,7 @@ import (
 // A measurement:
 //
 //	kind            "measurement"
-//	tool            "wrk" | "wrk2" | "bombardier" | "autocannon"
+//	tool            "wrk" | "wrk2" | "bombardier" | "autocannon" | "vegeta"
 //	tool_version    as reported, "" if unknown
 //	run             fairbench run ID, "" for foreign dumps
 //	target          target name (from run.json, the harness, or the file name)

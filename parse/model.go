@@ -53,11 +53,17 @@ type Measurement struct {
 	Connections int           // concurrent connections
 	Threads     int           // client threads (wrk) or workers (autocannon); 0 if not applicable
 	Pipelining  int           // requests in flight per connection; 0 if not printed (means 1)
-	Rate        float64       // requested constant rate (wrk2 -R, bombardier -r); 0 if none
+	Rate        float64       // requested constant rate (wrk2 -R, bombardier -r, vegeta -rate, run.json); 0 if none
 	Window      time.Duration // the requested duration (-d); 0 for request-count runs
-	Duration    time.Duration // the measured duration the tool reports
+	// Duration is the measured duration the tool reports; for vegeta, its
+	// attack (first to last request sent) plus its wait (to the last
+	// response): the window its requests were completed in.
+	Duration time.Duration
 
-	Requests int64 // requests the tool counts as completed (including error responses)
+	// Requests is the requests the tool counts as completed (including
+	// error responses); vegeta counts every request it sent, a request
+	// without a response (status 0) too, and completed() leaves those out.
+	Requests int64
 	// RPS is the throughput fairbench reports, defined alike for every tool:
 	// completed requests ÷ the measured window. RPSBasis says which window
 	// and count it rests on; the Reader sets both (Throughput for a

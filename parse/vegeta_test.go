@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,15 @@ func TestVegetaResultsAgree(t *testing.T) {
 	csv := readVegeta(t, "non2xx_results.csv")
 	jsonl.Source, csv.Source = Source{}, Source{}
 	checkMeasurement(t, "non2xx results, JSON against CSV", jsonl, csv)
+}
+
+// TestVegetaJSONBuckets: the JSON report's histogram (-buckets) is the
+// histogram report's.
+func TestVegetaJSONBuckets(t *testing.T) {
+	js, hist := readVegeta(t, "ok_json_buckets.json"), readVegeta(t, "ok_hist.txt")
+	if len(js.Latency.Buckets) != 6 || !reflect.DeepEqual(js.Latency.Buckets, hist.Latency.Buckets) {
+		t.Errorf("JSON buckets %v, histogram %v", js.Latency.Buckets, hist.Latency.Buckets)
+	}
 }
 
 // TestVegetaHistogram counts the latencies of the encoded results into the

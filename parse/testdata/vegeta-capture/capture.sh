@@ -74,3 +74,8 @@ attack non2xx "$U/mixed" -duration=2s -rate=200/s -redirects=-1
 reports non2xx text json csv jsonl rundir
 attack behind "$U/serial" -duration=2s -rate=500/s -max-workers=4
 reports behind text json hist csv rundir
+
+# The JSON report with its histogram (-buckets), from the CSV results:
+# vegeta report reads them as it reads its gob.
+CMDLINE="vegeta report -type=json -buckets '[0,1ms,2ms,5ms,10ms,50ms]' ${P}ok_results.csv" cmd ok_json_buckets.json \
+	"$V" report -type=json -buckets '[0,1ms,2ms,5ms,10ms,50ms]' "$OUT/${P}ok_results.csv"
