@@ -23,6 +23,9 @@ import (
 // Alone, each makes a Measurement with only its latency figures and the
 // number of requests; the rest is in the other reports of the same results.
 
+// latencyOnly is the warning on a histogram or hdrplot report read alone.
+const latencyOnly = "vegeta latency report alone: no durations, rates or status counts (keep vegeta report -type=json of the same results beside it)"
+
 // isVegetaHistHeader reports whether a trimmed line is the histogram
 // report's header.
 func isVegetaHistHeader(t string) bool {
@@ -128,6 +131,7 @@ func (h *vegetaHist) end() ([]Record, error) {
 	m := &Measurement{Tool: ToolVegeta, Phase: PhaseLatency, Requests: total, RequestsSent: total,
 		Source: Source{LineStart: h.first, LineEnd: h.last}}
 	m.Latency.Samples, m.Latency.Buckets = total, h.buckets
+	m.Warnings = append(m.Warnings, latencyOnly)
 	return []Record{m}, nil
 }
 
@@ -191,5 +195,6 @@ func (h *vegetaHDRPlot) end() ([]Record, error) {
 	last := len(h.rows) - 1
 	m.Latency.Min, m.Latency.Max, m.Latency.Samples = h.rows[0].Value, h.rows[last].Value, h.count
 	m.Latency.Percentiles = h.rows[1:last]
+	m.Warnings = append(m.Warnings, latencyOnly)
 	return []Record{m}, nil
 }
