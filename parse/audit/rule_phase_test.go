@@ -1,0 +1,148 @@
+package audit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// withPhases adds to s, for target a on ping, a sweep over 1, 8, 64 and 256
+// connections (one repetition each, the 1-connection point far slower) and
+// open-model points at 25% to 90% of its capacity: what a run with every
+// phase holds besides its throughput cells.
+func withPhases(s *parse.Set) *parse.Set {
+	order := 100
+	for i, conns := range []int{1, 8, 64, 256} {
+		m := meas("r", "a", "ping", 1, []float64{90, 600, 1000, 1010}[i])
+		m.Phase, m.Connections, m.Order = parse.PhaseSweep, conns, order
+		order++
+		s.Measurements = append(s.Measurements, m)
+	}
+	for _, f := range []float64{0.25, 0.5, 0.75, 0.9} {
+		for rep := 1; rep <= 2; rep++ {
+			m := meas("r", "a", "ping", rep, 1000*f)
+			m.Tool, m.Threads, m.Phase, m.Rate, m.Order = parse.ToolVegeta, 0, parse.PhaseLatency, 1000*f, order
+			m.Open = parse.OpenModel{Fraction: f, Capacity: 1000, SendRate: 1000 * f}
+			m.Latency.Percentiles = []parse.Percentile{{P: 50, Value: time.Millisecond}, {P: 99, Value: 4 * time.Millisecond}}
+			order++
+			s.Measurements = append(s.Measurements, m)
+		}
+	}
+	return s
+}
+
+// TestPhasesLeftOutOfThroughputRules checks that latency and sweep points
+// change nothing the closed-loop statistics, verdicts and rules say: a
+// sweep point at 1 connection is not a fourth repetition of a/ping.
+func TestPhasesLeftOutOfThroughputRules(t *testing.T) {
+	plain, phased := withRun(cleanSet(), nil), withRun(withPhases(cleanSet()), nil)
+	cells := Cells(phased, DefaultThresholds)
+	for _, c := range cells {
+		if len(c.Reps) != 5 {
+			t.Errorf("%s: %d repetitions, want the 5 of the throughput pass", c, len(c.Reps))
+		}
+	}
+	if fs := MixedSettings(phased.Measurements); len(fs) != 0 {
+		t.Errorf("mixed-settings on sweep and latency points: %v", fs)
+	}
+	opts := AuditOptions{Pairs: [][2]string{{"a", "a"}}}
+	own := []string{RuleClosedLoop, RuleAchievedBelowOffered, RuleErrorsAtRate, RuleSweepPoints}
+	strip := func(fs []Finding) []Finding {
+		return slices.DeleteFunc(fs, func(f Finding) bool { return slices.Contains(own, f.Rule) })
+	}
+	a, b := strip(Audit(plain, opts)), strip(Audit(phased, opts))
+	if len(a) != len(b) {
+		t.Fatalf("the phases changed the throughput findings:\nwithout: %v\nwith:    %v", a, b)
+	}
+	for i := range a {
+		if a[i].Rule != b[i].Rule || a[i].Message != b[i].Message {
+			t.Errorf("finding %d changed: %s\nbecame %s", i, a[i], b[i])
+		}
+	}
+	da := Decide(plain, Cells(plain, DefaultThresholds), MetricRPS, DecideOptions{Thresholds: DefaultThresholds})
+	db := Decide(phased, cells, MetricRPS, DecideOptions{Thresholds: DefaultThresholds})
+	flat := func(d *Verdicts) (out []string) {
+		for _, sv := range d.Scenarios {
+			for _, v := range sv.Pairs {
+				out = append(out, fmt.Sprintf("%s/%s %s-%s %s %.6f", v.Run, v.Scenario, v.A, v.B, v.Verdict, v.Ratio))
+			}
+		}
+		return out
+	}
+	if va, vb := flat(da), flat(db); !slices.Equal(va, vb) || len(va) == 0 {
+		t.Errorf("verdicts with the phases %v, without %v", vb, va)
+	}
+}
+
+// TestRecordOfPhasePoint checks that a throughput repetition is matched to
+// its own run.json record, not to the sweep point of the same number.
+func TestRecordOfPhasePoint(t *testing.T) {
+	s := withPhases(cleanSet())
+	s = withRun(s, func(r *parse.Run) {
+		r.Measurements = r.Measurements[:0]
+		for _, m := range s.Measurements {
+			mr := manifest.Measurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Phase: m.Phase, ClientCPUList: "1"}
+			switch m.Phase {
+			case parse.PhaseSweep:
+				mr.Connections, mr.ClientCPUList = m.Connections, "0-3"
+			case parse.PhaseLatency:
+				mr.Rate, mr.ClientCPUList = m.Rate, "0-2"
+			}
+			r.Measurements = append(r.Measurements, mr)
+		}
+	})
+	ix := newRunIndex(s.Runs)
+	want := map[string]int{parse.PhaseThroughput: 1, parse.PhaseSweep: 4, parse.PhaseLatency: 3}
+	for _, m := range s.Measurements {
+		m.Threads = 0
+		if c, _ := ix.cpus(m); c != want[m.Phase] {
+			t.Errorf("%s rep %d phase %q: %d client CPUs, want %d", m.Target, m.Rep, m.Phase, c, want[m.Phase])
+		}
+	}
+}
+
+// TestClientSaturatedFolds checks that a saturated client is one finding
+// for the run where every cell has it, one for a target where all its
+// cells have it, and one per cell otherwise, with each cell's share named.
+func TestClientSaturatedFolds(t *testing.T) {
+	cpu := func(client float64) func(m *parse.Measurement) {
+		return func(m *parse.Measurement) { m.ClientCPU, m.ServerCPU = client, 9 }
+	}
+	two := func() *parse.Set { // a and b on ping and json
+		s := cleanSet()
+		s.Measurements = append(s.Measurements, series("r", "a", "json", 21, 2, 800, 801, 799, 800.5, 799.5)...)
+		s.Measurements = append(s.Measurements, series("r", "b", "json", 22, 2, 900, 901, 899, 900.5, 899.5)...)
+		return s
+	}
+	tests := []struct {
+		name  string
+		set   *parse.Set
+		where []string
+	}{
+		{"whole run", withRun(each(each(two(), "a", cpu(9.5)), "b", cpu(9.6)), nil), []string{"r"}},
+		{"one target", withRun(each(each(two(), "a", cpu(9.5)), "b", cpu(5)), nil), []string{"r/a"}},
+		{"one cell", withRun(each(cleanSet(), "a", cpu(9.5)), nil), []string{"r/a/ping"}},
+		{"none", withRun(each(cleanSet(), "a", cpu(5)), nil), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var where []string
+			for _, f := range Audit(tt.set, AuditOptions{}) {
+				if f.Rule == RuleClientSaturated {
+					where = append(where, f.where())
+					if tt.where[0] == "r" && !(strings.Contains(f.Message, "a/json 95%") && strings.Contains(f.Message, "b/ping 96%")) {
+						t.Errorf("the run's finding does not name each cell's share: %s", f.Message)
+					}
+				}
+			}
+			if !slices.Equal(where, tt.where) {
+				t.Errorf("client-saturated at %v, want %v", where, tt.where)
+			}
+		})
+	}
+}
