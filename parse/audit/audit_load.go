@@ -228,8 +228,8 @@ func clientSaturatedSpec(phase string, th Thresholds) foldSpec {
 				return fmt.Sprintf("the load generator kept %s of the CPUs it could use busy: the number measures the client as much as the server, so its comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
 					ev[0])
 			}
-			return fmt.Sprintf("the load generator kept most of the CPUs it could use busy %s (%s): the numbers measure the client as much as the servers, so their comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
-				scope, evidenceList(ev))
+			return fmt.Sprintf("the load generator kept at least %.0f%% of the CPUs it could use busy %s (%s): the numbers measure the client as much as the servers, so their comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
+				th.ClientSaturation*100, scope, evidenceList(ev))
 		}}
 }
 

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -10,7 +11,8 @@ import (
 type place struct {
 	run, target, scenario string
 	// evidence is what the rule saw here ("97%"), "" where it did not fire;
-	// a folded finding names each place with it ("a/ping 97%").
+	// a folded finding names each place with it ("a/ping 97%", or "ping
+	// 97%" in a target's finding).
 	evidence string
 	dumps    []string
 }
@@ -19,20 +21,21 @@ type place struct {
 type foldSpec struct {
 	rule  string
 	level Level
-	// byTarget folds the places of a target when every cell of it that the
-	// rule could look at has them (at least two), when the run as a whole
-	// does not.
+	// byTarget folds a target's places into one finding when it has two or
+	// more, and the run as a whole does not fold: a cause that follows the
+	// target (a fast server that outruns the client) is said once for it,
+	// with how many of its cells show it.
 	byTarget bool
 	// message is the finding's text: scope is "" for one cell (evidence is
-	// then its own), else "in all 12 cells of the run" or "in all 3 cells of
-	// a" (evidence is each place's, named and sorted).
+	// then its own), else "in all 12 cells of the run", "in 9 of the 10
+	// cells of a" (evidence is each place's, named and sorted).
 	message func(scope string, evidence []string) string
 }
 
 // fold turns the places where a rule fired (hits) among those it could
 // look at (seen, which holds the hits) into as few findings as say the
 // same: one for a run where every cell it could look at (at least two)
-// has it, else one per target where that holds (byTarget), else one per
+// has it, else one per target with two or more (byTarget), else one per
 // cell. The per-cell evidence stays in each finding's message.
 func fold(spec foldSpec, seen, hits []place) []Finding {
 	type tkey struct{ run, target string }
@@ -50,8 +53,11 @@ func fold(spec foldSpec, seen, hits []place) []Finding {
 		var ev, dumps []string
 		for _, p := range ps {
 			e := p.evidence
-			if scope != "" {
+			switch {
+			case scope != "" && target == "":
 				e = p.target + "/" + p.scenario + " " + e
+			case scope != "":
+				e = p.scenario + " " + e
 			}
 			ev = append(ev, e)
 			dumps = append(dumps, p.dumps...)
@@ -64,16 +70,16 @@ func fold(spec foldSpec, seen, hits []place) []Finding {
 	for _, run := range sortedKeys(boolSet(hitRun)) {
 		ps := hitRun[run]
 		if len(ps) >= 2 && len(ps) == perRun[run] {
-			fs = append(fs, finding(run, "", "", "in all "+plural(len(ps), "cell")+" of the run", ps))
+			fs = append(fs, finding(run, "", "", shareOf(len(ps), len(ps), "the run"), ps))
 			continue
 		}
 		for _, p := range ps {
 			k := tkey{p.run, p.target}
 			tps := hitTarget[k]
 			switch {
-			case spec.byTarget && len(tps) >= 2 && len(tps) == perTarget[k]:
+			case spec.byTarget && len(tps) >= 2:
 				if tps[0].scenario == p.scenario { // once per target
-					fs = append(fs, finding(run, p.target, "", "in all "+plural(len(tps), "cell")+" of "+p.target, tps))
+					fs = append(fs, finding(run, p.target, "", shareOf(len(tps), perTarget[k], p.target), tps))
 				}
 			default:
 				fs = append(fs, finding(run, p.target, p.scenario, "", []place{p}))
@@ -81,6 +87,18 @@ func fold(spec foldSpec, seen, hits []place) []Finding {
 		}
 	}
 	return fs
+}
+
+// shareOf is "in both cells of a", "in all 12 cells of the run", "in 9 of
+// the 10 cells of a".
+func shareOf(k, n int, of string) string {
+	switch {
+	case k == n && n == 2:
+		return "in both cells of " + of
+	case k == n:
+		return fmt.Sprintf("in all %d cells of %s", n, of)
+	}
+	return fmt.Sprintf("in %d of the %d cells of %s", k, n, of)
 }
 
 // boolSet is the keys of m as a set.

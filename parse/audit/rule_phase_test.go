@@ -126,6 +126,15 @@ func TestClientSaturatedFolds(t *testing.T) {
 	}{
 		{"whole run", withRun(each(each(two(), "a", cpu(9.5)), "b", cpu(9.6)), nil), []string{"r"}},
 		{"one target", withRun(each(each(two(), "a", cpu(9.5)), "b", cpu(5)), nil), []string{"r/a"}},
+		{"most of a target", withRun(func() *parse.Set {
+			s := each(each(two(), "a", cpu(9.5)), "b", cpu(5))
+			s.Measurements = append(s.Measurements, series("r", "a", "static", 31, 2, 700, 701, 699, 700.5, 699.5)...)
+			return each(s, "a", func(m *parse.Measurement) {
+				if m.Scenario == "static" {
+					cpu(5)(m)
+				}
+			})
+		}(), nil), []string{"r/a"}},
 		{"one cell", withRun(each(cleanSet(), "a", cpu(9.5)), nil), []string{"r/a/ping"}},
 		{"none", withRun(each(cleanSet(), "a", cpu(5)), nil), nil},
 	}
@@ -135,8 +144,11 @@ func TestClientSaturatedFolds(t *testing.T) {
 			for _, f := range Audit(tt.set, AuditOptions{}) {
 				if f.Rule == RuleClientSaturated {
 					where = append(where, f.where())
-					if tt.where[0] == "r" && !(strings.Contains(f.Message, "a/json 95%") && strings.Contains(f.Message, "b/ping 96%")) {
+					if tt.where[0] == "r" && !(strings.Contains(f.Message, "in all 4 cells of the run") && strings.Contains(f.Message, "a/json 95%") && strings.Contains(f.Message, "b/ping 96%")) {
 						t.Errorf("the run's finding does not name each cell's share: %s", f.Message)
+					}
+					if tt.name == "most of a target" && !strings.Contains(f.Message, "in 2 of the 3 cells of a (json 95%; ping 95%)") {
+						t.Errorf("the target's finding does not say how many of its cells: %s", f.Message)
 					}
 				}
 			}

@@ -34,7 +34,7 @@ func TestSweepTooFewPoints(t *testing.T) {
 		{"three counts", setOf(sweepOf("a", 2, 1, 8, 64), sweepOf("b", 2, 1, 8, 64, 256)),
 			[]string{"r/a/ping"}, "(3 connection counts (1, 8, 64), 2 repetitions at the fewest)"},
 		{"one repetition", setOf(sweepOf("a", 1, 1, 8, 64, 256), sweepOf("b", 1, 1, 8, 64, 256)),
-			[]string{"r"}, "in all 2 cells of the run (a/ping 4 connection counts (1, 8, 64, 256), 1 repetition at the fewest; b/ping"},
+			[]string{"r"}, "in both cells of the run (a/ping 4 connection counts (1, 8, 64, 256), 1 repetition at the fewest; b/ping"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
