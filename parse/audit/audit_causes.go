@@ -387,7 +387,8 @@ func closedLoopFindings(cells []*Cell, open []*openCell) []Finding {
 
 // openSummary is the p99 of each open cell at its offered rate nearest
 // half its capacity (the median over that rate's repetitions): "a/ping:
-// p99 4.1 ms at 50% (500 req/s)", eight cells at most.
+// p99 4.1 ms at 50% (500 req/s)", eight cells at most; a point that fell
+// behind its rate says who did, so its p99 is not read as the server's.
 func openSummary(cells []*openCell) string {
 	var parts []string
 	for _, c := range cells {
@@ -413,7 +414,14 @@ func openSummary(cells []*openCell) string {
 		if len(p99) == 0 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s/%s: p99 %s at %s", c.target, c.scenario, formatMS(time.Duration(medianOf(p99))), rateLabel(best[0])))
+		part := fmt.Sprintf("%s/%s: p99 %s at %s", c.target, c.scenario, formatMS(time.Duration(medianOf(p99))), rateLabel(best[0]))
+		for _, m := range best {
+			if who, _ := whoFellBehind(m); who != behindNone {
+				part += ", where " + who + " fell behind (" + RuleAchievedBelowOffered + ")"
+				break
+			}
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return "its points printed no p99"

@@ -28,6 +28,7 @@ func withPhases(s *parse.Set) *parse.Set {
 			m := meas("r", "a", "ping", rep, 1000*f)
 			m.Tool, m.Threads, m.Phase, m.Rate, m.Order = parse.ToolVegeta, 0, parse.PhaseLatency, 1000*f, order
 			m.Open = parse.OpenModel{Fraction: f, Capacity: 1000, SendRate: 1000 * f}
+			m.Settings.Connections = parse.FromUnknown // vegeta has workers, not connections
 			m.Latency.Percentiles = []parse.Percentile{{P: 50, Value: time.Millisecond}, {P: 99, Value: 4 * time.Millisecond}}
 			order++
 			s.Measurements = append(s.Measurements, m)
@@ -51,7 +52,7 @@ func TestPhasesLeftOutOfThroughputRules(t *testing.T) {
 		t.Errorf("mixed-settings on sweep and latency points: %v", fs)
 	}
 	opts := AuditOptions{Pairs: [][2]string{{"a", "a"}}}
-	own := []string{RuleClosedLoop, RuleAchievedBelowOffered, RuleErrorsAtRate, RuleSweepPoints}
+	own := []string{RuleClosedLoop, RuleAchievedBelowOffered, RuleErrorsAtRate, RuleSweepPoints} // rules of the phases, and the note that points to them
 	strip := func(fs []Finding) []Finding {
 		return slices.DeleteFunc(fs, func(f Finding) bool { return slices.Contains(own, f.Rule) })
 	}

@@ -72,4 +72,13 @@ func TestClosedLoopPointsToLatencyPhase(t *testing.T) {
 	if strings.Contains(fs[0].Message, "measure at a constant rate") {
 		t.Errorf("advises what the run already did: %s", fs[0].Message)
 	}
+	for _, m := range s.Measurements {
+		if m.Phase == parse.PhaseLatency && m.Target == "a" {
+			m.Open.SendRate = m.Rate / 2
+		}
+	}
+	fs = rulesOfKind(Audit(s, AuditOptions{}), RuleClosedLoop)
+	if want := "a/ping: p99 4 ms at 50% (5,000 req/s), where the client fell behind (achieved-below-offered); b/ping: p99 4.5 ms"; len(fs) != 1 || !strings.Contains(fs[0].Message, want) {
+		t.Errorf("a point whose client fell behind is not said to be: want %q in %v", want, fs)
+	}
 }
