@@ -159,3 +159,47 @@ func TestClientSaturatedFolds(t *testing.T) {
 		})
 	}
 }
+
+// TestPhaseRunDir audits a real run with every phase (the ping scenario of
+// a fairbench collect demo: three targets, three closed-loop repetitions,
+// vegeta at 50% and 90% of each target's capacity, a sweep at 1 and 64
+// connections): the cells hold their three repetitions only, settings do
+// not read as mixed, the sweep is too thin, and, where the vegeta dumps
+// are read, every latency point is the client's failure (it sent 662 to
+// 2,219 req/s of 7,514 to 15,439 offered).
+func TestPhaseRunDir(t *testing.T) {
+	set, errs := parse.ReadAll([]string{"testdata/phase-run/20261201T122920Z-vm"})
+	for _, err := range errs {
+		if !strings.Contains(err.Error(), "/latency-") { // vegeta dumps, where this tree has no vegeta reader yet
+			t.Errorf("read: %v", err)
+		}
+	}
+	cells := Cells(set, DefaultThresholds)
+	if len(cells) != 3 {
+		t.Fatalf("%d cells, want chi, gin and stdlib on ping", len(cells))
+	}
+	for _, c := range cells {
+		if len(c.Reps) != 3 {
+			t.Errorf("%s: %d repetitions, want 3 (the sweep's are not)", c, len(c.Reps))
+		}
+	}
+	fs := Audit(set, AuditOptions{})
+	for _, rule := range []string{RuleMixedSettings, RuleSettingsUnknown, RuleToolFailed} {
+		if got := rulesOfKind(fs, rule); len(got) != 0 {
+			t.Errorf("%s on a run with phases: %v", rule, got)
+		}
+	}
+	checkPlaces(t, rulesOfKind(fs, RuleSweepPoints), []string{"20261201T122920Z-vm"}, "chi/ping 2 connection counts (1, 64), 1 repetition at the fewest")
+	latency := 0
+	for _, m := range set.Measurements {
+		if m.Phase == parse.PhaseLatency && !m.Warmup {
+			latency++
+		}
+	}
+	if latency == 0 {
+		t.Logf("no vegeta reader here: the latency rules were not run on this run's points")
+		return
+	}
+	checkPlaces(t, rulesOfKind(fs, RuleAchievedBelowOffered), []string{"20261201T122920Z-vm"}, "gin/ping at 50% (7,514 req/s) the client in 1 of 1 repetitions (sent 662 req/s")
+	checkPlaces(t, rulesOfKind(fs, RuleClosedLoop), []string{"20261201T122920Z-vm"}, "see the latency phase (chi/ping: p99")
+}
