@@ -225,3 +225,28 @@ func TestLatencyPhaseClientCPU(t *testing.T) {
 		t.Errorf("names a point below the bound: %s", fs[0].Message)
 	}
 }
+
+// vegetaDump reads a real vegeta dump of testdata/vegeta as a latency
+// point offered at rate (its -rate; see the README there), or skips where
+// this tree has no vegeta reader yet.
+func vegetaDump(t *testing.T, name, target string, rate float64) *parse.Measurement {
+	t.Helper()
+	set, errs := parse.ReadAll([]string{"testdata/vegeta/" + name})
+	if len(set.Measurements) != 1 {
+		t.Skipf("%s not read as one vegeta measurement here (%v): no vegeta reader in this tree", name, errs)
+	}
+	m := set.Measurements[0]
+	m.Run, m.Target, m.Scenario, m.Rep, m.Phase, m.Rate = "r", target, "ping", 1, parse.PhaseLatency, rate
+	return m
+}
+
+func TestOpenModelRulesRealVegeta(t *testing.T) {
+	kept := vegetaDump(t, "kept_R1000.txt", "a", 1000)
+	refused := vegetaDump(t, "refused_R200.txt", "b", 200)
+	if who, how := whoFellBehind(kept); who != behindNone {
+		t.Errorf("a kept schedule (sent 1,000.6 req/s, answered 1,000.4) is called behind: %s, %s", who, how)
+	}
+	fs := Audit(&parse.Set{Measurements: []*parse.Measurement{kept, refused}}, AuditOptions{})
+	checkPlaces(t, rulesOfKind(fs, RuleAchievedBelowOffered), []string{"r/b/ping"}, "at 200 req/s the target in 1 of 1 repetitions (answered 150 req/s of 201 sent)")
+	checkPlaces(t, rulesOfKind(fs, RuleErrorsAtRate), []string{"r/b/ping"}, "152 of 600 requests")
+}
