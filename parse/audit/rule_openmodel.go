@@ -211,7 +211,7 @@ func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 	for _, c := range cells {
 		p := place{run: c.run, target: c.target, scenario: c.scenario, dumps: c.dumps()}
 		seen = append(seen, p)
-		if ev, dumps := behindEvidence(c); ev != "" {
+		if ev, dumps := behindEvidence(ix, c); ev != "" {
 			behind = append(behind, place{run: c.run, target: c.target, scenario: c.scenario, evidence: ev, dumps: dumps})
 		}
 		if f, ok := errorsAtRate(c, th); ok {
@@ -225,31 +225,38 @@ func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 		}
 	}
 	fs = append(fs, fold(foldSpec{rule: RuleAchievedBelowOffered, level: LevelWarning, message: func(scope string, ev []string) string {
-		return fmt.Sprintf("the achieved rate fell below the offered one %s(%s): where the client fell behind its schedule, requests went out late and their wait is missing from the latency, so those points measure the client, not the server (give the client more CPUs or lower the rate); where the target answered fewer than were sent, it could not keep up at that rate and its latency there grows with the window (a point past its capacity, not a steady state)",
+		return fmt.Sprintf("the achieved rate fell below the offered one %s(%s): where the client fell behind its schedule, requests went out late and their wait is missing from the latency, so those points measure the client, not the server (with the load tool's own CPU near its limit, give it more CPUs; well below it, its workers or other load on its CPUs held it back: raise -max-workers, quiet the host, or lower the rate); where the target answered fewer than were sent, it could not keep up at that rate and its latency there grows with the window (a point past its capacity, not a steady state)",
 			scopeSpace(scope), evidenceList(ev))
 	}}, seen, behind)...)
 	return append(fs, fold(clientSaturatedSpec("latency phase", th), cpuSeen, cpuHit)...)
 }
 
 // behindEvidence says, per offered rate of c, who kept it below the rate:
-// "at 90% (900 req/s) the client in 2 of 2 repetitions (sent 812 req/s)".
-func behindEvidence(c *openCell) (string, []string) {
+// "at 90% (900 req/s) the client in 2 of 2 repetitions (sent 812 req/s;
+// the load tool used 35% of its CPUs)", the share where recorded, so that
+// a client held back by its workers or by other load is not taken for
+// one short of CPU.
+func behindEvidence(ix runIndex, c *openCell) (string, []string) {
 	var parts, dumps []string
 	for _, g := range byRate(c.points) {
-		counts := map[string]int{}
-		var how []string
+		counts, how := map[string]int{}, map[string]string{} // who → points, the first one's how
 		for _, m := range g {
 			who, h := whoFellBehind(m)
 			if who == behindNone {
 				continue
 			}
+			if cu, _ := ix.share(m); who == behindClient && !math.IsNaN(cu) {
+				h += fmt.Sprintf("; the load tool used %.0f%% of its CPUs", cu*100)
+			}
+			if counts[who] == 0 {
+				how[who] = h
+			}
 			counts[who]++
-			how = append(how, h)
 			dumps = append(dumps, m.Source.File)
 		}
 		for _, who := range []string{behindClient, behindTarget, behindEither} {
 			if counts[who] > 0 {
-				parts = append(parts, fmt.Sprintf("at %s %s in %d of %d repetitions (%s)", rateLabel(g[0]), who, counts[who], len(g), how[0]))
+				parts = append(parts, fmt.Sprintf("at %s %s in %d of %d repetitions (%s)", rateLabel(g[0]), who, counts[who], len(g), how[who]))
 			}
 		}
 	}

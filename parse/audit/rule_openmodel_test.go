@@ -108,6 +108,14 @@ func TestAchievedBelowOffered(t *testing.T) {
 			[]string{"r"}, "a/ping at 90% (9,000 req/s) the client in 2 of 2 repetitions (sent 8,000 req/s)"},
 		{"answered too few", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.Wait = 2 * time.Second }), "a"),
 			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the target in 2 of 2 repetitions (answered 6,000 req/s of 9,001 sent)"},
+		{"either in one rate", phaseOf(atNinety(func(m *parse.Measurement) {
+			if m.Rep == 1 {
+				m.Open.SendRate = 8000
+			} else {
+				m.Open.Wait = 2 * time.Second
+			}
+		}), "a"),
+			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the client in 1 of 2 repetitions (sent 8,000 req/s), at 90% (9,000 req/s) the target in 1 of 2 repetitions (answered 6,000 req/s of 9,001 sent)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
