@@ -259,7 +259,10 @@ func latencyFindings(c *Cell, th Thresholds) []Finding {
 			samples = m.Requests - m.Errors.Timeout
 		}
 		for _, p := range m.Latency.Percentiles {
-			if samples <= 0 || float64(samples)*(1-p.P/100) >= float64(th.MinTailSamples) {
+			// beyond is rounded to 1e-6 of a sample: 10,000 × (1 − 0.999) is
+			// 9.9999…, which is 10 samples, not fewer.
+			beyond := math.Round(float64(samples)*(100-p.P)/100*1e6) / 1e6
+			if samples <= 0 || beyond >= float64(th.MinTailSamples) {
 				continue
 			}
 			if old, ok := thin[p.P]; !ok || samples < old {

@@ -201,8 +201,8 @@ func formatMS(d time.Duration) string {
 
 // openModelFindings runs the open-model rules on the set's latency points:
 // achieved below offered (folded per run), errors at a rate (per cell),
-// and the load tool's CPU (the client-saturated rule, folded the same way
-// as the closed-loop pass's).
+// the load tool's CPU (the client-saturated rule, folded the same way as
+// the closed-loop pass's), and percentile-samples on each point's tail.
 func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 	cells := openCells(set)
 	ix := newRunIndex(set.Runs)
@@ -215,6 +215,11 @@ func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 			behind = append(behind, place{run: c.run, target: c.target, scenario: c.scenario, evidence: ev, dumps: dumps})
 		}
 		if f, ok := errorsAtRate(c, th); ok {
+			fs = append(fs, f)
+		}
+		// a point's tail rests on its own samples as a cell's does
+		for _, f := range latencyFindings(&Cell{Run: c.run, Name: c.target, Scenario: c.scenario, Reps: c.points}, th) {
+			f.Message = "in the latency phase, " + f.Message
 			fs = append(fs, f)
 		}
 		if ev, dumps, any := clientShares(ix, c, th); any {

@@ -258,3 +258,18 @@ func TestOpenModelRulesRealVegeta(t *testing.T) {
 	checkPlaces(t, rulesOfKind(fs, RuleAchievedBelowOffered), []string{"r/b/ping"}, "at 200 req/s the target in 1 of 1 repetitions (answered 150 req/s of 201 sent)")
 	checkPlaces(t, rulesOfKind(fs, RuleErrorsAtRate), []string{"r/b/ping"}, "152 of 600 requests")
 }
+
+// TestLatencyPhaseTailSamples checks that a latency point's p99.9 resting
+// on fewer than MinTailSamples samples is said, as a cell's is.
+func TestLatencyPhaseTailSamples(t *testing.T) {
+	thin := phaseOf(func(m *parse.Measurement) {
+		m.Latency.Percentiles = append(m.Latency.Percentiles, parse.Percentile{P: 99.9, Value: 9 * time.Millisecond})
+	}, "a") // 10,000 samples at 25%: 10 beyond p99.9, enough
+	if fs := rulesOfKind(Audit(thin, AuditOptions{}), RuleTailSamples); len(fs) != 0 {
+		t.Errorf("fired with enough samples: %v", fs)
+	}
+	thin = phaseOf(func(m *parse.Measurement) {
+		m.Latency.Percentiles = append(m.Latency.Percentiles, parse.Percentile{P: 99.99, Value: 9 * time.Millisecond})
+	}, "a")
+	checkPlaces(t, rulesOfKind(Audit(thin, AuditOptions{}), RuleTailSamples), []string{"r/a/ping"}, "in the latency phase, p99.99 of 10,000 samples")
+}
