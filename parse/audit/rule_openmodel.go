@@ -116,9 +116,13 @@ func otherRuntime(set *parse.Set, m *parse.Measurement) bool {
 func (c *openCell) dumps() []string { return dumpsOf(c.points) }
 
 // rateLabel names a point's offered rate: "90% (9,000 req/s)" where the
-// suite set it as a share of capacity, "9,000 req/s" otherwise.
+// suite set it as a share of capacity, "9,000 req/s" otherwise, and says
+// so where nothing recorded it (a vegeta report read alone).
 func rateLabel(m *parse.Measurement) string {
-	if m.Open.Fraction > 0 {
+	switch {
+	case m.Rate <= 0:
+		return "an offered rate not recorded"
+	case m.Open.Fraction > 0:
 		return fmt.Sprintf("%s%% (%s req/s)", formatShare(m.Open.Fraction), formatCount(m.Rate))
 	}
 	return formatCount(m.Rate) + " req/s"
@@ -161,18 +165,20 @@ const (
 // Sending below the rate by more than rateTolerance, or a request sent
 // later than behindBound, is the client's failure; answers below what was
 // sent, the target's; where the tool does not say how sending went (wrk2),
-// answers below the offered rate are either's.
+// answers below the offered rate are either's. Where the offered rate was
+// not recorded (a vegeta report read alone), only the lateness and the
+// answers against what was sent are judged.
 func whoFellBehind(m *parse.Measurement) (who, how string) {
-	offered := m.Rate
-	if offered <= 0 {
+	offered, o := m.Rate, m.Open
+	if offered <= 0 && o.SendRate <= 0 {
 		return behindNone, ""
 	}
-	o := m.Open
 	bound := behindBound(m)
+	short := offered > 0 && o.SendRate > 0 && o.SendRate < offered*(1-rateTolerance)
 	switch {
-	case o.SendRate > 0 && o.SendRate < offered*(1-rateTolerance) && o.Behind > bound:
+	case short && o.Behind > bound:
 		return behindClient, fmt.Sprintf("sent %s req/s, up to %s behind the schedule", formatCount(o.SendRate), formatMS(o.Behind))
-	case o.SendRate > 0 && o.SendRate < offered*(1-rateTolerance):
+	case short:
 		return behindClient, fmt.Sprintf("sent %s req/s", formatCount(o.SendRate))
 	case o.Behind > bound:
 		return behindClient, fmt.Sprintf("a request went out %s behind the schedule, beyond the point's %s bound", formatMS(o.Behind), formatMS(bound))

@@ -257,6 +257,11 @@ func TestOpenModelRulesRealVegeta(t *testing.T) {
 	fs := Audit(&parse.Set{Measurements: []*parse.Measurement{kept, refused}}, AuditOptions{})
 	checkPlaces(t, rulesOfKind(fs, RuleAchievedBelowOffered), []string{"r/b/ping"}, "at 200 req/s the target in 1 of 1 repetitions (answered 150 req/s of 201 sent)")
 	checkPlaces(t, rulesOfKind(fs, RuleErrorsAtRate), []string{"r/b/ping"}, "152 of 600 requests")
+	// read alone, nothing records the offered rate: the answers are still
+	// judged against what was sent
+	refused.Rate = 0
+	fs = Audit(&parse.Set{Measurements: []*parse.Measurement{refused}}, AuditOptions{})
+	checkPlaces(t, rulesOfKind(fs, RuleAchievedBelowOffered), []string{"r/b/ping"}, "at an offered rate not recorded the target in 1 of 1 repetitions (answered 150 req/s of 201 sent)")
 }
 
 // TestLatencyPhaseTailSamples checks that a latency point's p99.9 resting
