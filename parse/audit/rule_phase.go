@@ -1,6 +1,11 @@
 package audit
 
-import "github.com/fairbench/fairbench/parse"
+import (
+	"fmt"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
+)
 
 // inThroughputPass reports whether m belongs to the closed-loop pass at the
 // suite's connections (parse.PhaseThroughput), the pass every statistic,
@@ -12,4 +17,22 @@ import "github.com/fairbench/fairbench/parse"
 // rule_sweep.go. A phase this package does not know is left out too.
 func inThroughputPass(m *parse.Measurement) bool {
 	return m.Phase == parse.PhaseThroughput
+}
+
+// phasePoint names run.json's record mr apart from the throughput cell it
+// shares a target and scenario with: "" for the closed-loop pass, " latency
+// at 50%" (or " latency at 8,577 req/s" for a fixed rate), " sweep at 64
+// connections".
+func phasePoint(mr *manifest.Measurement) string {
+	switch {
+	case mr.Phase == parse.PhaseThroughput:
+		return ""
+	case mr.Phase == parse.PhaseLatency && mr.RateFraction > 0:
+		return fmt.Sprintf(" latency at %s%%", formatShare(mr.RateFraction))
+	case mr.Phase == parse.PhaseLatency:
+		return fmt.Sprintf(" latency at %s req/s", formatCount(mr.Rate))
+	case mr.Phase == parse.PhaseSweep:
+		return " sweep at " + plural(mr.Connections, "connection")
+	}
+	return " " + mr.Phase
 }

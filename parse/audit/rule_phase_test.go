@@ -203,3 +203,25 @@ func TestPhaseRunDir(t *testing.T) {
 	checkPlaces(t, rulesOfKind(fs, RuleAchievedBelowOffered), []string{"20261201T122920Z-vm"}, "gin/ping at 50% (7,514 req/s) the client in 1 of 1 repetitions (sent 662 req/s")
 	checkPlaces(t, rulesOfKind(fs, RuleClosedLoop), []string{"20261201T122920Z-vm"}, "see the latency phase (chi/ping: p99")
 }
+
+// TestInterferenceNamesPhasePoints checks that foreign load during a
+// latency or sweep point is named as that point, not as one more
+// repetition 1 of the cell.
+func TestInterferenceNamesPhasePoints(t *testing.T) {
+	busy := &manifest.Interference{WindowS: 1, Server: load("0", 1, 0.8, 0), Client: load("1", 1, 0, 0)}
+	ms := []manifest.Measurement{
+		{Target: "gin", Scenario: "ping", Rep: 1, Interference: busy},
+		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseLatency, Rate: 8577, RateFraction: 0.5, Interference: busy},
+		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseLatency, Rate: 900, Interference: busy},
+		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseSweep, Connections: 64, Interference: busy},
+	}
+	fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Measurements: ms}}}}, DefaultThresholds)
+	if len(fs) != 1 {
+		t.Fatalf("want one finding, got %v", fs)
+	}
+	for _, want := range []string{"gin/ping (up to 80% of the server's CPU set 0; rep 1)", "gin/ping latency at 50% (up to", "gin/ping latency at 900 req/s (up to", "gin/ping sweep at 64 connections (up to"} {
+		if !strings.Contains(fs[0].Message, want) {
+			t.Errorf("message lacks %q:\n%s", want, fs[0].Message)
+		}
+	}
+}
