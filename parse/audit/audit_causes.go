@@ -93,8 +93,10 @@ func runAdvice(run *parse.Run) advice {
 	var warm []float64
 	orders := 0
 	for _, m := range run.Measurements {
-		k := key{m.Target, m.Scenario, m.Rep}
-		started[k] = started[k] || m.StartupS > 0
+		if m.Phase == parse.PhaseThroughput { // a latency or sweep point is not a repetition
+			k := key{m.Target, m.Scenario, m.Rep}
+			started[k] = started[k] || m.StartupS > 0
+		}
 		if m.Warmup && m.Phase == parse.PhaseThroughput && !m.Start.IsZero() && m.End.After(m.Start) {
 			warm = append(warm, m.End.Sub(m.Start).Seconds())
 		}

@@ -225,3 +225,19 @@ func TestInterferenceNamesPhasePoints(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceIgnoresPhasePoints checks that a latency point (which reuses
+// the repetition's server) does not read as a repetition without a fresh
+// server, nor its warm-up as the run's.
+func TestAdviceIgnoresPhasePoints(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	r := &parse.Run{Manifest: manifest.Manifest{ID: "r", Measurements: []manifest.Measurement{
+		{Target: "a", Scenario: "ping", Rep: 1, StartupS: 0.2, Order: 1},
+		{Target: "a", Scenario: "ping", Rep: 1, Warmup: true, Start: t0, End: t0.Add(time.Second), Order: 2},
+		{Target: "a", Scenario: "ping", Rep: 3, Phase: parse.PhaseLatency, Rate: 500, Order: 3},
+		{Target: "a", Scenario: "ping", Rep: 3, Phase: parse.PhaseLatency, Rate: 500, Warmup: true, Start: t0, End: t0.Add(9 * time.Second), Order: 4},
+	}}}
+	if a := runAdvice(r); a.sharedSrv || a.warmup != "1.0 s" {
+		t.Errorf("advice %+v: want a fresh server for every repetition and the 1.0 s warm-up of the throughput pass", a)
+	}
+}
