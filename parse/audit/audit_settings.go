@@ -162,13 +162,13 @@ func runFindings(set *parse.Set) []Finding {
 				continue
 			}
 			f := Finding{Rule: RuleToolFailed, Level: LevelError, Run: r.ID, Target: mr.Target, Scenario: mr.Scenario,
-				Message: fmt.Sprintf("%s rep %d: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",
-					warmupLabel(mr.Warmup), mr.Rep, mr.Tool, mr.ExitStatus, mr.Error),
+				Message: fmt.Sprintf("%s rep %d%s: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",
+					warmupLabel(mr.Warmup), mr.Rep, phasePoint(&mr), mr.Tool, mr.ExitStatus, mr.Error),
 				Dumps: []string{filepath.Join(r.Path, filepath.FromSlash(mr.Dump))}}
 			if retaken[keyOfRecord(r.ID, &mr)] {
 				f.Level = LevelInfo
-				f.Message = fmt.Sprintf("%s rep %d failed once (%s exited with status %d: %s) and was taken again; the failed dump is kept and not counted",
-					warmupLabel(mr.Warmup), mr.Rep, mr.Tool, mr.ExitStatus, mr.Error)
+				f.Message = fmt.Sprintf("%s rep %d%s failed once (%s exited with status %d: %s) and was taken again; the failed dump is kept and not counted",
+					warmupLabel(mr.Warmup), mr.Rep, phasePoint(&mr), mr.Tool, mr.ExitStatus, mr.Error)
 			}
 			fs = append(fs, f)
 		}

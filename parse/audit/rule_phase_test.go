@@ -241,3 +241,17 @@ func TestAdviceIgnoresPhasePoints(t *testing.T) {
 		t.Errorf("advice %+v: want a fresh server for every repetition and the 1.0 s warm-up of the throughput pass", a)
 	}
 }
+
+// TestFailedPhasePointNotRetaken checks that a latency point that failed is
+// not taken for retaken because the throughput repetition of the same
+// number succeeded, and that the finding names the point.
+func TestFailedPhasePointNotRetaken(t *testing.T) {
+	r := &parse.Run{Manifest: manifest.Manifest{ID: "r", Status: "complete", Measurements: []manifest.Measurement{
+		{Target: "a", Scenario: "ping", Rep: 1, Tool: parse.ToolWrk},
+		{Target: "a", Scenario: "ping", Rep: 1, Tool: parse.ToolVegeta, Phase: parse.PhaseLatency, Rate: 500, RateFraction: 0.5, ExitStatus: 1, Error: "exit status 1"},
+	}}}
+	fs := rulesOfKind(runFindings(&parse.Set{Runs: []*parse.Run{r}}), RuleToolFailed)
+	if len(fs) != 1 || fs[0].Level != LevelError || !strings.Contains(fs[0].Message, "measurement rep 1 latency at 50%: vegeta exited with status 1") {
+		t.Errorf("want one error naming the latency point, got %v", fs)
+	}
+}
