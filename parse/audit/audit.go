@@ -143,7 +143,9 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = foldNoisyCells(fs, runs, scenarios)
 	fs = append(fs, firstRepFindings(runs, cells, th)...)
 	fs = append(fs, driftFindings(runs, cells, th)...)
-	fs = append(fs, closedLoopFindings(cells)...)
+	fs = append(fs, closedLoopFindings(cells, openCells(set))...) // audit_causes.go
+	fs = append(fs, openModelFindings(set, th)...)                // rule_openmodel.go
+	fs = append(fs, sweepFindings(set)...)                        // rule_sweep.go
 	fs = append(fs, outlierFindings(cells, th)...)
 	fs = append(fs, hostPairFindings(cells)...)
 	fs = append(fs, interleaveFindings(set)...)

@@ -149,7 +149,7 @@ func noisyScenarioFindings(runs map[string]*parse.Run, cells []*Cell, th Thresho
 func interleaveFindings(set *parse.Set) []Finding {
 	byRun := map[string][]*parse.Measurement{}
 	for _, m := range set.Measurements {
-		if m.Run != "" && !m.Warmup {
+		if m.Run != "" && !m.Warmup && inThroughputPass(m) {
 			byRun[m.Run] = append(byRun[m.Run], m)
 		}
 	}

@@ -104,7 +104,7 @@ func note(hits map[string]*interferenceHit, mr *manifest.Measurement, dir, side,
 	if !(share > limit) {
 		return
 	}
-	cell := mr.Target + "/" + mr.Scenario
+	cell := mr.Target + "/" + mr.Scenario + phasePoint(mr) // a latency or sweep point is not a repetition of the cell
 	key := cell + "\x00" + side
 	h := hits[key]
 	if h == nil {

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"github.com/fairbench/fairbench/parse"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -26,10 +27,34 @@ type runIndex struct {
 	records map[recordKey]*manifest.Measurement
 }
 
+// recordKey is a measurement's place in its run: its cell and repetition,
+// and for a latency or sweep point its phase, connections and offered rate,
+// so that a point is never taken for the throughput repetition it shares
+// a number with.
 type recordKey struct {
-	run, target, scenario string
-	rep                   int
-	warmup                bool
+	run, target, scenario, phase string
+	rep, connections             int
+	rate                         float64
+	warmup                       bool
+}
+
+// keyOfRecord is the place of run.json's record mr in run id.
+func keyOfRecord(id string, mr *manifest.Measurement) recordKey {
+	return recordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
+}
+
+// keyOfMeasurement is the place of m, as keyOfRecord keys its record: a
+// throughput measurement's connections and rate are the suite's (0 in
+// run.json), a sweep point's connections and a latency point's rate its own.
+func keyOfMeasurement(m *parse.Measurement) recordKey {
+	k := recordKey{run: m.Run, target: m.Target, scenario: m.Scenario, phase: m.Phase, rep: m.Rep, warmup: m.Warmup}
+	switch m.Phase {
+	case parse.PhaseSweep:
+		k.connections = m.Connections
+	case parse.PhaseLatency:
+		k.rate = m.Rate
+	}
+	return k
 }
 
 func newRunIndex(runs []*parse.Run) runIndex {
@@ -38,7 +63,7 @@ func newRunIndex(runs []*parse.Run) runIndex {
 		ix.runs[r.ID] = r
 		for i := range r.Measurements {
 			mr := &r.Measurements[i]
-			ix.records[recordKey{r.ID, mr.Target, mr.Scenario, mr.Rep, mr.Warmup}] = mr
+			ix.records[keyOfRecord(r.ID, mr)] = mr
 		}
 	}
 	return ix
@@ -54,7 +79,7 @@ func (ix runIndex) cpus(m *parse.Measurement) (client, server int) {
 		return 0, 0
 	}
 	client, server = cpuCount(r.Isolation.ClientCPUs), cpuCount(r.Isolation.ServerCPUs)
-	if mr := ix.records[recordKey{m.Run, m.Target, m.Scenario, m.Rep, m.Warmup}]; mr != nil {
+	if mr := ix.records[keyOfMeasurement(m)]; mr != nil {
 		client = firstPositive(cpuCount(mr.ClientCPUList), client)
 		server = firstPositive(cpuCount(mr.ServerCPUList), server)
 	}
@@ -105,21 +130,35 @@ func ranFor(m *parse.Measurement) time.Duration {
 	return m.Window
 }
 
+// share is the share of its CPUs the client and the server of m kept
+// busy in m's window, NaN where the collector recorded no CPU seconds.
+func (ix runIndex) share(m *parse.Measurement) (client, server float64) {
+	client, server = math.NaN(), math.NaN()
+	cc, sc := ix.cpus(m)
+	d := ranFor(m).Seconds()
+	if d <= 0 {
+		return client, server
+	}
+	if m.ClientCPU > 0 && cc > 0 {
+		client = m.ClientCPU / d / float64(cc)
+	}
+	if m.ServerCPU > 0 && sc > 0 {
+		server = m.ServerCPU / d / float64(sc)
+	}
+	return client, server
+}
+
 // cellLoad is the median share of its CPUs the client and the server of
 // cell c kept busy, NaN where the collector recorded no CPU seconds.
 func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
 	var cs, ss []float64
 	for _, m := range c.Reps {
-		cc, sc := ix.cpus(m)
-		d := ranFor(m).Seconds()
-		if d <= 0 {
-			continue
+		cu, su := ix.share(m)
+		if !math.IsNaN(cu) {
+			cs = append(cs, cu)
 		}
-		if m.ClientCPU > 0 && cc > 0 {
-			cs = append(cs, m.ClientCPU/d/float64(cc))
-		}
-		if m.ServerCPU > 0 && sc > 0 {
-			ss = append(ss, m.ServerCPU/d/float64(sc))
+		if !math.IsNaN(su) {
+			ss = append(ss, su)
 		}
 	}
 	return medianOf(cs), medianOf(ss)
@@ -143,17 +182,25 @@ func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 }
 
 // saturationFindings compares each cell's client and server CPU use with
-// the CPUs they had, where the collector recorded CPU seconds.
+// the CPUs they had, where the collector recorded CPU seconds. A saturated
+// client is one cause for every cell it shows in: one finding for the run
+// where every cell with CPU seconds has it, one per target where all that
+// target's cells have it, one per cell otherwise (fold); each names the
+// cells and their shares.
 func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding {
 	ix := newRunIndex(set.Runs)
 	var fs []Finding
+	var seen, hits []place
 	for _, c := range cells {
 		cu, su := ix.cellLoad(c)
 		clientBusy := cu >= th.ClientSaturation
-		if clientBusy {
-			fs = append(fs, cellFinding(c, RuleClientSaturated, LevelWarning, fmt.Sprintf(
-				"the load generator kept %.0f%% of the CPUs it could use busy: the number measures the client as much as the server, so its comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
-				cu*100), nil))
+		if !math.IsNaN(cu) {
+			p := place{run: c.Run, target: c.Name, scenario: c.Scenario, dumps: c.Dumps()}
+			seen = append(seen, p)
+			if clientBusy {
+				p.evidence = fmt.Sprintf("%.0f%%", cu*100)
+				hits = append(hits, p)
+			}
 		}
 		if su < th.ServerSaturation {
 			level := LevelInfo
@@ -165,7 +212,33 @@ func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding 
 				su*100), nil))
 		}
 	}
-	return fs
+	return append(fs, fold(clientSaturatedSpec("", th), seen, hits)...)
+}
+
+// clientSaturatedSpec folds client-saturated findings; phase is "" for
+// the closed-loop pass, else what the message calls the points' pass.
+func clientSaturatedSpec(phase string, th Thresholds) foldSpec {
+	return foldSpec{rule: RuleClientSaturated, level: LevelWarning, byTarget: true,
+		message: func(scope string, ev []string) string {
+			if phase != "" {
+				return fmt.Sprintf("the load generator kept at least %.0f%% of the CPUs it could use busy in the %s %s(%s): the client, not the server, may have set those points' pace and latency; give the client more CPUs or keep the rates below what it sustains",
+					th.ClientSaturation*100, phase, scopeSpace(scope), evidenceList(ev))
+			}
+			if scope == "" {
+				return fmt.Sprintf("the load generator kept %s of the CPUs it could use busy: the number measures the client as much as the server, so its comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
+					ev[0])
+			}
+			return fmt.Sprintf("the load generator kept at least %.0f%% of the CPUs it could use busy %s (%s): the numbers measure the client as much as the servers, so their comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
+				th.ClientSaturation*100, scope, evidenceList(ev))
+		}}
+}
+
+// scopeSpace is scope and a space, or "" when scope is "".
+func scopeSpace(scope string) string {
+	if scope == "" {
+		return ""
+	}
+	return scope + " "
 }
 
 // medianOf is the median of v, NaN for none. v is not modified.
@@ -186,7 +259,10 @@ func latencyFindings(c *Cell, th Thresholds) []Finding {
 			samples = m.Requests - m.Errors.Timeout
 		}
 		for _, p := range m.Latency.Percentiles {
-			if samples <= 0 || float64(samples)*(1-p.P/100) >= float64(th.MinTailSamples) {
+			// beyond is rounded to 1e-6 of a sample: 10,000 × (1 − 0.999) is
+			// 9.9999…, which is 10 samples, not fewer.
+			beyond := math.Round(float64(samples)*(100-p.P)/100*1e6) / 1e6
+			if samples <= 0 || beyond >= float64(th.MinTailSamples) {
 				continue
 			}
 			if old, ok := thin[p.P]; !ok || samples < old {

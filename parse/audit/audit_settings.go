@@ -52,14 +52,16 @@ func intSetting(n int) string {
 	return fmt.Sprint(n)
 }
 
-// MixedSettings finds scenarios whose measurements (warm-ups excluded) were
-// taken with different load settings: tool, connections, threads,
-// pipelining, requested duration or rate. Their numbers cannot be compared.
-// Pass the measurements of every set being compared together.
+// MixedSettings finds scenarios whose measurements of the closed-loop pass
+// (warm-ups, latency and sweep points excluded: those vary the rate and the
+// connections on purpose) were taken with different load settings: tool,
+// connections, threads, pipelining, requested duration or rate. Their
+// numbers cannot be compared. Pass the measurements of every set being
+// compared together.
 func MixedSettings(ms []*parse.Measurement) []Finding {
 	byScenario := map[string][]*parse.Measurement{}
 	for _, m := range ms {
-		if !m.Warmup {
+		if !m.Warmup && inThroughputPass(m) {
 			byScenario[m.Scenario] = append(byScenario[m.Scenario], m)
 		}
 	}
@@ -149,10 +151,10 @@ func runFindings(set *parse.Set) []Finding {
 				Message: fmt.Sprintf("the run's status is %q: some measurements may be missing; finish it with fairbench collect -resume %s", r.Status, r.Path),
 				Dumps:   []string{runJSON}})
 		}
-		retaken := map[string]bool{}
+		retaken := map[recordKey]bool{} // a latency or sweep point is not a retake of the throughput cell
 		for _, mr := range r.Measurements {
 			if mr.ExitStatus == 0 && mr.Error == "" {
-				retaken[fmt.Sprint(mr.Target, "/", mr.Scenario, "/", mr.Rep, "/", mr.Warmup)] = true
+				retaken[keyOfRecord(r.ID, &mr)] = true
 			}
 		}
 		for _, mr := range r.Measurements {
@@ -160,13 +162,13 @@ func runFindings(set *parse.Set) []Finding {
 				continue
 			}
 			f := Finding{Rule: RuleToolFailed, Level: LevelError, Run: r.ID, Target: mr.Target, Scenario: mr.Scenario,
-				Message: fmt.Sprintf("%s rep %d: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",
-					warmupLabel(mr.Warmup), mr.Rep, mr.Tool, mr.ExitStatus, mr.Error),
+				Message: fmt.Sprintf("%s rep %d%s: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",
+					warmupLabel(mr.Warmup), mr.Rep, phasePoint(&mr), mr.Tool, mr.ExitStatus, mr.Error),
 				Dumps: []string{filepath.Join(r.Path, filepath.FromSlash(mr.Dump))}}
-			if retaken[fmt.Sprint(mr.Target, "/", mr.Scenario, "/", mr.Rep, "/", mr.Warmup)] {
+			if retaken[keyOfRecord(r.ID, &mr)] {
 				f.Level = LevelInfo
-				f.Message = fmt.Sprintf("%s rep %d failed once (%s exited with status %d: %s) and was taken again; the failed dump is kept and not counted",
-					warmupLabel(mr.Warmup), mr.Rep, mr.Tool, mr.ExitStatus, mr.Error)
+				f.Message = fmt.Sprintf("%s rep %d%s failed once (%s exited with status %d: %s) and was taken again; the failed dump is kept and not counted",
+					warmupLabel(mr.Warmup), mr.Rep, phasePoint(&mr), mr.Tool, mr.ExitStatus, mr.Error)
 			}
 			fs = append(fs, f)
 		}

@@ -156,14 +156,15 @@ func (c *Cell) String() string {
 // cellKey identifies a cell.
 type cellKey struct{ run, target, runtime, scenario string }
 
-// Cells groups the set's measurements (warm-ups excluded) by run, target,
+// Cells groups the set's measurements of the closed-loop pass (warm-ups,
+// latency and sweep points excluded: inThroughputPass) by run, target,
 // runtime and scenario, and summarises each group. The result is sorted by
 // run, scenario, name.
 func Cells(set *parse.Set, th Thresholds) []*Cell {
 	groups := map[cellKey][]*parse.Measurement{}
 	runtimes := map[string]map[string]bool{}
 	for _, m := range set.Measurements {
-		if m.Warmup {
+		if m.Warmup || !inThroughputPass(m) {
 			continue
 		}
 		k := cellKey{m.Run, m.Target, m.Runtime, m.Scenario}
@@ -183,15 +184,20 @@ func Cells(set *parse.Set, th Thresholds) []*Cell {
 	}
 	sort.Slice(cells, func(i, j int) bool {
 		a, b := cells[i], cells[j]
-		if a.Run != b.Run {
-			return a.Run < b.Run
-		}
-		if a.Scenario != b.Scenario {
-			return a.Scenario < b.Scenario
-		}
-		return a.Name < b.Name
+		return placeLess(a.Run, a.Scenario, a.Name, b.Run, b.Scenario, b.Name)
 	})
 	return cells
+}
+
+// placeLess orders cells by run, then scenario, then name.
+func placeLess(runA, scenarioA, nameA, runB, scenarioB, nameB string) bool {
+	if runA != runB {
+		return runA < runB
+	}
+	if scenarioA != scenarioB {
+		return scenarioA < scenarioB
+	}
+	return nameA < nameB
 }
 
 func newCell(k cellKey, name string, ms []*parse.Measurement, th Thresholds) *Cell {

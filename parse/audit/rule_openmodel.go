@@ -1,0 +1,343 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// Rules about the open-model (latency) phase: requests sent on a schedule
+// at an offered rate, whatever the answers do.
+const (
+	// RuleAchievedBelowOffered: a point whose achieved rate fell short of
+	// the offered one, with who fell behind: the client's schedule (the
+	// point's latency is then not the server's) or the target's answers.
+	RuleAchievedBelowOffered = "achieved-below-offered"
+	// RuleErrorsAtRate: failed requests (non-2xx, socket errors, timeouts)
+	// at an offered rate, with the lowest rate where they start.
+	RuleErrorsAtRate = "errors-at-rate"
+)
+
+// The open-model phase's bounds, and why.
+const (
+	// rateTolerance is how far below the offered rate sending, and below
+	// the rate sent the answers, may fall before a point is said to fall
+	// behind: 2%, Thresholds.Noise's default, the smallest difference
+	// fairbench claims at all. An answer rate also counts the time from the
+	// last request sent to the last answer (vegeta's wait), about one
+	// latency: 0.1% of a 4 s window at 4 ms, so a kept schedule stays well
+	// inside it.
+	rateTolerance = 0.02
+	// behindFloor is the least lateness of a request that counts as the
+	// schedule not kept, whatever the point's latency: a Go timer under
+	// load fires up to about a millisecond late, and a collector pause of
+	// the load tool is as long; neither is the client failing.
+	behindFloor = time.Millisecond
+	// behindFallback is the bound of a point that printed no p99: ten times
+	// behindFloor, the order of a fast service's tail on loopback.
+	behindFallback = 10 * time.Millisecond
+)
+
+// behindBound is how late a request may go out before the point's latency
+// stops being the server's: the point's p99 (a request held back longer
+// than that carries, unrecorded, a delay as large as the tail the point
+// reports: Gil Tene's coordinated omission, on the client's side), not
+// below behindFloor; behindFallback where no p99 was printed.
+func behindBound(m *parse.Measurement) time.Duration {
+	for _, p := range m.Latency.Percentiles {
+		if p.P == 99 {
+			return max(p.Value, behindFloor)
+		}
+	}
+	return behindFallback
+}
+
+// openCell is the latency points of one target on one scenario of one
+// run, by offered rate, then repetition.
+type openCell struct {
+	run, target, scenario string
+	points                []*parse.Measurement
+}
+
+// openCells groups the set's latency points (warm-ups aside) by run,
+// target, runtime and scenario, sorted as Cells sorts cells.
+func openCells(set *parse.Set) []*openCell {
+	type key struct{ run, target, runtime, scenario string }
+	byKey := map[key]*openCell{}
+	for _, m := range set.Measurements {
+		if m.Warmup || m.Phase != parse.PhaseLatency {
+			continue
+		}
+		k := key{m.Run, m.Target, m.Runtime, m.Scenario}
+		c := byKey[k]
+		if c == nil {
+			name := m.Target
+			if m.Runtime != "" && otherRuntime(set, m) {
+				name = fmt.Sprintf("%s (%s)", m.Target, m.Runtime)
+			}
+			c = &openCell{run: m.Run, target: name, scenario: m.Scenario}
+			byKey[k] = c
+		}
+		c.points = append(c.points, m)
+	}
+	out := make([]*openCell, 0, len(byKey))
+	for _, c := range byKey {
+		sort.SliceStable(c.points, func(i, j int) bool {
+			a, b := c.points[i], c.points[j]
+			if a.Rate != b.Rate {
+				return a.Rate < b.Rate
+			}
+			return a.Rep < b.Rep
+		})
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return placeLess(a.run, a.scenario, a.target, b.run, b.scenario, b.target)
+	})
+	return out
+}
+
+// otherRuntime reports whether the set holds m's target on another
+// runtime too, so that its cells are named with the runtime (as Cells does).
+func otherRuntime(set *parse.Set, m *parse.Measurement) bool {
+	for _, o := range set.Measurements {
+		if o.Target == m.Target && o.Runtime != m.Runtime {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *openCell) dumps() []string { return dumpsOf(c.points) }
+
+// rateLabel names a point's offered rate: "90% (9,000 req/s)" where the
+// suite set it as a share of capacity, "9,000 req/s" otherwise, and says
+// so where nothing recorded it (a vegeta report read alone).
+func rateLabel(m *parse.Measurement) string {
+	switch {
+	case m.Rate <= 0:
+		return "an offered rate not recorded"
+	case m.Open.Fraction > 0:
+		return fmt.Sprintf("%s%% (%s req/s)", formatShare(m.Open.Fraction), formatCount(m.Rate))
+	}
+	return formatCount(m.Rate) + " req/s"
+}
+
+// formatShare is a fraction in percent without needless digits: "90", "12.5".
+func formatShare(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", f*100), "0"), ".")
+}
+
+// answered is the number of requests of m that got a response of any
+// status: vegeta counts every request it sent, failures among them; the
+// other tools count responses.
+func answered(m *parse.Measurement) int64 {
+	if m.Tool == parse.ToolVegeta {
+		return max(m.Requests-m.Errors.Total(), 0)
+	}
+	return max(m.Requests, 0)
+}
+
+// answerRate is responses per second from the first request sent to the
+// last answer (the window plus vegeta's wait), 0 where unknown.
+func answerRate(m *parse.Measurement) float64 {
+	d := (ranFor(m) + m.Open.Wait).Seconds()
+	if d <= 0 {
+		return 0
+	}
+	return float64(answered(m)) / d
+}
+
+// Who fell behind at a point.
+const (
+	behindNone   = ""
+	behindClient = "the client"
+	behindTarget = "the target"
+	behindEither = "the target or the client"
+)
+
+// whoFellBehind says who kept a point below its offered rate, and how.
+// Sending below the rate by more than rateTolerance, or a request sent
+// later than behindBound, is the client's failure; answers below what was
+// sent, the target's; where the tool does not say how sending went (wrk2),
+// answers below the offered rate are either's. Where the offered rate was
+// not recorded (a vegeta report read alone), only the lateness and the
+// answers against what was sent are judged.
+func whoFellBehind(m *parse.Measurement) (who, how string) {
+	offered, o := m.Rate, m.Open
+	if offered <= 0 && o.SendRate <= 0 {
+		return behindNone, ""
+	}
+	bound := behindBound(m)
+	short := offered > 0 && o.SendRate > 0 && o.SendRate < offered*(1-rateTolerance)
+	switch {
+	case short && o.Behind > bound:
+		return behindClient, fmt.Sprintf("sent %s req/s, up to %s behind the schedule", formatCount(o.SendRate), formatMS(o.Behind))
+	case short:
+		return behindClient, fmt.Sprintf("sent %s req/s", formatCount(o.SendRate))
+	case o.Behind > bound:
+		return behindClient, fmt.Sprintf("a request went out %s behind the schedule, beyond the point's %s bound", formatMS(o.Behind), formatMS(bound))
+	}
+	sent, known := o.SendRate, o.SendRate > 0 || o.Behind > 0
+	if !known {
+		sent = offered
+	}
+	got := answerRate(m)
+	if got <= 0 && ranFor(m) <= 0 {
+		return behindNone, ""
+	}
+	if got >= sent*(1-rateTolerance) {
+		return behindNone, ""
+	}
+	if !known {
+		return behindEither, fmt.Sprintf("answered %s req/s; %s does not say how its sending kept to the schedule", formatCount(got), m.Tool)
+	}
+	return behindTarget, fmt.Sprintf("answered %s req/s of %s sent", formatCount(got), formatCount(sent))
+}
+
+// formatMS is a duration in milliseconds, three significant digits.
+func formatMS(d time.Duration) string {
+	return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
+}
+
+// openModelFindings runs the open-model rules on the set's latency points:
+// achieved below offered (folded per run), errors at a rate (per cell),
+// the load tool's CPU (the client-saturated rule, folded the same way as
+// the closed-loop pass's), and percentile-samples on each point's tail.
+func openModelFindings(set *parse.Set, th Thresholds) []Finding {
+	cells := openCells(set)
+	ix := newRunIndex(set.Runs)
+	var fs []Finding
+	var seen, behind, cpuSeen, cpuHit []place
+	for _, c := range cells {
+		p := place{run: c.run, target: c.target, scenario: c.scenario, dumps: c.dumps()}
+		seen = append(seen, p)
+		if ev, dumps := behindEvidence(ix, c); ev != "" {
+			behind = append(behind, place{run: c.run, target: c.target, scenario: c.scenario, evidence: ev, dumps: dumps})
+		}
+		if f, ok := errorsAtRate(c, th); ok {
+			fs = append(fs, f)
+		}
+		// a point's tail rests on its own samples as a cell's does
+		for _, f := range latencyFindings(&Cell{Run: c.run, Name: c.target, Scenario: c.scenario, Reps: c.points}, th) {
+			f.Message = "in the latency phase, " + f.Message
+			fs = append(fs, f)
+		}
+		if ev, dumps, any := clientShares(ix, c, th); any {
+			cpuSeen = append(cpuSeen, p)
+			if ev != "" {
+				cpuHit = append(cpuHit, place{run: c.run, target: c.target, scenario: c.scenario, evidence: ev, dumps: dumps})
+			}
+		}
+	}
+	fs = append(fs, fold(foldSpec{rule: RuleAchievedBelowOffered, level: LevelWarning, message: func(scope string, ev []string) string {
+		return fmt.Sprintf("the achieved rate fell below the offered one %s(%s): where the client fell behind its schedule, requests went out late and their wait is missing from the latency, so those points measure the client, not the server (with the load tool's own CPU near its limit, give it more CPUs; well below it, its workers or other load on its CPUs held it back: raise -max-workers, quiet the host, or lower the rate); where the target answered fewer than were sent, it could not keep up at that rate and its latency there grows with the window (a point past its capacity, not a steady state)",
+			scopeSpace(scope), evidenceList(ev))
+	}}, seen, behind)...)
+	return append(fs, fold(clientSaturatedSpec("latency phase", th), cpuSeen, cpuHit)...)
+}
+
+// behindEvidence says, per offered rate of c, who kept it below the rate:
+// "at 90% (900 req/s) the client in 2 of 2 repetitions (sent 812 req/s;
+// the load tool used 35% of its CPUs)", the share where recorded, so that
+// a client held back by its workers or by other load is not taken for
+// one short of CPU.
+func behindEvidence(ix runIndex, c *openCell) (string, []string) {
+	var parts, dumps []string
+	for _, g := range byRate(c.points) {
+		counts, how := map[string]int{}, map[string]string{} // who → points, the first one's how
+		for _, m := range g {
+			who, h := whoFellBehind(m)
+			if who == behindNone {
+				continue
+			}
+			if cu, _ := ix.share(m); who == behindClient && !math.IsNaN(cu) {
+				h += fmt.Sprintf("; the load tool used %.0f%% of its CPUs", cu*100)
+			}
+			if counts[who] == 0 {
+				how[who] = h
+			}
+			counts[who]++
+			dumps = append(dumps, m.Source.File)
+		}
+		for _, who := range []string{behindClient, behindTarget, behindEither} {
+			if counts[who] > 0 {
+				parts = append(parts, fmt.Sprintf("at %s %s in %d of %d repetitions (%s)", rateLabel(g[0]), who, counts[who], len(g), how[who]))
+			}
+		}
+	}
+	return strings.Join(parts, ", "), uniqueSorted(dumps)
+}
+
+// byRate splits points sorted by rate into runs of one offered rate.
+func byRate(ms []*parse.Measurement) [][]*parse.Measurement {
+	var out [][]*parse.Measurement
+	for i, m := range ms {
+		if i == 0 || m.Rate != ms[i-1].Rate {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], m)
+	}
+	return out
+}
+
+// errorsAtRate reports the failed requests of c's points: non-2xx answers
+// and socket errors and timeouts, with the lowest offered rate where they
+// start and whether every higher rate has them too. The level is
+// errorTally's: an error above Thresholds.MaxErrorShare of the requests.
+func errorsAtRate(c *openCell, th Thresholds) (Finding, bool) {
+	var all errorTally
+	var first *parse.Measurement
+	rates, failing := 0, 0
+	for _, g := range byRate(c.points) {
+		rates++
+		n := int64(0)
+		for _, m := range g {
+			k := badResponses(m) + m.Errors.Total()
+			all.add(m, k)
+			n += k
+		}
+		if n > 0 {
+			failing++
+			if first == nil {
+				first = g[0]
+			}
+		}
+	}
+	if first == nil {
+		return Finding{}, false
+	}
+	from := fmt.Sprintf("from %s on, at %d of the %d offered rates", rateLabel(first), failing, rates)
+	if failing == rates {
+		from = fmt.Sprintf("at every offered rate, from %s", rateLabel(first))
+	}
+	return Finding{Rule: RuleErrorsAtRate, Level: all.level(th), Run: c.run, Target: c.target, Scenario: c.scenario, Dumps: uniqueSorted(all.dumps),
+		Message: fmt.Sprintf("%s failed (non-2xx, socket errors or timeouts) %s: the latency there is a mix of answers and failures, and a failure's latency is not a response's; report the rate where errors start beside the latency, and fix the target or lower the rates",
+			all.share(), from)}, true
+}
+
+// clientShares is the share of its CPUs the load tool kept busy at each of
+// c's points (runIndex.share, the client-saturated rule's measure): the
+// points at or above Thresholds.ClientSaturation ("95% at 90% (900
+// req/s)"), and whether any point recorded CPU seconds at all.
+func clientShares(ix runIndex, c *openCell, th Thresholds) (string, []string, bool) {
+	var parts, dumps []string
+	recorded := false
+	for _, m := range c.points {
+		cu, _ := ix.share(m)
+		if math.IsNaN(cu) {
+			continue
+		}
+		recorded = true
+		if cu >= th.ClientSaturation {
+			parts = append(parts, fmt.Sprintf("%.0f%% at %s rep %d", cu*100, rateLabel(m), m.Rep))
+			dumps = append(dumps, m.Source.File)
+		}
+	}
+	return strings.Join(parts, ", "), uniqueSorted(dumps), recorded
+}
