@@ -19,6 +19,7 @@ var (
 		"partials.html", "chart.svg", "index.html", "scenario.html", "target.html",
 		"results.html", "methodology.html", "soft.html", "conformance.html",
 		"history.html", "downloads.html", "dump.html",
+		"tables.html",
 	}
 	themeAssets = []string{"site.js"}
 )

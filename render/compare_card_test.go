@@ -1,0 +1,203 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
+)
+
+// tablesSite is the fixed run (stdlib, chi, gin over ping, query, body)
+// with cards and tables that name targets and scenarios it lacks, as
+// site/site.toml names targets before their suite has a run.
+const tablesSite = `
+[[card]]
+title = "degraded"
+subject = "stdlib"
+baseline = "nest-express-node"
+escapes = ["chi", "nest-express-bun"]
+
+[[card]]
+title = "no subject"
+subject = "elysia-bun"
+baseline = "gin"
+
+[[card]]
+title = "whole"
+subject = "stdlib"
+baseline = "gin"
+escapes = ["chi"]
+note = "The site's own sentence."
+
+[[comparison]]
+title = "ORM"
+kind = "orm"
+scenarios = ["db", "db-list", "db-insert"]
+pairs = [["hono-pg-node", "hono-typeorm-node"]]
+
+[[comparison]]
+title = "runtime"
+kind = "runtime"
+scenarios = ["query", "static-256k", "ping"]
+pairs = [["stdlib", "chi"], ["nest-express-node", "nest-express-bun"]]
+`
+
+func tablesModel(t *testing.T, set *parse.Set, src string) *model {
+	t.Helper()
+	site, err := ParseSite([]byte(src), "site.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newModel(fromSet(set, Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
+}
+
+func TestCardDegrades(t *testing.T) {
+	set, _ := fixture(t)
+	m := tablesModel(t, set, tablesSite)
+	cards := m.indexPage().Cards
+	if len(cards) != 3 {
+		t.Fatalf("got %d cards, want 3", len(cards))
+	}
+	deg := cards[0]
+	if len(deg.Rows) != 0 || deg.Baseline.Text != "" {
+		t.Errorf("degraded card: %d rows against a baseline the run lacks (%q)", len(deg.Rows), deg.Baseline.Text)
+	}
+	if !strings.Contains(deg.NoBaseline, "nest-express-node, the baseline of this card, is not in this run") {
+		t.Errorf("degraded card does not say its baseline is missing: %q", deg.NoBaseline)
+	}
+	if !strings.Contains(deg.Missing, "nest-express-node, nest-express-bun") {
+		t.Errorf("Missing = %q, want both absent names", deg.Missing)
+	}
+	if len(deg.EscapeRows) != len(m.scenarios) {
+		t.Fatalf("degraded card: %d escape rows, want one per scenario (%d)", len(deg.EscapeRows), len(m.scenarios))
+	}
+	whole := cards[2]
+	for i, r := range deg.EscapeRows {
+		if len(r.Escapes) != 1 || r.Escapes[0].Name != "chi" {
+			t.Fatalf("row %s: escapes %+v, want chi alone", r.Scenario.Text, r.Escapes)
+		}
+		// The escape is the same verdict the whole card shows for it.
+		if got, want := r.Escapes[0].J.Verdict, whole.Rows[i].Escapes[0].J.Verdict; got != want {
+			t.Errorf("row %s: stdlib ÷ chi judged %+v on the degraded card, %+v on the whole one", r.Scenario.Text, got, want)
+		}
+	}
+	if s := cards[1]; len(s.Rows)+len(s.EscapeRows) != 0 || !strings.Contains(s.NoBaseline, "elysia-bun, the subject of this card, is not in this run") {
+		t.Errorf("card without its subject: %d rows, %q", len(s.Rows)+len(s.EscapeRows), s.NoBaseline)
+	}
+	if len(whole.Rows) != len(m.scenarios) || whole.Note != "The site's own sentence." || !strings.Contains(whole.Read, "stdlib's requests per second ÷ gin's") {
+		t.Errorf("whole card: %d rows, note %q, read %q", len(whole.Rows), whole.Note, whole.Read)
+	}
+}
+
+func TestComparisonDegrades(t *testing.T) {
+	set, _ := fixture(t)
+	m := tablesModel(t, set, tablesSite)
+	vs := m.comparisons()
+	orm, rt := vs[0], vs[1]
+	if len(orm.Rows) != 0 || len(orm.Scenarios) != 0 || !strings.Contains(orm.Missing, "No pair of this table has been measured yet") {
+		t.Errorf("ORM table with nothing measured: %d rows, %d columns, %q", len(orm.Rows), len(orm.Scenarios), orm.Missing)
+	}
+	if orm.Change != "cost" || !strings.Contains(orm.Read, "raw driver") {
+		t.Errorf("ORM table: change %q, read %q: want the orm kind's", orm.Change, orm.Read)
+	}
+	var cols []string
+	for _, s := range rt.Scenarios {
+		cols = append(cols, s.Text)
+	}
+	if strings.Join(cols, " ") != "query ping" {
+		t.Errorf("runtime table columns %q, want the named scenarios the run has, in the site's order", cols)
+	}
+	if len(rt.Rows) != 1 || !strings.Contains(rt.Missing, "scenario static-256k") || !strings.Contains(rt.Missing, "nest-express-node") {
+		t.Errorf("runtime table: %d rows, missing %q", len(rt.Rows), rt.Missing)
+	}
+	for _, c := range rt.Rows[0].Cells {
+		if !c.Measured || c.J.Verdict.Reason == "" && !c.J.Verdict.Claimed() {
+			t.Errorf("stdlib → chi: a cell without a verdict: %+v", c)
+		}
+		if c.J.Mark == "~" && c.J.Why == "" {
+			t.Errorf("stdlib → chi: a ~ without its reason: %+v", c.J)
+		}
+	}
+}
+
+// TestCardsClosedLoopOnly: a latency point of the subject, however high,
+// is never a repetition of a card's or a table's throughput.
+func TestCardsClosedLoopOnly(t *testing.T) {
+	set, _ := fixture(t)
+	var extra []*parse.Measurement
+	for _, ms := range set.Measurements {
+		if ms.Target == "stdlib" && ms.Scenario == "ping" && !ms.Warmup {
+			lat := *ms
+			lat.Phase, lat.Rep, lat.RPS = parse.PhaseLatency, lat.Rep+100, 9_999_999
+			extra = append(extra, &lat)
+		}
+	}
+	if len(extra) == 0 {
+		t.Fatal("the fixture has no stdlib ping")
+	}
+	with := *set
+	with.Measurements = append(append([]*parse.Measurement(nil), set.Measurements...), extra...)
+	// What the cards and tables show of stdlib in ping, from closed-loop
+	// repetitions alone.
+	shown := func(m *model) []string {
+		var out []string
+		for _, c := range m.indexPage().Cards {
+			for _, r := range append(c.Rows, c.EscapeRows...) {
+				if r.Scenario.Text == "ping" {
+					out = append(out, c.Title+": "+r.Subject+" "+r.J.Ratio)
+				}
+			}
+		}
+		for _, v := range m.comparisons() {
+			for _, r := range v.Rows {
+				for i, c := range r.Cells {
+					if v.Scenarios[i].Text == "ping" {
+						out = append(out, v.Title+": "+c.From+" "+c.Change)
+					}
+				}
+			}
+		}
+		return out
+	}
+	want := shown(tablesModel(t, set, tablesSite))
+	got := shown(tablesModel(t, &with, tablesSite))
+	for _, g := range got {
+		if !slices.Contains(want, g) && !strings.HasSuffix(g, " –") {
+			t.Errorf("with latency points %q is shown; from closed-loop repetitions alone: %q", g, want)
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("nothing shows stdlib in ping")
+	}
+}
+
+// TestProjectIndexDegrades renders fairbench's own site from the committed
+// runs: its NestJS card and tables are declared before the nest suite has
+// a run, and the page says so instead of failing.
+func TestProjectIndexDegrades(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders the project's site")
+	}
+	out := buildProjectSite(t, filepath.Join(t.TempDir(), "project"))
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		"Elysia on Bun against NestJS on Express on Node",
+		"nest-express-node, the baseline of this card, is not in this run",
+		"How to read this card",
+		`<h2 id="comparisons">Comparisons</h2>`,
+		"What an ORM costs",
+		"No pair of this table has been measured yet",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the project's index lacks %q", want)
+		}
+	}
+}
