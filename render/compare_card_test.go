@@ -201,3 +201,32 @@ func TestProjectIndexDegrades(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexChartsKeepCardTargets: with more targets than an index chart
+// draws, the targets of every card are drawn whatever their place, and the
+// rest are counted as left out.
+func TestIndexChartsKeepCardTargets(t *testing.T) {
+	const targets = indexChartBars + 5
+	set, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, targets, 1, 3))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	// framework-00 is the slowest: the last bar, past the chart's bound.
+	m := tablesModel(t, set, "[[card]]\nsubject = \"framework-44\"\nbaseline = \"framework-00\"\nescapes = [\"framework-01\"]\n")
+	sums := m.indexPage().Scenarios
+	if len(sums) != 1 {
+		t.Fatalf("%d scenarios, want 1", len(sums))
+	}
+	var labels []string
+	for _, b := range sums[0].Chart.Bars {
+		labels = append(labels, b.Label)
+	}
+	for _, want := range []string{"framework-44", "framework-00", "framework-01"} {
+		if !slices.Contains(labels, want) {
+			t.Errorf("the index chart leaves out %s, a card's target: %q", want, labels)
+		}
+	}
+	if got := len(labels) + sums[0].More; got != targets || len(labels) != indexChartBars+2 {
+		t.Errorf("%d bars and %d left out, want %d bars and %d left out", len(labels), sums[0].More, indexChartBars+2, targets-indexChartBars-2)
+	}
+}
