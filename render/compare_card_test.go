@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -228,5 +229,95 @@ func TestIndexChartsKeepCardTargets(t *testing.T) {
 	}
 	if got := len(labels) + sums[0].More; got != targets || len(labels) != indexChartBars+2 {
 		t.Errorf("%d bars and %d left out, want %d bars and %d left out", len(labels), sums[0].More, indexChartBars+2, targets-indexChartBars-2)
+	}
+}
+
+// siteNames are every target and scenario site/site.toml's cards and
+// tables name, collected from it.
+func siteNames(t *testing.T, site *Site) (targets, scenarios []string) {
+	t.Helper()
+	add := func(list *[]string, names ...string) {
+		for _, n := range names {
+			if !slices.Contains(*list, n) {
+				*list = append(*list, n)
+			}
+		}
+	}
+	for _, c := range site.Cards {
+		add(&targets, c.Subject, c.Baseline)
+		add(&targets, c.Escapes...)
+		add(&scenarios, c.Scenarios...)
+	}
+	for _, c := range site.Comparisons {
+		for _, p := range c.Pairs {
+			add(&targets, p...)
+		}
+		add(&scenarios, c.Scenarios...)
+	}
+	add(&scenarios, "ping")
+	return targets, scenarios
+}
+
+// siteTablesRun is one generated run (bombardier dumps, 3 repetitions)
+// whose targets and scenarios are every name site/site.toml's cards and
+// tables use: the site as it reads once every suite has a run.
+func siteTablesRun(t *testing.T) (*parse.Set, *Site) {
+	t.Helper()
+	site, err := LoadSite(filepath.Join("..", "site"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, scenarios := siteNames(t, site)
+	set, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, len(targets), len(scenarios), 3))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	name := func(n string) string {
+		var i int
+		if _, err := fmt.Sscanf(n, "framework-%d", &i); err == nil {
+			return targets[i]
+		}
+		if _, err := fmt.Sscanf(n, "s%d", &i); err == nil {
+			return scenarios[i]
+		}
+		t.Fatalf("benchRuns named %q", n)
+		return ""
+	}
+	for _, m := range set.Measurements {
+		m.Target, m.Scenario = name(m.Target), name(m.Scenario)
+	}
+	for _, tg := range set.Targets {
+		tg.Name = name(tg.Name)
+	}
+	return set, site
+}
+
+// TestSiteTablesFill: once every target site/site.toml names has a run,
+// each card has its baseline in every scenario and each table every pair,
+// with nothing said missing.
+func TestSiteTablesFill(t *testing.T) {
+	set, site := siteTablesRun(t)
+	m := newModel(fromSet(set, Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
+	for i, c := range m.indexPage().Cards {
+		want := len(m.scenarios)
+		if n := len(site.Cards[i].Scenarios); n > 0 {
+			want = n
+		}
+		if c.Missing != "" || c.NoBaseline != "" || len(c.EscapeRows) != 0 || len(c.Rows) != want || c.Read == "" {
+			t.Errorf("card %q: missing %q, %q; %d rows (want %d), %d without the baseline", c.Title, c.Missing, c.NoBaseline, len(c.Rows), want, len(c.EscapeRows))
+		}
+	}
+	for i, v := range m.comparisons() {
+		spec := site.Comparisons[i]
+		if v.Missing != "" || len(v.Rows) != len(spec.Pairs) {
+			t.Errorf("table %q: %d rows of %d, missing %q", v.Title, len(v.Rows), len(spec.Pairs), v.Missing)
+		}
+		for _, r := range v.Rows {
+			for _, c := range r.Cells {
+				if !c.Measured {
+					t.Errorf("table %q, %s → %s: a cell without a verdict: %+v", v.Title, r.From.Text, r.To.Text, c)
+				}
+			}
+		}
 	}
 }
