@@ -2,7 +2,10 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // card computes a headline card from the decision layer's verdicts. A
@@ -62,7 +65,35 @@ func (m *model) card(_ Page, spec Card) CardView {
 		}
 	}
 	v.Read = cardReading(subject, baseline, escapes)
+	var js []Judgement
+	for _, r := range append(slices.Clone(v.Rows), v.EscapeRows...) {
+		js = append(js, r.J)
+		for _, e := range r.Escapes {
+			js = append(js, e.J)
+		}
+	}
+	v.Apart = apartNote(js)
 	return v
+}
+
+// apartNote says which pairs of js were measured in different runs, whose
+// verdicts are "~" by construction (no verdict crosses runs); "" if none.
+func apartNote(js []Judgement) string {
+	var pairs []string
+	for _, j := range js {
+		v := j.Verdict
+		if v.Reason != audit.ReasonOtherRun || v.CellA == nil || v.CellB == nil {
+			continue
+		}
+		p := fmt.Sprintf("%s (run %s) and %s (run %s)", v.CellB.Name, v.CellB.Run, v.CellA.Name, v.CellA.Run)
+		if !slices.Contains(pairs, p) {
+			pairs = append(pairs, p)
+		}
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	return "Measured in different runs: " + strings.Join(pairs, "; ") + ". No verdict crosses runs (each ran at its own time and load), so these read ~ whatever their ratio; measure them in one suite to compare them."
 }
 
 // cardRow is scenario s of a card: subject ÷ baseline (when baseline is

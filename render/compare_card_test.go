@@ -321,3 +321,37 @@ func TestSiteTablesFill(t *testing.T) {
 		}
 	}
 }
+
+// TestCardApart: a card whose subject and baseline come from runs of two
+// suites says so; the decision layer has no verdict across runs.
+func TestCardApart(t *testing.T) {
+	set, _ := fixture(t)
+	other, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, 2, 1, 3))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, m := range other.Measurements {
+		m.Scenario = "ping" // the fixture's scenario, measured in another suite's run
+	}
+	both := *set
+	both.Runs = append(slices.Clone(set.Runs), other.Runs...)
+	both.Targets = append(slices.Clone(set.Targets), other.Targets...)
+	both.Measurements = append(slices.Clone(set.Measurements), other.Measurements...)
+	m := tablesModel(t, &both, `
+[[card]]
+subject = "stdlib"
+baseline = "framework-01"
+
+[[comparison]]
+title = "apart"
+pairs = [["framework-00", "chi"], ["stdlib", "chi"]]
+`)
+	c := m.indexPage().Cards[0]
+	if len(c.Rows) != 1 || c.Rows[0].J.Mark != "~" || !strings.Contains(c.Apart, "Measured in different runs: stdlib (run ") || !strings.Contains(c.Apart, "framework-01 (run 20260101T000000Z-bench)") {
+		t.Errorf("card across runs: %d rows, apart %q", len(c.Rows), c.Apart)
+	}
+	v := m.comparisons()[0]
+	if !strings.Contains(v.Apart, "chi (run ") || !strings.Contains(v.Apart, "framework-00 (run 20260101T000000Z-bench)") || strings.Contains(v.Apart, "stdlib") {
+		t.Errorf("table across runs: apart %q, want framework-00 and chi alone", v.Apart)
+	}
+}

@@ -42,6 +42,7 @@ type ComparisonView struct {
 	Scenarios           []Link
 	Rows                []ComparisonRow
 	Missing             string // targets and scenarios the table names that the run lacks
+	Apart               string // the pairs measured in different runs, which no verdict compares
 }
 
 // ComparisonRow is one pair.
@@ -116,6 +117,13 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	var js []Judgement
+	for _, r := range v.Rows {
+		for _, c := range r.Cells {
+			js = append(js, c.J)
+		}
+	}
+	v.Apart = apartNote(js)
 	switch {
 	case len(missing) > 0 && len(v.Rows) == 0:
 		v.Missing = "Not in this run: " + strings.Join(missing, ", ") + ". No pair of this table has been measured yet, so it shows nothing; it fills in when a run of their suite is published."

@@ -36,6 +36,7 @@ type CardView struct {
 	Escapes    []Link // the alternative baselines the run has, in order
 	Missing    string // names the card asked for that the run lacks
 	NoBaseline string // said in place of the ratios when the run lacks the baseline
+	Apart      string // the pairs measured in different runs, which no verdict compares
 	Read       string // how to read the card
 	Note       string // the site's own sentence on it
 }
