@@ -16,10 +16,9 @@ import (
 // lookup falls through to the default theme.
 var (
 	themeTemplates = []string{
-		"partials.html", "chart.svg", "index.html", "scenario.html", "target.html",
+		"partials.html", "tables.html", "chart.svg", "index.html", "scenario.html", "target.html",
 		"results.html", "methodology.html", "soft.html", "conformance.html",
 		"history.html", "downloads.html", "dump.html",
-		"tables.html",
 	}
 	themeAssets = []string{"site.js"}
 )
