@@ -11,8 +11,8 @@ import (
 // card computes a headline card from the decision layer's verdicts. A
 // name the run lacks is said on the card, never an error: a site declares
 // its cards before every target has a run. Without its baseline the card
-// still shows the subject against the escapes the run has.
-// p is unused (results.json's export calls it too).
+// still shows the subject against the escapes the run has. The Page is
+// unused; results.json's export calls card too.
 func (m *model) card(_ Page, spec Card) CardView {
 	v := CardView{Title: spec.Title, Note: spec.Note}
 	if v.Title == "" {

@@ -35,7 +35,7 @@ type CardView struct {
 	EscapeRows []CardRow
 	Escapes    []Link // the alternative baselines the run has, in order
 	Missing    string // names the card asked for that the run lacks
-	NoBaseline string // said in place of the ratios when the run lacks the baseline
+	NoBaseline string // said in place of the ratios when the run lacks the baseline (or the subject)
 	Apart      string // the pairs measured in different runs, which no verdict compares
 	Read       string // how to read the card
 	Note       string // the site's own sentence on it
