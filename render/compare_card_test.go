@@ -213,7 +213,8 @@ func TestIndexChartsKeepCardTargets(t *testing.T) {
 		t.Fatal(errs)
 	}
 	// framework-00 is the slowest: the last bar, past the chart's bound.
-	m := tablesModel(t, set, "[[card]]\nsubject = \"framework-44\"\nbaseline = \"framework-00\"\nescapes = [\"framework-01\"]\n")
+	top := fmt.Sprintf("framework-%02d", targets-1)
+	m := tablesModel(t, set, "[[card]]\nsubject = \""+top+"\"\nbaseline = \"framework-00\"\nescapes = [\"framework-01\"]\n")
 	sums := m.indexPage().Scenarios
 	if len(sums) != 1 {
 		t.Fatalf("%d scenarios, want 1", len(sums))
@@ -222,7 +223,7 @@ func TestIndexChartsKeepCardTargets(t *testing.T) {
 	for _, b := range sums[0].Chart.Bars {
 		labels = append(labels, b.Label)
 	}
-	for _, want := range []string{"framework-44", "framework-00", "framework-01"} {
+	for _, want := range []string{top, "framework-00", "framework-01"} {
 		if !slices.Contains(labels, want) {
 			t.Errorf("the index chart leaves out %s, a card's target: %q", want, labels)
 		}
@@ -345,6 +346,10 @@ baseline = "framework-01"
 [[comparison]]
 title = "apart"
 pairs = [["framework-00", "chi"], ["stdlib", "chi"]]
+
+[[comparison]]
+title = "ping only"
+pairs = [["framework-00", "framework-01"]]
 `)
 	c := m.indexPage().Cards[0]
 	if len(c.Rows) != 1 || c.Rows[0].J.Mark != "~" || !strings.Contains(c.Apart, "Measured in different runs: stdlib (run ") || !strings.Contains(c.Apart, "framework-01 (run 20260101T000000Z-bench)") {
@@ -353,5 +358,10 @@ pairs = [["framework-00", "chi"], ["stdlib", "chi"]]
 	v := m.comparisons()[0]
 	if !strings.Contains(v.Apart, "chi (run ") || !strings.Contains(v.Apart, "framework-00 (run 20260101T000000Z-bench)") || strings.Contains(v.Apart, "stdlib") {
 		t.Errorf("table across runs: apart %q, want framework-00 and chi alone", v.Apart)
+	}
+	// The fixture's query and body, which the bench run never measured,
+	// are no columns of a table of bench targets.
+	if p := m.comparisons()[1]; len(p.Scenarios) != 1 || p.Scenarios[0].Text != "ping" || len(p.Rows) != 1 || len(p.Rows[0].Cells) != 1 || !p.Rows[0].Cells[0].Measured {
+		t.Errorf("table measured in ping only: columns %+v, rows %+v", p.Scenarios, p.Rows)
 	}
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
@@ -117,6 +118,7 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	v.dropUnmeasured()
 	var js []Judgement
 	for _, r := range v.Rows {
 		for _, c := range r.Cells {
@@ -165,4 +167,39 @@ func (m *model) closedCell(s, name string) *audit.Cell {
 		}
 	}
 	return c
+}
+
+// dropUnmeasured leaves out the scenario columns where no pair of the
+// table was measured (a table without scenarios spans every scenario of
+// the runs on show, some of which its targets never ran).
+func (v *ComparisonView) dropUnmeasured() {
+	var keep []int
+	for i := range v.Scenarios {
+		for _, r := range v.Rows {
+			if r.Cells[i].Measured {
+				keep = append(keep, i)
+				break
+			}
+		}
+	}
+	if len(keep) == len(v.Scenarios) {
+		return
+	}
+	pick := func(i int) bool { return slices.Contains(keep, i) }
+	var cols []Link
+	for i, s := range v.Scenarios {
+		if pick(i) {
+			cols = append(cols, s)
+		}
+	}
+	v.Scenarios = cols
+	for j, r := range v.Rows {
+		var cells []ComparisonCell
+		for i, c := range r.Cells {
+			if pick(i) {
+				cells = append(cells, c)
+			}
+		}
+		v.Rows[j].Cells = cells
+	}
 }

@@ -72,7 +72,7 @@ type ScenarioSummary struct {
 // indexChartBars bounds the bars of an index chart, so that the front page
 // stays light with many targets; the targets of the cards are drawn
 // whatever their place.
-const indexChartBars = 40
+const indexChartBars = 16
 
 func (m *model) indexPage() *IndexPage {
 	p := &IndexPage{Description: m.site.Description}
