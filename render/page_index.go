@@ -14,6 +14,7 @@ type IndexPage struct {
 	Description string
 	Summary     string
 	Cards       []CardView
+	Comparisons []ComparisonView // the site's tables, each a question answered
 	Scenarios   []ScenarioSummary
 	Geo         *BarChart
 	GeoNote     string
@@ -22,19 +23,29 @@ type IndexPage struct {
 	Infos       int
 }
 
-// CardView is a headline card: subject ÷ baseline in each scenario.
+// CardView is a headline card: subject ÷ baseline in each scenario, and
+// subject ÷ each escape beside it. A card whose baseline the run lacks
+// still shows the escapes, and says why the baseline is not there.
 type CardView struct {
 	Title             string
-	Subject, Baseline Link
-	Rows              []CardRow
-	Escapes           []Link // the alternative baselines, in order
-	Missing           string // names the card asked for that the run lacks
+	Subject, Baseline Link      // Baseline.Text is "" when the run lacks it
+	Rows              []CardRow // the scenarios where subject and baseline were both measured
+	// EscapeRows are the scenarios where the baseline was not measured
+	// (all of them when the run lacks it): the subject against the escapes.
+	EscapeRows []CardRow
+	Escapes    []Link // the alternative baselines the run has, in order
+	Missing    string // names the card asked for that the run lacks
+	NoBaseline string // said in place of the ratios when the run lacks the baseline (or the subject)
+	Apart      string // the pairs measured in different runs, which no verdict compares
+	Read       string // how to read the card
+	Note       string // the site's own sentence on it
 }
 
 // CardRow is one scenario of a card.
 type CardRow struct {
 	Scenario          Link
 	J                 Judgement // subject ÷ baseline, as the decision layer judged it
+	HasBaseline       bool      // J and Baseline are set: the baseline was measured here
 	Subject, Baseline string    // raw medians, req/s
 	Escapes           []CardFigure
 }
@@ -59,8 +70,9 @@ type ScenarioSummary struct {
 }
 
 // indexChartBars bounds the bars of an index chart, so that the front page
-// stays light with many targets.
-const indexChartBars = 12
+// stays light with many targets; the targets of the cards are drawn
+// whatever their place.
+const indexChartBars = 16
 
 func (m *model) indexPage() *IndexPage {
 	p := &IndexPage{Description: m.site.Description}
@@ -73,6 +85,8 @@ func (m *model) indexPage() *IndexPage {
 	for _, spec := range m.site.Cards {
 		p.Cards = append(p.Cards, m.card(p.Page, spec))
 	}
+	p.Comparisons = m.comparisons()
+	keep := m.cardTargets()
 	for _, s := range m.scenarios {
 		cs := m.scenarioCells(s)
 		sum := ScenarioSummary{Link: Link{Href: m.links.Scenario(s), Text: s}, Targets: len(cs)}
@@ -99,9 +113,9 @@ func (m *model) indexPage() *IndexPage {
 		sum.Badges = badges(p.Page, m.scenarioFindings(s))
 		var bars []BarInput
 		for i, c := range cs {
-			if i == indexChartBars {
-				sum.More = len(cs) - i
-				break
+			if i >= indexChartBars && !keep[c.Name] {
+				sum.More++
+				continue
 			}
 			bars = append(bars, m.barInput(p.Page, c))
 		}
@@ -120,63 +134,6 @@ func (m *model) indexPage() *IndexPage {
 		}
 	}
 	return p
-}
-
-// card computes a headline card from unrounded medians.
-func (m *model) card(p Page, spec Card) CardView {
-	v := CardView{Title: spec.Title}
-	subject, ok1 := m.resolve(spec.Subject)
-	baseline, ok2 := m.resolve(spec.Baseline)
-	var missing []string
-	if !ok1 {
-		missing = append(missing, spec.Subject)
-	}
-	if !ok2 {
-		missing = append(missing, spec.Baseline)
-	}
-	var escapes []string
-	for _, e := range spec.Escapes {
-		if n, ok := m.resolve(e); ok {
-			escapes = append(escapes, n)
-			v.Escapes = append(v.Escapes, Link{Href: m.links.Target(n), Text: n})
-		} else {
-			missing = append(missing, e)
-		}
-	}
-	if len(missing) > 0 {
-		v.Missing = "Not in this run: " + strings.Join(missing, ", ")
-	}
-	if v.Title == "" {
-		v.Title = fmt.Sprintf("%s ÷ %s", spec.Subject, spec.Baseline)
-	}
-	if !ok1 || !ok2 {
-		return v
-	}
-	v.Subject = Link{Href: m.links.Target(subject), Text: subject}
-	v.Baseline = Link{Href: m.links.Target(baseline), Text: baseline}
-	for _, s := range m.scenarios {
-		if len(spec.Scenarios) > 0 && !contains(spec.Scenarios, s) {
-			continue
-		}
-		sc, bc := m.cell(s, subject), m.cell(s, baseline)
-		if sc == nil || bc == nil {
-			continue
-		}
-		row := CardRow{Scenario: Link{Href: m.links.Scenario(s), Text: s}}
-		row.J, _ = m.judge(bc, sc)
-		row.Subject = Count(sc.Stat(m.metric).Median)
-		row.Baseline = Count(bc.Stat(m.metric).Median)
-		for _, e := range escapes {
-			ec := m.cell(s, e)
-			if ec == nil {
-				continue
-			}
-			j, _ := m.judge(ec, sc)
-			row.Escapes = append(row.Escapes, CardFigure{Name: e, J: j, Value: Count(ec.Stat(m.metric).Median)})
-		}
-		v.Rows = append(v.Rows, row)
-	}
-	return v
 }
 
 // geoChart is the geometric mean of medians across the scenarios every

@@ -87,6 +87,7 @@ type ScenarioRow struct {
 	Why      string // why the delta reads "~", or what this run cannot tell apart
 	P50, P99 Num
 	Errors   Num
+	CPU      Num // the server's CPU time per request (cpuPerRequest)
 	N        Num
 	Badges   []Badge
 }
@@ -219,6 +220,7 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 		Runtime: c.Runtime,
 		Median:  statNum(st, anchor),
 		Good:    Num{Text: Count(c.GoodRPS.Median)},
+		CPU:     cpuPerRequest(c),
 		N:       Num{Text: strconv.Itoa(st.N)},
 		Badges:  badges(p, notable(m.cellFindings(c))),
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse/tomlfile"
@@ -22,10 +23,13 @@ import (
 //	subject = "elysia-bun"
 //	baseline = "express-node"
 //	escapes = ["express-bun", "fastify-node"]   # alternative baselines, shown smaller
+//	note = "…"                    # said under the card's own "how to read"
 //
-//	[[comparison]]                # a table of pairs on the results page
+//	[[comparison]]                # a table of pairs on the index and the results page
 //	title = "The same Express app on two runtimes"
+//	kind = "runtime"              # pairs (default), runtime, adapter, orm, static, aa
 //	change = "gain"               # the column's word: gain, delta, cost, …
+//	scenarios = ["ping", "json"]  # only these columns; every scenario if empty
 //	pairs = [["express-node", "express-bun"]]
 //
 //	[results_md]                  # the README table; see ResultsMD
@@ -64,15 +68,25 @@ type Card struct {
 	Baseline  string   `toml:"baseline"`
 	Escapes   []string `toml:"escapes"`   // other baselines, shown as smaller figures
 	Scenarios []string `toml:"scenarios"` // "" for every scenario both have
+	// Note is the site's own sentence on reading this card, said after the
+	// "how to read" every card gets.
+	Note string `toml:"note"`
 }
 
-// ComparisonSpec is a table of pairs on the results page: the same app on
-// two runtimes, two adapters of one framework, what an ORM costs.
+// ComparisonSpec is a table of pairs on the index and the results page:
+// the same app on two runtimes, two adapters of one framework, what an ORM
+// costs. Its Kind says which question the table answers, and with it the
+// column's word and how the table reads (ComparisonKinds).
 type ComparisonSpec struct {
-	Title  string     `toml:"title"`
-	Note   string     `toml:"note"`   // a sentence under the title
-	Change string     `toml:"change"` // the change column's heading word; "change" if empty
-	Pairs  [][]string `toml:"pairs"`  // [from, to]: the change is to ÷ from − 1
+	Title string `toml:"title"`
+	Note  string `toml:"note"` // a sentence under the title
+	// Kind is one of ComparisonKinds' names; "" is "pairs".
+	Kind   string `toml:"kind"`
+	Change string `toml:"change"` // the change column's heading word; the kind's if empty
+	// Scenarios are the columns, in this order; every scenario of the run
+	// if empty (an ORM table names the database scenarios).
+	Scenarios []string   `toml:"scenarios"`
+	Pairs     [][]string `toml:"pairs"` // [from, to]: the change is to ÷ from − 1
 }
 
 // DefaultSite is the site a render without site.toml gets.
@@ -127,7 +141,15 @@ func (s *Site) check() error {
 		at := fmt.Sprintf("card.%d", i+1)
 		if c.Subject == "" || c.Baseline == "" {
 			errs = append(errs, s.errorf(at, "card needs a subject and a baseline"))
+		} else if c.Subject == c.Baseline {
+			errs = append(errs, s.errorf(at+".baseline", "card %q: subject and baseline are both %q; name another baseline", c.Title, c.Subject))
 		}
+		for _, e := range c.Escapes {
+			if e == "" || e == c.Subject || e == c.Baseline {
+				errs = append(errs, s.errorf(at+".escapes", "card %q: escape %q must name a target other than the subject and the baseline", c.Title, e))
+			}
+		}
+		errs = append(errs, s.checkNames(at+".scenarios", "card "+strconv.Quote(c.Title), "scenario", c.Scenarios)...)
 	}
 	for i, c := range s.Comparisons {
 		at := fmt.Sprintf("comparison.%d", i+1)
@@ -135,10 +157,16 @@ func (s *Site) check() error {
 			errs = append(errs, s.errorf(at, "comparison %q has no pairs", c.Title))
 		}
 		for _, p := range c.Pairs {
-			if len(p) != 2 {
+			if len(p) != 2 || p[0] == "" || p[1] == "" {
 				errs = append(errs, s.errorf(at+".pairs", "comparison %q: pair %q must name two targets", c.Title, p))
+			} else if p[0] == p[1] {
+				errs = append(errs, s.errorf(at+".pairs", "comparison %q: pair %q names one target twice", c.Title, p))
 			}
 		}
+		if _, ok := ComparisonKinds[c.Kind]; !ok && c.Kind != "" {
+			errs = append(errs, s.errorf(at+".kind", "comparison %q: kind %q: want one of %s", c.Title, c.Kind, strings.Join(sortedKeys(ComparisonKinds), ", ")))
+		}
+		errs = append(errs, s.checkNames(at+".scenarios", "comparison "+strconv.Quote(c.Title), "scenario", c.Scenarios)...)
 	}
 	for _, p := range s.AAPairs {
 		if len(p) != 2 {
@@ -147,6 +175,20 @@ func (s *Site) check() error {
 	}
 	errs = append(errs, s.ResultsMD.check(s)...)
 	return errors.Join(errs...)
+}
+
+// checkNames refuses an empty or repeated name in a list of names.
+func (s *Site) checkNames(key, what, noun string, names []string) []error {
+	var errs []error
+	for i, n := range names {
+		switch {
+		case n == "":
+			errs = append(errs, s.errorf(key, "%s: %s %d is empty", what, noun, i+1))
+		case slices.Contains(names[:i], n):
+			errs = append(errs, s.errorf(key, "%s: %s %q is named twice", what, noun, n))
+		}
+	}
+	return errs
 }
 
 // errorf makes an error at the line of key ("card.2.subject"), or of the

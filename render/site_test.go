@@ -24,6 +24,12 @@ func TestParseSiteErrors(t *testing.T) {
 		{"bad column", "[results_md]\ncolumns = [{ title = \"X\", value = \"bogus\" }]\n", `site.toml:2: results_md column 1: unknown value "bogus"`},
 		{"scenario column without name", "[results_md]\ncolumns = [{ title = \"X\", value = \"scenario\" }]\n", `needs a scenario`},
 		{"syntax", "title = \n", "site.toml:1:"},
+		{"unknown kind", "[[comparison]]\ntitle = \"t\"\nkind = \"orms\"\npairs = [[\"a\", \"b\"]]\n", `site.toml:3: comparison "t": kind "orms": want one of aa, adapter, orm, pairs, runtime, static`},
+		{"pair of one target", "[[comparison]]\ntitle = \"t\"\n\npairs = [[\"a\", \"a\"]]\n", `site.toml:4: comparison "t": pair ["a" "a"] names one target twice`},
+		{"empty scenario", "[[comparison]]\ntitle = \"t\"\npairs = [[\"a\", \"b\"]]\nscenarios = [\"db\", \"\"]\n", `site.toml:4: comparison "t": scenario 2 is empty`},
+		{"scenario twice", "[[card]]\ntitle = \"c\"\nsubject = \"a\"\nbaseline = \"b\"\nscenarios = [\"db\", \"db\"]\n", `site.toml:5: card "c": scenario "db" is named twice`},
+		{"card baseline is subject", "[[card]]\nsubject = \"a\"\nbaseline = \"a\"\n", `site.toml:3: card "": subject and baseline are both "a"`},
+		{"escape is baseline", "[[card]]\nsubject = \"a\"\nbaseline = \"b\"\n\nescapes = [\"c\", \"b\"]\n", `site.toml:5: card "": escape "b" must name a target other than the subject and the baseline`},
 	} {
 		_, err := ParseSite([]byte(c.src), "site.toml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

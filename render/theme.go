@@ -16,7 +16,7 @@ import (
 // lookup falls through to the default theme.
 var (
 	themeTemplates = []string{
-		"partials.html", "chart.svg", "index.html", "scenario.html", "target.html",
+		"partials.html", "tables.html", "chart.svg", "index.html", "scenario.html", "target.html",
 		"results.html", "methodology.html", "soft.html", "conformance.html",
 		"history.html", "downloads.html", "dump.html",
 	}
