@@ -16,16 +16,13 @@ import (
 const repoRoot = "../.."
 
 // gatedSuites are the suites of fairbench's own benchmark that run with no
-// service; db.toml needs PostgreSQL and is left to the collector's service tests.
+// service; the database suites (db.toml, js-db.toml) need PostgreSQL and
+// are left to `fairbench verify` and the collector's service tests.
 func gatedSuites(t *testing.T) []string {
 	t.Helper()
-	all, err := filepath.Glob(filepath.Join(repoRoot, "site", "suites", "*.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, p := range all {
-		if filepath.Base(p) != "db.toml" {
+	for _, p := range siteSuites(t) {
+		if len(loadSuite(t, p).Services) == 0 {
 			out = append(out, p)
 		}
 	}
@@ -35,6 +32,25 @@ func gatedSuites(t *testing.T) []string {
 		}
 	}
 	return out
+}
+
+// siteSuites are the paths of every suite of fairbench's own benchmark.
+func siteSuites(t *testing.T) []string {
+	t.Helper()
+	all, err := filepath.Glob(filepath.Join(repoRoot, "site", "suites", "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+func loadSuite(t *testing.T, path string) *collect.Suite {
+	t.Helper()
+	s, err := collect.LoadSuite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func containsBase(paths []string, base string) bool {
@@ -128,6 +144,25 @@ func TestSiteSuitesShareTheirScenarios(t *testing.T) {
 			if want, ok := byName[sc.Name]; !ok || !reflect.DeepEqual(sc, want) {
 				t.Errorf("%s: scenario %q differs from %s's: keep them the same (site/apps/README.md)", suite.File, sc.Name, first.File)
 			}
+		}
+	}
+}
+
+// TestSiteDatabaseSuitesShareTheirContract holds db.toml (Go) and
+// js-db.toml (JavaScript) to one contract: the same PostgreSQL service with
+// its seed and reset, and the same scenarios and variants, byte for byte.
+func TestSiteDatabaseSuitesShareTheirContract(t *testing.T) {
+	goDB := loadSuite(t, filepath.Join(repoRoot, "site", "suites", "db.toml"))
+	jsDB := loadSuite(t, filepath.Join(repoRoot, "site", "suites", "js-db.toml"))
+	if !reflect.DeepEqual(goDB.Services, jsDB.Services) {
+		t.Errorf("the suites' [[service]] tables differ: keep them the same\n%+v\n%+v", goDB.Services, jsDB.Services)
+	}
+	if !reflect.DeepEqual(goDB.Scenarios, jsDB.Scenarios) {
+		t.Errorf("the suites' scenarios differ: keep them the same (site/apps/README.md)")
+	}
+	for _, sc := range goDB.Scenarios {
+		if len(sc.Reset) == 0 {
+			t.Errorf("db.toml: scenario %s has no reset: every database scenario starts on the seeded table", sc.Name)
 		}
 	}
 }
