@@ -1,12 +1,11 @@
 // Hono on Node with a database (targets hono-pg-node, hono-drizzle-node,
-// hono-typeorm-node): hono-app.js with @hono/node-server, plus hono-db.js over
+// hono-typeorm-node): hono-db.js's routes alone on @hono/node-server, over
 // the driver its argument names (pg, drizzle or typeorm; db/world.js).
 import { serve } from "@hono/node-server";
-import { serveStatic } from "@hono/node-server/serve-static";
-import { app } from "./hono-app.js";
+import { Hono } from "hono";
 import { dbRoutes } from "./hono-db.js";
 import { openWorld } from "./db/world.js";
 import { hostname, port } from "./contract.js";
 
-const h = dbRoutes(app(serveStatic), await openWorld(process.argv[2]));
+const h = dbRoutes(new Hono(), await openWorld(process.argv[2]));
 serve({ fetch: h.fetch, hostname, port });

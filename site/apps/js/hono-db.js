@@ -1,7 +1,7 @@
 // Hono with a database: the routes of the db, db-list and db-insert
 // scenarios (../README.md) on a Hono app, over any driver of db/ (db/world.js
-// says what each returns). hono-db-node.js and hono-db-bun.js add them to
-// hono-app.js's app, so a database target serves the whole contract.
+// says what each returns). hono-db-node.js and hono-db-bun.js serve them
+// alone, as every database target serves only the database routes.
 import * as c from "./contract.js";
 import { page, randomNumber } from "./db/world.js";
 
