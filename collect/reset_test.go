@@ -218,3 +218,30 @@ expect = { status = 200, body = "x" }
 	}
 	t.Errorf("20 gate runs drew one {random}: %v", seen)
 }
+
+// TestResetFailureFailsTheGate: a reset that fails leaves the scenario
+// failed in the gate, its output in the transcript, and the other
+// scenarios gated as usual.
+func TestResetFailureFailsTheGate(t *testing.T) {
+	hi := buildHi(t)
+	src := strings.NewReplacer("HI", hi, `"date +%s.%N >> LOG"`, `"echo table is locked >&2; exit 3"`).Replace(resetSuite)
+	suite, err := collect.ParseSuite([]byte(src), "reset.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := collect.Verify(ctx, suite, collect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	if r.Err != nil || len(r.Failed) != 1 || r.Failed[0] != "write" {
+		t.Fatalf("failed %v (%v), want write alone:\n%s", r.Failed, r.Err, r.Transcript)
+	}
+	for _, want := range []string{"=== write reset store\nFAIL\n", "table is locked", "=== read\n"} {
+		if !strings.Contains(r.Transcript, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, r.Transcript)
+		}
+	}
+}
