@@ -49,7 +49,8 @@ var gateClient = &http.Client{
 }
 
 // Gate sends every scenario's request and variants to the server at addr and
-// checks each answer byte for byte.
+// checks each answer byte for byte. A scenario's reset needs the collector's running
+// services, so Gate runs none; collect and verify do.
 func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
 	return gateWith(ctx, gateClient, addr, scenarios, nil)
 }
