@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -164,5 +165,45 @@ func TestSiteDatabaseSuitesShareTheirContract(t *testing.T) {
 		if len(sc.Reset) == 0 {
 			t.Errorf("db.toml: scenario %s has no reset: every database scenario starts on the seeded table", sc.Name)
 		}
+	}
+}
+
+// TestSiteDatabaseSuitesPassTheGate starts PostgreSQL and gates two
+// targets of each database suite in turn. Each gate inserts rows and
+// expects the first to get id 10001, so the second target passes only if
+// the suite's reset took the table back to its seed in between.
+func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL, builds and starts database targets")
+	}
+	for _, c := range []string{"initdb", "postgres", "pg_isready", "psql"} {
+		if _, err := exec.LookPath(c); err != nil {
+			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
+		}
+	}
+	for _, tc := range []struct {
+		suite string
+		only  []string
+	}{
+		{"db.toml", []string{"stdlib", "gin"}},
+		{"js-db.toml", []string{"hono-pg-node", "hono-bunsql-bun"}},
+	} {
+		t.Run(strings.TrimSuffix(tc.suite, ".toml"), func(t *testing.T) {
+			suite := loadSuite(t, filepath.Join(repoRoot, "site", "suites", tc.suite))
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			results, err := collect.Verify(ctx, suite, collect.Options{BaseDir: repoRoot, Only: tc.only})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range results {
+				switch {
+				case r.Err != nil:
+					t.Errorf("%s: %v", r.Target, r.Err)
+				case len(r.Failed) > 0:
+					t.Errorf("%s failed the gate for %s:\n%s", r.Target, strings.Join(r.Failed, ", "), failures(r.Transcript))
+				}
+			}
+		})
 	}
 }
