@@ -49,19 +49,29 @@ var gateClient = &http.Client{
 }
 
 // Gate sends every scenario's request and variants to the server at addr and
-// checks each answer byte for byte.
+// checks each answer byte for byte. A scenario's reset needs the collector's running
+// services, so Gate runs none; collect and verify do.
 func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
-	return gateWith(ctx, gateClient, addr, scenarios)
+	return gateWith(ctx, gateClient, addr, scenarios, nil)
 }
 
 // gateWith is Gate through client, whose connections may start elsewhere
-// (on the client host, see viaHost).
-func gateWith(ctx context.Context, client *http.Client, addr string, scenarios []Scenario) GateResult {
+// (on the client host, see viaHost). reset, when not nil, runs before the
+// checks of a scenario with a reset key (reset.go); each scenario's checks
+// get their own {random} (gate_random.go).
+func gateWith(ctx context.Context, client *http.Client, addr string, scenarios []Scenario, reset func(context.Context, Scenario) error) GateResult {
 	var res GateResult
 	var b strings.Builder
 	for _, sc := range scenarios {
-		checks := append([]Variant{{Request: sc.Request, Expect: sc.Expect}}, sc.Variants...)
+		checks := withRandom(append([]Variant{{Request: sc.Request, Expect: sc.Expect}}, sc.Variants...), drawRandom())
 		ok := true
+		if reset != nil && len(sc.Reset) > 0 {
+			if err := reset(ctx, sc); err != nil {
+				fmt.Fprintf(&b, "=== %s reset %s\nFAIL\n  - %s\n\n", sc.Name, strings.Join(sc.Reset, ", "), err)
+				res.Failed = append(res.Failed, sc.Name)
+				continue
+			}
+		}
 		for i, c := range checks {
 			label := sc.Name
 			if i > 0 {

@@ -126,6 +126,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs,
 	}
+	if err := c.resetBefore(ctx, sc, &mr); err != nil { // reset.go: before the window, out of it
+		return mr, err
+	}
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + c.opt.ToolGrace
 	peak := srv.group.watchPeak(rssSampleEvery)

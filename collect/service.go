@@ -36,6 +36,10 @@ type Service struct {
 	Ready []string `toml:"ready"`
 	// Seed runs once the service is ready, e.g. psql -f seed.sql.
 	Seed []string `toml:"seed"`
+	// Reset takes the service back to its seeded state, e.g. psql -f
+	// reset.sql; it runs before each gate run, warm-up and measurement of a
+	// scenario that names the service in its reset key (reset.go).
+	Reset []string `toml:"reset"`
 	// Port is passed as {port} and $PORT; 0 picks a free one.
 	Port int               `toml:"port"`
 	Env  map[string]string `toml:"env"`
@@ -59,6 +63,7 @@ type runningService struct {
 	proc    *Server
 	port    int
 	scratch string
+	dir     string // where its argvs run, on its machine
 }
 
 // startService starts sv on the server machine, beside the targets, waits
@@ -98,6 +103,7 @@ func (c *collector) startService(ctx context.Context, sv Service) (*runningServi
 			return nil, rec, err
 		}
 	}
+	rs.dir = dir
 	if len(sv.Init) > 0 {
 		if err := rs.runOnce(ctx, "init", sv.Init, dir); err != nil {
 			rs.stop()

@@ -111,6 +111,9 @@ type Scenario struct {
 	Expect   Expect    `toml:"expect"`
 	Variants []Variant `toml:"variant"`
 	Load     Load      `toml:"load"` // overrides of the suite's load
+	// Reset names services whose reset argv runs before every gate run,
+	// warm-up and measurement of this scenario (reset.go).
+	Reset []string `toml:"reset"`
 }
 
 // Variant is an extra gate request that is checked but not measured.

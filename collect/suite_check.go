@@ -122,6 +122,8 @@ func (s *Suite) check() error {
 		s.checkLoad(e, p+".load", sc.Load, s.loadAt(p+".load", sc.Load))
 	}
 	s.checkAAPair(e, targets)
+	s.checkResets(e) // reset.go
+	s.checkRandom(e) // gate_random.go
 	return errors.Join(e.errs...)
 }
 

@@ -128,9 +128,9 @@ func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
 	}
 	defer srv.Stop(2 * time.Second)
 	g := gateRun{Startup: startup, RSS: srv.RSS()}
-	g.GateResult = gateWith(ctx, c.client.httpClient(), srv.Addr(), c.suite.Scenarios)
+	g.GateResult = gateWith(ctx, c.client.httpClient(), srv.Addr(), c.suite.Scenarios, c.gateReset)
 	if c.client.name() != "" {
-		local := Gate(ctx, srv.Addr(), c.suite.Scenarios)
+		local := gateWith(ctx, gateClient, srv.Addr(), c.suite.Scenarios, c.gateReset)
 		g.Local = &local
 	}
 	return g, nil

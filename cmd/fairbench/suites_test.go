@@ -17,16 +17,13 @@ import (
 const repoRoot = "../.."
 
 // gatedSuites are the suites of fairbench's own benchmark that run with no
-// service; db.toml needs PostgreSQL and is left to the collector's service tests.
+// service; the database suites (db.toml, js-db.toml) need PostgreSQL and
+// are left to `fairbench verify` and the collector's service tests.
 func gatedSuites(t *testing.T) []string {
 	t.Helper()
-	all, err := filepath.Glob(filepath.Join(repoRoot, "site", "suites", "*.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, p := range all {
-		if filepath.Base(p) != "db.toml" {
+	for _, p := range siteSuites(t) {
+		if len(loadSuite(t, p).Services) == 0 {
 			out = append(out, p)
 		}
 	}
@@ -36,6 +33,25 @@ func gatedSuites(t *testing.T) []string {
 		}
 	}
 	return out
+}
+
+// siteSuites are the paths of every suite of fairbench's own benchmark.
+func siteSuites(t *testing.T) []string {
+	t.Helper()
+	all, err := filepath.Glob(filepath.Join(repoRoot, "site", "suites", "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+func loadSuite(t *testing.T, path string) *collect.Suite {
+	t.Helper()
+	s, err := collect.LoadSuite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func containsBase(paths []string, base string) bool {
@@ -137,6 +153,65 @@ func TestSiteSuitesShareTheirScenarios(t *testing.T) {
 	}
 }
 
+// TestSiteDatabaseSuitesShareTheirContract holds db.toml (Go) and
+// js-db.toml (JavaScript) to one contract: the same PostgreSQL service with
+// its seed and reset, and the same scenarios and variants, byte for byte.
+func TestSiteDatabaseSuitesShareTheirContract(t *testing.T) {
+	goDB := loadSuite(t, filepath.Join(repoRoot, "site", "suites", "db.toml"))
+	jsDB := loadSuite(t, filepath.Join(repoRoot, "site", "suites", "js-db.toml"))
+	if !reflect.DeepEqual(goDB.Services, jsDB.Services) {
+		t.Errorf("the suites' [[service]] tables differ: keep them the same\n%+v\n%+v", goDB.Services, jsDB.Services)
+	}
+	if !reflect.DeepEqual(goDB.Scenarios, jsDB.Scenarios) {
+		t.Errorf("the suites' scenarios differ: keep them the same (site/apps/README.md)")
+	}
+	for _, sc := range goDB.Scenarios {
+		if len(sc.Reset) == 0 {
+			t.Errorf("db.toml: scenario %s has no reset: every database scenario starts on the seeded table", sc.Name)
+		}
+	}
+}
+
+// TestSiteDatabaseSuitesPassTheGate starts PostgreSQL and gates two
+// targets of each database suite in turn. Each gate inserts rows and
+// expects the first to get id 10001, so the second target passes only if
+// the suite's reset took the table back to its seed in between.
+func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL, builds and starts database targets")
+	}
+	for _, c := range []string{"initdb", "postgres", "pg_isready", "psql"} {
+		if _, err := exec.LookPath(c); err != nil {
+			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
+		}
+	}
+	for _, tc := range []struct {
+		suite string
+		only  []string
+	}{
+		{"db.toml", []string{"stdlib", "gin"}},
+		{"js-db.toml", []string{"hono-pg-node", "hono-bunsql-bun"}},
+	} {
+		t.Run(strings.TrimSuffix(tc.suite, ".toml"), func(t *testing.T) {
+			suite := loadSuite(t, filepath.Join(repoRoot, "site", "suites", tc.suite))
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			results, err := collect.Verify(ctx, suite, collect.Options{BaseDir: repoRoot, Only: tc.only})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range results {
+				switch {
+				case r.Err != nil:
+					t.Errorf("%s: %v", r.Target, r.Err)
+				case len(r.Failed) > 0:
+					t.Errorf("%s failed the gate for %s:\n%s", r.Target, strings.Join(r.Failed, ", "), failures(r.Transcript))
+				}
+			}
+		})
+	}
+}
+
 // TestSiteSuitesNamePackagesTheyUse checks that every package a published
 // suite's target names is there to be read when it is collected: a
 // package.json under the target dir's node_modules for JavaScript, a
@@ -145,7 +220,7 @@ func TestSiteSuitesNamePackagesTheyUse(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
 		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
 	}
-	for _, path := range gatedSuites(t) {
+	for _, path := range siteSuites(t) {
 		suite, err := collect.LoadSuite(path)
 		if err != nil {
 			t.Fatal(err)

@@ -234,4 +234,7 @@ type Measurement struct {
 	// Interference is the foreign load on the server's and the client's
 	// CPUs during the window; nil in runs written before it.
 	Interference *Interference `json:"interference,omitempty"`
+	// ResetS is the time the scenario's reset took (its services' reset
+	// argvs, run just before the window and kept out of it); 0: none.
+	ResetS float64 `json:"reset_s,omitempty"`
 }

@@ -114,5 +114,27 @@ func main() {
 		}
 		return c.JSON(http.StatusOK, row)
 	})
+	e.GET("/db", func(c echo.Context) error {
+		offset, limit, ok := contract.Page(c.QueryParam("page"), c.QueryParam("size"))
+		if !ok {
+			return c.String(http.StatusBadRequest, contract.InvalidNumber)
+		}
+		rows, err := db.List(c.Request().Context(), offset, limit)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, rows)
+	})
+	e.POST("/db", func(c echo.Context) error {
+		var nr contract.NewRow
+		if err := c.Bind(&nr); err != nil || !nr.Valid() {
+			return c.String(http.StatusBadRequest, contract.InvalidNumber)
+		}
+		row, err := db.Insert(c.Request().Context(), *nr.RandomNumber)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusCreated, row)
+	})
 	log.Fatal(e.Start(contract.Addr()))
 }

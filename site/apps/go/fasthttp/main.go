@@ -100,6 +100,10 @@ func (s *server) serve(ctx *fasthttp.RequestCtx) {
 		s.static(ctx)
 	case get && strings.HasPrefix(path, "/db/") && !strings.Contains(path[4:], "/"):
 		s.row(ctx, path[4:])
+	case get && path == "/db":
+		s.list(ctx)
+	case post && path == "/db":
+		s.insert(ctx)
 	default:
 		text(ctx, fasthttp.StatusNotFound, contract.NotFound)
 	}
@@ -136,6 +140,35 @@ func (s *server) row(ctx *fasthttp.RequestCtx, param string) {
 	default:
 		writeJSON(ctx, fasthttp.StatusOK, row)
 	}
+}
+
+func (s *server) list(ctx *fasthttp.RequestCtx) {
+	q := ctx.QueryArgs()
+	offset, limit, ok := contract.Page(string(q.Peek("page")), string(q.Peek("size")))
+	if !ok {
+		text(ctx, fasthttp.StatusBadRequest, contract.InvalidNumber)
+		return
+	}
+	rows, err := s.db.List(ctx, offset, limit)
+	if err != nil {
+		text(ctx, fasthttp.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(ctx, fasthttp.StatusOK, rows)
+}
+
+func (s *server) insert(ctx *fasthttp.RequestCtx) {
+	var nr contract.NewRow
+	if err := json.Unmarshal(ctx.PostBody(), &nr); err != nil || !nr.Valid() {
+		text(ctx, fasthttp.StatusBadRequest, contract.InvalidNumber)
+		return
+	}
+	row, err := s.db.Insert(ctx, *nr.RandomNumber)
+	if err != nil {
+		text(ctx, fasthttp.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(ctx, fasthttp.StatusCreated, row)
 }
 
 func text(ctx *fasthttp.RequestCtx, status int, s string) {

@@ -98,6 +98,28 @@ func main() {
 		}
 		return c.JSON(row)
 	})
+	app.Get("/db", func(c fiber.Ctx) error {
+		offset, limit, ok := contract.Page(c.Query("page"), c.Query("size"))
+		if !ok {
+			return c.Status(fiber.StatusBadRequest).SendString(contract.InvalidNumber)
+		}
+		rows, err := db.List(c.Context(), offset, limit)
+		if err != nil {
+			return err
+		}
+		return c.JSON(rows)
+	})
+	app.Post("/db", func(c fiber.Ctx) error {
+		var nr contract.NewRow
+		if err := c.Bind().JSON(&nr); err != nil || !nr.Valid() {
+			return c.Status(fiber.StatusBadRequest).SendString(contract.InvalidNumber)
+		}
+		row, err := db.Insert(c.Context(), *nr.RandomNumber)
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusCreated).JSON(row)
+	})
 	// fiber listens on tcp4 unless told otherwise; "tcp" takes an IPv6 $HOST too.
 	log.Fatal(app.Listen(contract.Addr(), fiber.ListenConfig{
 		ListenerNetwork:       fiber.NetworkTCP,

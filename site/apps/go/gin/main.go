@@ -97,5 +97,31 @@ func main() {
 			c.JSON(http.StatusOK, row)
 		}
 	})
+	r.GET("/db", func(c *gin.Context) {
+		offset, limit, ok := contract.Page(c.Query("page"), c.Query("size"))
+		if !ok {
+			c.String(http.StatusBadRequest, contract.InvalidNumber)
+			return
+		}
+		rows, err := db.List(c.Request.Context(), offset, limit)
+		if err != nil {
+			c.String(http.StatusInternalServerError, err.Error())
+			return
+		}
+		c.JSON(http.StatusOK, rows)
+	})
+	r.POST("/db", func(c *gin.Context) {
+		var nr contract.NewRow
+		if err := c.ShouldBindJSON(&nr); err != nil || !nr.Valid() {
+			c.String(http.StatusBadRequest, contract.InvalidNumber)
+			return
+		}
+		row, err := db.Insert(c.Request.Context(), *nr.RandomNumber)
+		if err != nil {
+			c.String(http.StatusInternalServerError, err.Error())
+			return
+		}
+		c.JSON(http.StatusCreated, row)
+	})
 	log.Fatal(r.Run(contract.Addr()))
 }

@@ -103,6 +103,33 @@ func main() {
 			writeJSON(w, http.StatusOK, row)
 		}
 	})
+	mux.HandleFunc("GET /db", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		offset, limit, ok := contract.Page(q.Get("page"), q.Get("size"))
+		if !ok {
+			text(w, http.StatusBadRequest, contract.InvalidNumber)
+			return
+		}
+		rows, err := db.List(r.Context(), offset, limit)
+		if err != nil {
+			text(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		writeJSON(w, http.StatusOK, rows)
+	})
+	mux.HandleFunc("POST /db", func(w http.ResponseWriter, r *http.Request) {
+		var nr contract.NewRow
+		if err := json.NewDecoder(r.Body).Decode(&nr); err != nil || !nr.Valid() {
+			text(w, http.StatusBadRequest, contract.InvalidNumber)
+			return
+		}
+		row, err := db.Insert(r.Context(), *nr.RandomNumber)
+		if err != nil {
+			text(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		writeJSON(w, http.StatusCreated, row)
+	})
 	log.Fatal(http.ListenAndServe(contract.Addr(), mux))
 }
 
