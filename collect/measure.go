@@ -45,7 +45,7 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 		load := c.suite.LoadFor(sc)
 		if w := load.WarmupWindow(); w > 0 {
 			c.opt.Progress.Step(fmt.Sprintf("%s %s warm-up %s", t.Name, sc.Name, reps), w)
-			mr, err := c.measure(ctx, srv, t, sc, rep, true, load)
+			mr, err := c.measure(ctx, srv, t, sc, sc.Name, rep, true, load)
 			if err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 			}
 		}
 		c.opt.Progress.Step(fmt.Sprintf("%s %s rep %s", t.Name, sc.Name, reps), load.Duration.Std())
-		mr, err := c.measure(ctx, srv, t, sc, rep, false, load)
+		mr, err := c.measure(ctx, srv, t, sc, sc.Name, rep, false, load)
 		if err != nil {
 			return err
 		}
@@ -89,10 +89,11 @@ func (c *collector) reps() int {
 }
 
 // measure runs the load generator once against srv and stores its stdout
-// (and stderr, when not empty) as write-once dumps. The record is returned
-// for the caller to complete and add to run.json; an interrupted run
-// stores nothing.
-func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, rep int, warmup bool, load Load) (manifest.Measurement, error) {
+// (and stderr, when not empty) as write-once dumps in
+// dumps/<target>/<folder>. The record is returned for the caller to
+// complete and add to run.json; an interrupted run stores nothing. For
+// vegeta the dump is its two reports (vegetaReports).
+func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, folder string, rep int, warmup bool, load Load) (manifest.Measurement, error) {
 	d := c.drivers[load.Tool]
 	window := load.Duration.Std()
 	if warmup {
@@ -136,6 +137,11 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
 	w.end(ctx)
+	if load.Tool == "vegeta" && ctx.Err() == nil {
+		var s schedule
+		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, limit, tr)
+		mr.SendRate, mr.BehindS = s.SendRate, s.Behind
+	}
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
 	if ctx.Err() != nil {
@@ -153,7 +159,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		mr.Error = fmt.Sprintf("%s exited during the window: %s", t.Name, srv.exitReason(ctx))
 	}
 	stdout, stderr := bytes.NewBuffer(tr.stdout), bytes.NewBuffer(tr.stderr)
-	base := c.dumpBase(t.Name, sc.Name, rep, warmup)
+	base := c.dumpBase(t.Name, folder, rep, warmup)
 	mr.Dump = base + ".txt"
 	if mr.SHA256, err = c.dir.WriteDump(mr.Dump, stdout.Bytes()); err != nil {
 		return mr, err

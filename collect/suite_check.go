@@ -121,6 +121,7 @@ func (s *Suite) check() error {
 		s.checkLoad(e, p+".load", sc.Load, s.loadAt(p+".load", sc.Load))
 	}
 	s.checkAAPair(e, targets)
+	s.checkPhases(e)
 	return errors.Join(e.errs...)
 }
 
