@@ -125,6 +125,7 @@ func (c *collector) phaseLoad(p phasePoint, rate int) Load {
 	if p.Phase == PhaseSweep {
 		w, _ := c.suite.sweep()
 		load.Connections, load.Duration, load.Warmup = p.Connections, w.Duration, w.Warmup
+		load.Threads = min(load.Threads, p.Connections) // wrk needs a connection per thread
 		return load
 	}
 	l, _ := c.suite.latency()
@@ -144,6 +145,7 @@ func cmp0(a, b time.Duration) time.Duration {
 // [sweep], each interleaved like the first: repetition 1 of every target,
 // then repetition 2, …, each on a fresh server process.
 func (c *collector) phases(ctx context.Context, ready []Target) error {
+	c.noteCeilings()
 	for _, phase := range []string{PhaseLatency, PhaseSweep} {
 		reps := 0
 		for _, p := range c.phasePoints() {
@@ -166,6 +168,23 @@ func (c *collector) phases(ctx context.Context, ready []Target) error {
 		}
 	}
 	return nil
+}
+
+// noteCeilings says which fixed rates of [latency] are not offered
+// because the client was not measured to send that many on the scenario.
+func (c *collector) noteCeilings() {
+	l, ok := c.suite.latency()
+	if !ok {
+		return
+	}
+	for _, name := range l.Scenarios {
+		ceil, ok := c.ceiling(name)
+		for _, r := range l.Rates {
+			if ok && float64(r) > ceil {
+				c.note("latency %s: %d req/s not offered: the most the client was measured to send on it in this run is %.0f req/s (closed-loop)", name, r, ceil)
+			}
+		}
+	}
 }
 
 // phaseRepetition starts a fresh server for t and takes the points of

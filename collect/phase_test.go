@@ -169,6 +169,9 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 	if n != 2 {
 		t.Errorf("parse read %d latency points with a send rate, want 2", n)
 	}
+	if !slices.ContainsFunc(m.Errors, func(e string) bool { return strings.Contains(e, "9000000 req/s not offered") }) {
+		t.Errorf("run.json does not say why 9000000 req/s was not offered: %q", m.Errors)
+	}
 	t.Log(lines.String())
 	if !strings.Contains(lines.String(), "latency-50pct") || !strings.Contains(lines.String(), "behind schedule") || !strings.Contains(lines.String(), "sweep-c8") {
 		t.Errorf("progress does not show each point:\n%s", lines.String())
