@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -171,7 +172,8 @@ func (c *collector) phases(ctx context.Context, ready []Target) error {
 }
 
 // noteCeilings says which fixed rates of [latency] are not offered
-// because the client was not measured to send that many on the scenario.
+// because the client was not measured to send that many on the scenario,
+// once in run.json (a resumed run does not say it again).
 func (c *collector) noteCeilings() {
 	l, ok := c.suite.latency()
 	if !ok {
@@ -180,7 +182,9 @@ func (c *collector) noteCeilings() {
 	for _, name := range l.Scenarios {
 		ceil, ok := c.ceiling(name)
 		for _, r := range l.Rates {
-			if ok && float64(r) > ceil {
+			if ok && float64(r) > ceil && !slices.ContainsFunc(c.dir.Manifest().Errors, func(e string) bool {
+				return strings.HasPrefix(e, fmt.Sprintf("latency %s: %d req/s not offered", name, r))
+			}) {
 				c.note("latency %s: %d req/s not offered: the most the client was measured to send on it in this run is %.0f req/s (closed-loop)", name, r, ceil)
 			}
 		}
