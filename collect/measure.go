@@ -42,32 +42,14 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 	var peak int64
 	reps := fmt.Sprintf("%d/%d", rep, c.reps())
 	for _, sc := range todo {
-		load := c.suite.LoadFor(sc)
-		if w := load.WarmupWindow(); w > 0 {
-			c.opt.Progress.Step(fmt.Sprintf("%s %s warm-up %s", t.Name, sc.Name, reps), w)
-			mr, err := c.measure(ctx, srv, t, sc, sc.Name, rep, true, load)
-			if err != nil {
-				return err
+		mr, err := c.take(ctx, srv, t, sc, sc.Name, sc.Name, rep, reps, c.suite.LoadFor(sc), func(mr *manifest.Measurement) {
+			if !mr.Warmup {
+				mr.StartupS, mr.RSSBefore, mr.RSSAfter = startup.Seconds(), before, srv.RSS()
 			}
-			if err := c.addMeasurement(mr); err != nil {
-				return err
-			}
-			if srv.Exited() {
-				return fmt.Errorf("%s exited during the warm-up of %s: %s", t.Name, sc.Name, srv.exitReason(ctx))
-			}
-		}
-		c.opt.Progress.Step(fmt.Sprintf("%s %s rep %s", t.Name, sc.Name, reps), load.Duration.Std())
-		mr, err := c.measure(ctx, srv, t, sc, sc.Name, rep, false, load)
+		})
+		peak = max(peak, mr.RSSPeak)
 		if err != nil {
 			return err
-		}
-		mr.StartupS, mr.RSSBefore, mr.RSSAfter = startup.Seconds(), before, srv.RSS()
-		peak = max(peak, mr.RSSPeak)
-		if err := c.addMeasurement(mr); err != nil {
-			return err
-		}
-		if srv.Exited() {
-			return fmt.Errorf("%s exited during %s: %s", t.Name, sc.Name, srv.exitReason(ctx))
 		}
 	}
 	after := srv.RSS()
@@ -77,6 +59,38 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 			r.RSSAfter = after
 		}
 	})
+}
+
+// take runs one point on srv: its warm-up, when load has one, then its
+// measurement, each stored in dumps/<target>/<folder> and added to run.json
+// once set has completed its record. what names the point after the
+// target in progress and errors, reps is "<rep>/<of>". It returns the
+// measurement's record, and an error when one could not be kept or the
+// server exited.
+func (c *collector) take(ctx context.Context, srv *Server, t Target, sc Scenario, folder, what string, rep int, reps string, load Load, set func(*manifest.Measurement)) (manifest.Measurement, error) {
+	var mr manifest.Measurement
+	for _, warmup := range []bool{true, false} {
+		window, step, during := load.Duration.Std(), "rep", what
+		if warmup {
+			window, step, during = load.WarmupWindow(), "warm-up", "the warm-up of "+what
+			if window <= 0 {
+				continue
+			}
+		}
+		c.opt.Progress.Step(fmt.Sprintf("%s %s %s %s", t.Name, what, step, reps), window)
+		var err error
+		if mr, err = c.measure(ctx, srv, t, sc, folder, rep, warmup, load); err != nil {
+			return mr, err
+		}
+		set(&mr)
+		if err := c.addMeasurement(mr); err != nil {
+			return mr, err
+		}
+		if srv.Exited() {
+			return mr, fmt.Errorf("%s exited during %s: %s", t.Name, during, srv.exitReason(ctx))
+		}
+	}
+	return mr, nil
 }
 
 // reps is the most repetitions any scenario asks for.

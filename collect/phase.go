@@ -223,40 +223,21 @@ func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string,
 			}
 			mr.Rate = float64(rate)
 		}
-		load := c.phaseLoad(p, rate)
-		folder := path.Join(p.Scenario.Name, p.label())
-		what := fmt.Sprintf("%s %s %s", t.Name, p.Scenario.Name, p.label())
+		what := p.Scenario.Name + " " + p.label()
 		if p.Phase == PhaseLatency {
 			what += fmt.Sprintf(" (%d req/s)", rate)
 		}
-		if w := load.WarmupWindow(); w > 0 {
-			c.opt.Progress.Step(fmt.Sprintf("%s warm-up %d/%d", what, rep, reps), w)
-			wr, err := c.measure(ctx, srv, t, p.Scenario, folder, rep, true, load)
-			if err != nil {
-				return err
+		got, err := c.take(ctx, srv, t, p.Scenario, path.Join(p.Scenario.Name, p.label()), what, rep, fmt.Sprintf("%d/%d", rep, reps), c.phaseLoad(p, rate), func(r *manifest.Measurement) {
+			*r = phaseFields(*r, mr)
+			if !r.Warmup {
+				r.StartupS = startup.Seconds()
 			}
-			if err := c.addMeasurement(phaseFields(wr, mr)); err != nil {
-				return err
-			}
-			if srv.Exited() {
-				return fmt.Errorf("%s exited during the warm-up of %s: %s", t.Name, what, srv.exitReason(ctx))
-			}
-		}
-		c.opt.Progress.Step(fmt.Sprintf("%s rep %d/%d", what, rep, reps), load.Duration.Std())
-		got, err := c.measure(ctx, srv, t, p.Scenario, folder, rep, false, load)
+		})
 		if err != nil {
 			return err
 		}
-		got = phaseFields(got, mr)
-		got.StartupS = startup.Seconds()
-		if err := c.addMeasurement(got); err != nil {
-			return err
-		}
 		if p.Phase == PhaseLatency && got.Error == "" {
-			c.opt.Progress.Note(fmt.Sprintf("%s rep %d: offered %d req/s, sent %.1f req/s, at most %s behind schedule", what, rep, rate, got.SendRate, time.Duration(got.BehindS*1e9).Round(time.Microsecond)))
-		}
-		if srv.Exited() {
-			return fmt.Errorf("%s exited during %s: %s", t.Name, what, srv.exitReason(ctx))
+			c.opt.Progress.Note(fmt.Sprintf("%s %s rep %d: offered %d req/s, sent %.1f req/s, at most %s behind schedule", t.Name, what, rep, rate, got.SendRate, time.Duration(got.BehindS*1e9).Round(time.Microsecond)))
 		}
 	}
 	return nil
