@@ -1,0 +1,89 @@
+package collect
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadSchedule checks the send rate and how far sending fell behind on
+// results in vegeta's CSV encoding, out of order as vegeta writes them.
+func TestReadSchedule(t *testing.T) {
+	t.Parallel()
+	// 10 req/s: seq 0 due at 0, 1 at 100 ms, 2 at 200 ms (sent at 250 ms:
+	// 50 ms late), 3 at 300 ms.
+	csv := "" +
+		"1000000000,200,5000,0,0,,,,0,GET,http://x/,\n" +
+		"1250000000,200,5000,0,0,,,,2,GET,http://x/,\n" +
+		"1100000000,500,5000,0,0,\"a, b\",,,1,GET,http://x/,\n" +
+		"1300000000,200,5000,0,0,,,,3,GET,http://x/,\n"
+	s, err := readSchedule(strings.NewReader(csv), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Sent != 4 || math.Abs(s.SendRate-10) > 1e-9 || math.Abs(s.Behind-0.05) > 1e-9 {
+		t.Errorf("schedule %+v, want 4 sent at 10 req/s, 0.05 s behind", s)
+	}
+	if _, err := readSchedule(strings.NewReader("1,200\n"), 10); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("a short line: err %v, want one naming line 1", err)
+	}
+}
+
+// TestPhasePointsAndLoads checks the defaults of an empty [latency] and a
+// [sweep] on a wrk suite: the points in order with their dump labels, and
+// the load each runs with (wrk's threads capped at the connections).
+func TestPhasePointsAndLoads(t *testing.T) {
+	t.Parallel()
+	s, err := ParseSuite([]byte(`name = "p"
+[load]
+tool = "wrk"
+threads = 2
+connections = 16
+timeout = "3s"
+
+[latency]
+rates = [500]
+repetitions = 1
+
+[sweep]
+scenarios = ["b"]
+connections = [1, 64]
+repetitions = 1
+
+[[target]]
+name = "t"
+start = ["x"]
+
+[[scenario]]
+name = "a"
+request = { path = "/" }
+expect = { status = 200 }
+
+[[scenario]]
+name = "b"
+request = { path = "/b" }
+expect = { status = 200 }
+`), "p.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector(s, Options{})
+	var labels []string
+	for _, p := range c.phasePoints() {
+		labels = append(labels, p.Scenario.Name+"/"+p.label())
+	}
+	if got := strings.Join(labels, " "); got != "a/latency-500rps b/sweep-c1 b/sweep-c64" {
+		t.Errorf("points %s; want a/latency-500rps (rates given, so no default fractions) then the sweep of b", got)
+	}
+	points := c.phasePoints()
+	if l := c.phaseLoad(points[0], 500); l.Tool != "vegeta" || l.Rate != 500 || l.Connections != DefaultLatency.MaxWorkers || l.Timeout.Std() != 3*time.Second || l.Duration != DefaultLatency.Duration {
+		t.Errorf("latency load %+v", l)
+	}
+	if l := c.phaseLoad(points[1], 0); l.Tool != "wrk" || l.Connections != 1 || l.Threads != 1 || l.Duration != DefaultSweep.Duration {
+		t.Errorf("sweep load at 1 connection %+v, want wrk with 1 thread", l)
+	}
+	if l := c.phaseLoad(points[2], 0); l.Connections != 64 || l.Threads != 2 {
+		t.Errorf("sweep load at 64 connections %+v, want the suite's 2 threads", l)
+	}
+}
