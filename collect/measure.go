@@ -155,6 +155,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		var s schedule
 		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, limit, tr)
 		mr.SendRate, mr.BehindS = s.SendRate, s.Behind
+		mr.Reports = vegetaReportArgvs(tool.Path, vegetaResults(there))
 	}
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked

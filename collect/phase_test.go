@@ -166,6 +166,9 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 			t.Errorf("%s: sent %v req/s at most %v s behind, offered %v", mr.Dump, mr.SendRate, mr.BehindS, want)
 		}
 		checkVegetaDump(t, filepath.Join(dir.Path, mr.Dump), mr.Rate, strict)
+		if len(mr.Reports) != 2 || mr.Reports[0][1] != "report" || mr.Reports[1][2] != "-type="+collect.VegetaHist {
+			t.Errorf("%s: reports recorded as %q", mr.Dump, mr.Reports)
+		}
 	}
 	var conns []int
 	for _, mr := range sweep {
