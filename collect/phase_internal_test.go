@@ -1,7 +1,15 @@
 package collect
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +93,67 @@ expect = { status = 200 }
 	}
 	if l := c.phaseLoad(points[2], 0); l.Connections != 64 || l.Threads != 2 {
 		t.Errorf("sweep load at 64 connections %+v, want the suite's 2 threads", l)
+	}
+}
+
+// TestVegetaReportsKeptAndResultsRemoved runs a real vegeta attack and
+// checks that the dump is its JSON report then its histogram, byte for
+// byte as vegeta prints each, that the schedule is read from its results,
+// and that the results stream is removed.
+func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs vegeta")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	v, err := vegeta{}.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "Hi") }))
+	defer srv.Close()
+	dir := t.TempDir()
+	scratch := filepath.Join(dir, "scratch")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", Request{Method: "GET", Path: "/"}, Load{Rate: 50, Connections: 4, Timeout: Duration(time.Second)}, time.Second, scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCollector(&Suite{}, Options{})
+	tr := c.client.runTool(ctx, argv, scratch, scratch, 30*time.Second)
+	if tr.err != nil {
+		t.Fatalf("%q: %v\n%s", argv, tr.err, tr.stderr)
+	}
+	results := vegetaResults(scratch)
+	kept, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(dir, "copy.bin")
+	if err := os.WriteFile(copied, kept, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, s := c.vegetaReports(ctx, v.Path, results, scratch, 50, 30*time.Second, tr)
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	var want []byte
+	for _, a := range vegetaReportArgvs(v.Path, copied) {
+		out, err := exec.Command(a[0], a[1:]...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, out...)
+	}
+	if !bytes.Equal(got.stdout, want) {
+		t.Errorf("dump differs from vegeta's two reports:\n%s\nwant:\n%s", got.stdout, want)
+	}
+	if _, err := os.Stat(results); !os.IsNotExist(err) {
+		t.Errorf("results stream %s still there (err %v)", results, err)
+	}
+	if s.Sent != 50 || s.SendRate < 40 || s.SendRate > 60 || s.Behind < 0 || s.Behind > 0.5 {
+		t.Errorf("schedule %+v, want 50 sent at about 50 req/s", s)
 	}
 }
