@@ -117,14 +117,15 @@ func vegetaEncodeArgv(bin, results string) []string {
 
 // vegetaReports runs the reports on the results of the attack tr (on the
 // client machine), concatenates their stdouts byte for byte as the dump,
-// measures how sending kept its schedule, and removes the results: they
+// measures how sending kept its schedule (when the attack and the reports
+// succeeded), and removes the results: they
 // take about 100 bytes a request (20 MB for a 4 s window at 50k req/s),
 // and what they say is kept in the reports and in run.json.
 func (c *collector) vegetaReports(ctx context.Context, bin, results, there string, rate int, limit time.Duration, tr toolRun) (toolRun, schedule) {
 	defer c.client.run(context.WithoutCancel(ctx), program{argv: []string{"rm", "-f", results}})
-	if tr.err != nil || tr.overran {
-		return tr, schedule{}
-	}
+	// An attack that failed or was killed may have left results: they are
+	// reported too, and its error stays the measurement's.
+	failed := tr.err != nil
 	var stdout, stderr bytes.Buffer
 	stderr.Write(tr.stderr)
 	for _, argv := range vegetaReportArgvs(bin, results) {
@@ -132,13 +133,15 @@ func (c *collector) vegetaReports(ctx context.Context, bin, results, there strin
 		stdout.Write(r.stdout)
 		stderr.Write(r.stderr)
 		if r.err != nil {
-			tr.err = fmt.Errorf("%v: %w", argv[1:3], r.err)
-			tr.exit = r.exit
+			if !failed {
+				tr.err, tr.exit = fmt.Errorf("vegeta %s: %w", argv[2], r.err), r.exit
+			}
+			failed = true
 			break
 		}
 	}
 	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
-	if tr.err != nil {
+	if failed {
 		return tr, schedule{}
 	}
 	r := c.client.runTool(ctx, vegetaEncodeArgv(bin, results), "", there, limit)
