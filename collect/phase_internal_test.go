@@ -101,6 +101,7 @@ expect = { status = 200 }
 // byte as vegeta prints each, that the schedule is read from its results,
 // and that the results stream is removed.
 func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
+	t.Parallel() // 50 req/s: light, and nothing here is a measurement
 	if testing.Short() {
 		t.Skip("runs vegeta")
 	}

@@ -375,6 +375,7 @@ expect = { status = 200 }
 		}
 	}
 	src = strings.Replace(src, "max_worker = 3\n", "", 1)
+	src = strings.Replace(src, "[[target]]", "[load]\ntool = \"vegeta\"\n\n[[target]]", 1)
 	_, err = collect.ParseSuite([]byte(src), "bad.toml")
 	for _, want := range []string{
 		`bad.toml:4: scenarios: "nope" is not a scenario`,
@@ -384,6 +385,7 @@ expect = { status = 200 }
 		"bad.toml:10: connections: 1 is listed twice",
 		"bad.toml:10: connections: 0: give 1 to",
 		"bad.toml:11: repetitions: 0",
+		"bad.toml:14: tool: vegeta is the open-model tool of the [latency] table",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not say %q:\n%v", want, err)

@@ -44,6 +44,8 @@ func (s *Suite) checkLoad(e *suiteErrors, path string, raw, eff Load) {
 	}
 	switch raw.Tool {
 	case "", "wrk", "bombardier", "autocannon":
+	case "vegeta":
+		bad("tool", "vegeta is the open-model tool of the [latency] table, not a closed-loop one: use wrk, bombardier or autocannon here")
 	default:
 		bad("tool", "%q is not wrk, bombardier or autocannon", raw.Tool)
 	}
