@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -149,9 +147,9 @@ func (c *collector) vegetaReports(ctx context.Context, bin, results, there strin
 		tr.err = fmt.Errorf("vegeta encode: %w", r.err)
 		return tr, schedule{}
 	}
-	s, err := readSchedule(bytes.NewReader(r.stdout), float64(rate))
+	s, err := readSchedule(bytes.NewReader(r.stdout), "vegeta encode -to=csv "+results, float64(rate))
 	if err != nil {
-		tr.err = fmt.Errorf("vegeta encode: %w", err)
+		tr.err = err
 	}
 	return tr, s
 }
@@ -170,45 +168,38 @@ type schedule struct {
 	Behind float64
 }
 
-// readSchedule reads vegeta's CSV encoding of results (timestamp in unix
-// ns first, the attack's sequence number ninth) and measures the schedule
-// at rate req/s.
-func readSchedule(r io.Reader, rate float64) (schedule, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	type sent struct{ at, seq int64 }
-	var all []sent
-	first, last := int64(math.MaxInt64), int64(math.MinInt64)
-	for line := 1; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return schedule{}, err
-		}
-		if len(rec) < 9 {
-			return schedule{}, fmt.Errorf("line %d: %d fields, want at least 9 (timestamp … seq)", line, len(rec))
-		}
-		at, err1 := strconv.ParseInt(rec[0], 10, 64)
-		seq, err2 := strconv.ParseInt(rec[8], 10, 64)
-		if err := errors.Join(err1, err2); err != nil {
-			return schedule{}, fmt.Errorf("line %d: %w", line, err)
-		}
-		all = append(all, sent{at, seq})
-		first, last = min(first, at), max(last, at)
+// readSchedule reads vegeta's CSV encoding of results with package
+// parse's reader and measures the schedule at rate req/s.
+func readSchedule(r io.Reader, name string, rate float64) (schedule, error) {
+	results, err := parse.ReadVegetaCSV(r, name)
+	if err != nil {
+		return schedule{}, err
 	}
-	s := schedule{Sent: len(all)}
-	if len(all) == 0 || rate <= 0 {
+	s := schedule{Sent: len(results)}
+	if len(results) == 0 {
 		return s, nil
 	}
-	if last > first {
-		s.SendRate = float64(len(all)-1) / (float64(last-first) / 1e9)
+	first, last := results[0].Timestamp, results[0].Timestamp
+	for _, x := range results[1:] {
+		first, last = minTime(first, x.Timestamp), maxTime(last, x.Timestamp)
 	}
-	for _, x := range all {
-		due := float64(first) + float64(x.seq)/rate*1e9
-		s.Behind = max(s.Behind, (float64(x.at)-due)/1e9)
+	if span := last.Sub(first).Seconds(); span > 0 {
+		s.SendRate = float64(len(results)-1) / span
 	}
+	s.Behind = parse.Behind(results, rate).Seconds()
 	return s, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

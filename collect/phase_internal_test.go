@@ -26,15 +26,15 @@ func TestReadSchedule(t *testing.T) {
 		"1250000000,200,5000,0,0,,,,2,GET,http://x/,\n" +
 		"1100000000,500,5000,0,0,\"a, b\",,,1,GET,http://x/,\n" +
 		"1300000000,200,5000,0,0,,,,3,GET,http://x/,\n"
-	s, err := readSchedule(strings.NewReader(csv), 10)
+	s, err := readSchedule(strings.NewReader(csv), "r.csv", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Sent != 4 || math.Abs(s.SendRate-10) > 1e-9 || math.Abs(s.Behind-0.05) > 1e-9 {
 		t.Errorf("schedule %+v, want 4 sent at 10 req/s, 0.05 s behind", s)
 	}
-	if _, err := readSchedule(strings.NewReader("1,200\n"), 10); err == nil || !strings.Contains(err.Error(), "line 1") {
-		t.Errorf("a short line: err %v, want one naming line 1", err)
+	if _, err := readSchedule(strings.NewReader("1,200\n"), "r.csv", 10); err == nil || !strings.Contains(err.Error(), "r.csv:1:") {
+		t.Errorf("a short line: err %v, want one naming r.csv line 1", err)
 	}
 }
 
