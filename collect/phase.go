@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -130,7 +131,7 @@ func (c *collector) phaseLoad(p phasePoint, rate int) Load {
 		return load
 	}
 	l, _ := c.suite.latency()
-	return Load{Tool: "vegeta", Connections: l.MaxWorkers, Threads: 1, Pipelining: 1, Rate: rate,
+	return Load{Tool: "vegeta", Connections: cmp.Or(l.MaxWorkers, load.Connections), Threads: 1, Pipelining: 1, Rate: rate,
 		Duration: l.Duration, Warmup: l.Warmup, Timeout: Duration(cmp0(l.Timeout.Std(), load.Timeout.Std()))}
 }
 

@@ -85,8 +85,8 @@ expect = { status = 200 }
 		t.Errorf("points %s; want a/latency-500rps (rates given, so no default fractions) then the sweep of b", got)
 	}
 	points := c.phasePoints()
-	if l := c.phaseLoad(points[0], 500); l.Tool != "vegeta" || l.Rate != 500 || l.Connections != DefaultLatency.MaxWorkers || l.Timeout.Std() != 3*time.Second || l.Duration != DefaultLatency.Duration {
-		t.Errorf("latency load %+v", l)
+	if l := c.phaseLoad(points[0], 500); l.Tool != "vegeta" || l.Rate != 500 || l.Connections != 16 || l.Timeout.Std() != 3*time.Second || l.Duration != DefaultLatency.Duration {
+		t.Errorf("latency load %+v, want vegeta at 500 req/s with the scenario's 16 connections as its workers", l)
 	}
 	if l := c.phaseLoad(points[1], 0); l.Tool != "wrk" || l.Connections != 1 || l.Threads != 1 || l.Duration != DefaultSweep.Duration {
 		t.Errorf("sweep load at 1 connection %+v, want wrk with 1 thread", l)

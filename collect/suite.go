@@ -294,9 +294,13 @@ type LatencyPhase struct {
 	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up
 	Repetitions int       `toml:"repetitions"`
 	// MaxWorkers bounds vegeta's workers, and so its connections and the
-	// requests it has in flight: past it, sending falls behind its
-	// schedule, which run.json's behind_s shows, rather than the client
-	// opening connections without end against a server that slows down.
+	// requests it has in flight; 0: the scenario's closed-loop connections.
+	// Past it, sending falls behind its schedule, which run.json's
+	// behind_s shows, rather than the client opening connections without
+	// end against a server that slows down. The scenario's connections
+	// suffice for any fraction of capacity: by Little's law the requests
+	// in flight at a share f of the closed-loop rate are f × connections
+	// while latency is no worse than it was closed-loop.
 	MaxWorkers int `toml:"max_workers"`
 	// Timeout is a request's timeout; 0: the scenario's load timeout.
 	Timeout Duration `toml:"timeout"`
@@ -308,7 +312,6 @@ var DefaultLatency = LatencyPhase{
 	Duration:    Duration(4 * time.Second),
 	Warmup:      durationPtr(time.Second),
 	Repetitions: 3,
-	MaxWorkers:  256,
 }
 
 // SweepPhase is the [sweep] table: the suite's closed-loop tool run on its
@@ -347,7 +350,6 @@ func (s *Suite) latency() (LatencyPhase, bool) {
 		l.Warmup = d.Warmup
 	}
 	l.Repetitions = cmp.Or(l.Repetitions, d.Repetitions)
-	l.MaxWorkers = cmp.Or(l.MaxWorkers, d.MaxWorkers)
 	return l, true
 }
 

@@ -188,7 +188,7 @@ func (s *Suite) checkPhases(e *suiteErrors) {
 		s.checkPhaseWindow(e, "latency", l.Duration, l.Warmup, l.Repetitions)
 		if l.MaxWorkers != 0 || set("max_workers") {
 			if l.MaxWorkers < 1 || l.MaxWorkers > lim.Connections {
-				e.add("latency", "max_workers", "%d: give 1 to %d, or leave it out for %d", l.MaxWorkers, lim.Connections, DefaultLatency.MaxWorkers)
+				e.add("latency", "max_workers", "%d: give 1 to %d, or leave it out for the scenario's connections", l.MaxWorkers, lim.Connections)
 			}
 		}
 		if l.Timeout != 0 || set("timeout") {
