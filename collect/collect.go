@@ -88,6 +88,7 @@ type collector struct {
 	here           *localMachine
 	server, client machine
 	live           []manifest.Leftover // process groups started on hosts, not seen to end
+	rps            map[string]float64  // closed-loop req/s by dump, for the latency phase's capacity
 }
 
 func newCollector(suite *Suite, opt Options) *collector {
@@ -105,7 +106,7 @@ func newCollector(suite *Suite, opt Options) *collector {
 	}
 	tools := map[string]manifest.Version{}
 	here := &localMachine{tools: tools}
-	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{},
+	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
 		here: here, server: here, client: here}
 }
 
@@ -332,7 +333,7 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 			}
 		}
 	}
-	return nil
+	return c.phases(ctx, ready)
 }
 
 // storeFailed reports whether err says the run dir cannot be written: the
@@ -350,7 +351,7 @@ func (c *collector) storeError(err error) error {
 func (c *collector) missing(targets []Target) int {
 	n := 0
 	for _, t := range targets {
-		n += len(c.pending(t))
+		n += len(c.pending(t)) + len(c.phasePending(t))
 	}
 	return n
 }
@@ -361,6 +362,15 @@ func (c *collector) plan(targets []Target) {
 	for _, t := range targets {
 		for _, sc := range c.pending(t) {
 			load := c.suite.LoadFor(sc.Scenario)
+			windows++
+			total += load.Duration.Std()
+			if w := load.WarmupWindow(); w > 0 {
+				windows++
+				total += w
+			}
+		}
+		for _, p := range c.phasePending(t) {
+			load := c.phaseLoad(p, p.Rate)
 			windows++
 			total += load.Duration.Std()
 			if w := load.WarmupWindow(); w > 0 {

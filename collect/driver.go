@@ -34,9 +34,15 @@ func DriverFor(tool string) (Driver, error) {
 		return wrk{}, nil
 	case "autocannon":
 		return autocannon{}, nil
+	case "vegeta":
+		return vegeta{}, nil // the [latency] phase's, not a [load] tool
 	}
-	return nil, fmt.Errorf("load tool %q is not supported (supported: autocannon, bombardier, wrk)", tool)
+	return nil, fmt.Errorf("load tool %q is not supported (supported: autocannon, bombardier, wrk; vegeta in [latency])", tool)
 }
+
+// copiedTool reports whether a tool is the binary pinned here, copied to a
+// client host (the Go tools), rather than the host's own.
+func copiedTool(name string) bool { return name == "bombardier" || name == "vegeta" }
 
 // goModuleVersion asks the go command which module version a binary was built from.
 func goModuleVersion(ctx context.Context, path, module string) (manifest.Version, error) {
@@ -54,8 +60,6 @@ func goModuleVersion(ctx context.Context, path, module string) (manifest.Version
 	return manifest.Version{}, fmt.Errorf("%s was not built from %s", path, module)
 }
 
-// cacheDir is fairbench's folder in the user's cache, where pinned tools
-// are installed on first use.
 // pinnedTool describes a load generator fairbench runs at one version: found on
 // PATH when it is that version, otherwise installed once into the cache.
 type pinnedTool struct {
@@ -82,6 +86,35 @@ func (p pinnedTool) resolve(ctx context.Context) (manifest.Version, error) {
 	return p.ask(ctx, p.cached)
 }
 
+// goTool is a load generator written in Go, pinned to module@version: its
+// version is asked with `go version -m`, and it is installed with
+// `go install` into the cache folder <name>-<version>.
+func goTool(name, module, version string) pinnedTool {
+	bin := filepath.Join(cacheDir(), name+"-"+version)
+	return pinnedTool{
+		name:    name,
+		version: version,
+		cached:  filepath.Join(bin, name),
+		ask: func(ctx context.Context, path string) (manifest.Version, error) {
+			return goModuleVersion(ctx, path, module)
+		},
+		install: func(ctx context.Context) error {
+			goBin, err := exec.LookPath("go")
+			if err != nil {
+				return fmt.Errorf("%s not found on PATH and no go command to build it: go install %s@%s", name, module, version)
+			}
+			cmd := command(ctx, []string{goBin, "install", module + "@" + version})
+			cmd.Env = append(os.Environ(), "GOBIN="+bin)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("go install %s@%s: %v\n%s", module, version, err, out)
+			}
+			return nil
+		},
+	}
+}
+
+// cacheDir is fairbench's folder in the user's cache, where pinned tools
+// are installed on first use.
 func cacheDir() string {
 	cache, err := os.UserCacheDir()
 	if err != nil {
@@ -125,6 +158,8 @@ func overriddenTool(ctx context.Context, tool, path string) (manifest.Version, e
 		v, err = wrkVersion(ctx, path)
 	case "autocannon":
 		v, err = autocannonVersion(ctx, path)
+	case "vegeta":
+		v, err = goModuleVersion(ctx, path, VegetaModule)
 	default:
 		err = fmt.Errorf("no version asker for %s", tool)
 	}

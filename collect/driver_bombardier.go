@@ -3,9 +3,6 @@ package collect
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -26,27 +23,7 @@ func (bombardier) Name() string { return "bombardier" }
 // otherwise builds the pinned version with the go command into the user's
 // cache folder (once).
 func (bombardier) Resolve(ctx context.Context) (manifest.Version, error) {
-	bin := filepath.Join(cacheDir(), "bombardier-"+BombardierVersion)
-	return pinnedTool{
-		name:    "bombardier",
-		version: BombardierVersion,
-		cached:  filepath.Join(bin, "bombardier"),
-		ask: func(ctx context.Context, path string) (manifest.Version, error) {
-			return goModuleVersion(ctx, path, BombardierModule)
-		},
-		install: func(ctx context.Context) error {
-			goBin, err := exec.LookPath("go")
-			if err != nil {
-				return fmt.Errorf("bombardier not found on PATH and no go command to build it: go install %s@%s", BombardierModule, BombardierVersion)
-			}
-			cmd := command(ctx, []string{goBin, "install", BombardierModule + "@" + BombardierVersion})
-			cmd.Env = append(os.Environ(), "GOBIN="+bin)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("go install %s@%s: %v\n%s", BombardierModule, BombardierVersion, err, out)
-			}
-			return nil
-		},
-	}.resolve(ctx)
+	return goTool("bombardier", BombardierModule, BombardierVersion).resolve(ctx)
 }
 
 // Argv asks for JSON on stdout (-o json -p r), with the latency

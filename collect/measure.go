@@ -42,32 +42,14 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 	var peak int64
 	reps := fmt.Sprintf("%d/%d", rep, c.reps())
 	for _, sc := range todo {
-		load := c.suite.LoadFor(sc)
-		if w := load.WarmupWindow(); w > 0 {
-			c.opt.Progress.Step(fmt.Sprintf("%s %s warm-up %s", t.Name, sc.Name, reps), w)
-			mr, err := c.measure(ctx, srv, t, sc, rep, true, load)
-			if err != nil {
-				return err
+		mr, err := c.take(ctx, srv, t, sc, sc.Name, sc.Name, rep, reps, c.suite.LoadFor(sc), func(mr *manifest.Measurement) {
+			if !mr.Warmup {
+				mr.StartupS, mr.RSSBefore, mr.RSSAfter = startup.Seconds(), before, srv.RSS()
 			}
-			if err := c.addMeasurement(mr); err != nil {
-				return err
-			}
-			if srv.Exited() {
-				return fmt.Errorf("%s exited during the warm-up of %s: %s", t.Name, sc.Name, srv.exitReason(ctx))
-			}
-		}
-		c.opt.Progress.Step(fmt.Sprintf("%s %s rep %s", t.Name, sc.Name, reps), load.Duration.Std())
-		mr, err := c.measure(ctx, srv, t, sc, rep, false, load)
+		})
+		peak = max(peak, mr.RSSPeak)
 		if err != nil {
 			return err
-		}
-		mr.StartupS, mr.RSSBefore, mr.RSSAfter = startup.Seconds(), before, srv.RSS()
-		peak = max(peak, mr.RSSPeak)
-		if err := c.addMeasurement(mr); err != nil {
-			return err
-		}
-		if srv.Exited() {
-			return fmt.Errorf("%s exited during %s: %s", t.Name, sc.Name, srv.exitReason(ctx))
 		}
 	}
 	after := srv.RSS()
@@ -77,6 +59,38 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 			r.RSSAfter = after
 		}
 	})
+}
+
+// take runs one point on srv: its warm-up, when load has one, then its
+// measurement, each stored in dumps/<target>/<folder> and added to run.json
+// once set has completed its record. what names the point after the
+// target in progress and errors, reps is "<rep>/<of>". It returns the
+// measurement's record, and an error when one could not be kept or the
+// server exited.
+func (c *collector) take(ctx context.Context, srv *Server, t Target, sc Scenario, folder, what string, rep int, reps string, load Load, set func(*manifest.Measurement)) (manifest.Measurement, error) {
+	var mr manifest.Measurement
+	for _, warmup := range []bool{true, false} {
+		window, step, during := load.Duration.Std(), "rep", what
+		if warmup {
+			window, step, during = load.WarmupWindow(), "warm-up", "the warm-up of "+what
+			if window <= 0 {
+				continue
+			}
+		}
+		c.opt.Progress.Step(fmt.Sprintf("%s %s %s %s", t.Name, what, step, reps), window)
+		var err error
+		if mr, err = c.measure(ctx, srv, t, sc, folder, rep, warmup, load); err != nil {
+			return mr, err
+		}
+		set(&mr)
+		if err := c.addMeasurement(mr); err != nil {
+			return mr, err
+		}
+		if srv.Exited() {
+			return mr, fmt.Errorf("%s exited during %s: %s", t.Name, during, srv.exitReason(ctx))
+		}
+	}
+	return mr, nil
 }
 
 // reps is the most repetitions any scenario asks for.
@@ -89,10 +103,11 @@ func (c *collector) reps() int {
 }
 
 // measure runs the load generator once against srv and stores its stdout
-// (and stderr, when not empty) as write-once dumps. The record is returned
-// for the caller to complete and add to run.json; an interrupted run
-// stores nothing.
-func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, rep int, warmup bool, load Load) (manifest.Measurement, error) {
+// (and stderr, when not empty) as write-once dumps in
+// dumps/<target>/<folder>. The record is returned for the caller to
+// complete and add to run.json; an interrupted run stores nothing. For
+// vegeta the dump is its two reports (vegetaReports).
+func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, folder string, rep int, warmup bool, load Load) (manifest.Measurement, error) {
 	d := c.drivers[load.Tool]
 	window := load.Duration.Std()
 	if warmup {
@@ -139,6 +154,12 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
 	w.end(ctx)
+	if load.Tool == "vegeta" && ctx.Err() == nil {
+		var s schedule
+		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, limit, tr)
+		mr.SendRate, mr.BehindS = s.SendRate, s.Behind
+		mr.Reports = vegetaReportArgvs(tool.Path, vegetaResults(there))
+	}
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked
 	if ctx.Err() != nil {
@@ -156,7 +177,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		mr.Error = fmt.Sprintf("%s exited during the window: %s", t.Name, srv.exitReason(ctx))
 	}
 	stdout, stderr := bytes.NewBuffer(tr.stdout), bytes.NewBuffer(tr.stderr)
-	base := c.dumpBase(t.Name, sc.Name, rep, warmup)
+	base := c.dumpBase(t.Name, folder, rep, warmup)
 	mr.Dump = base + ".txt"
 	if mr.SHA256, err = c.dir.WriteDump(mr.Dump, stdout.Bytes()); err != nil {
 		return mr, err

@@ -37,13 +37,19 @@ var installHints = map[string]string{
 func (c *collector) preflight(ctx context.Context, targets []Target, load bool) error {
 	errs := []error{c.checkPinning()}
 	if load {
+		var names []string
 		for _, sc := range c.suite.Scenarios {
-			name := c.suite.LoadFor(sc).Tool
+			names = append(names, c.suite.LoadFor(sc).Tool)
+		}
+		if _, ok := c.suite.latency(); ok {
+			names = append(names, "vegeta")
+		}
+		for _, name := range names {
 			if _, ok := c.drivers[name]; ok {
 				continue
 			}
 			d, err := DriverFor(name)
-			if err == nil && c.suite.hasRole(RoleClient) && name != "bombardier" {
+			if err == nil && c.suite.hasRole(RoleClient) && !copiedTool(name) {
 				c.drivers[name] = d // found on the client host (resolveOnClient)
 				continue
 			}

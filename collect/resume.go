@@ -119,7 +119,7 @@ func (c *collector) pending(t Target) []pendingMeasurement {
 	rec, _ := c.targetRecord(t.Name)
 	taken := map[string]bool{}
 	for _, mr := range c.dir.Manifest().Measurements {
-		if mr.Target == t.Name && !mr.Warmup && mr.SHA256 != "" && mr.Error == "" {
+		if mr.Target == t.Name && mr.Phase == "" && !mr.Warmup && mr.SHA256 != "" && mr.Error == "" {
 			taken[mr.Scenario+"/"+strconv.Itoa(mr.Rep)] = true
 		}
 	}
@@ -136,10 +136,10 @@ func (c *collector) pending(t Target) []pendingMeasurement {
 }
 
 // finished reports whether an earlier session gated t and took all its
-// measurements.
+// measurements, those of the phases after the closed-loop pass too.
 func (c *collector) finished(t Target) bool {
 	rec, ok := c.targetRecord(t.Name)
-	return ok && rec.Conformance != "" && len(c.pending(t)) == 0
+	return ok && rec.Conformance != "" && len(c.pending(t)) == 0 && len(c.phasePending(t)) == 0
 }
 
 // dumpBase is the run-dir path, without extension, of a new dump:

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -22,6 +23,10 @@ type Suite struct {
 	Services  []Service          `toml:"service"`
 	Targets   []Target           `toml:"target"`
 	Scenarios []Scenario         `toml:"scenario"`
+	// Latency and Sweep are the passes run after the closed-loop one;
+	// nil: none (suite_phase.go).
+	Latency *LatencyPhase `toml:"latency"`
+	Sweep   *SweepPhase   `toml:"sweep"`
 
 	// AAPair names two targets that are one program under two names (an
 	// A/A twin): the audit takes their difference as the run's noise.
@@ -271,4 +276,110 @@ func (l Load) merge(o Load, set func(key string) bool) Load {
 		l.Timeout = o.Timeout
 	}
 	return l
+}
+
+// LatencyPhase is the [latency] table: an open-model pass run after the
+// closed-loop one. Each of its scenarios is offered requests on a schedule
+// by vegeta, at fractions of the target's own capacity (its median
+// closed-loop req/s on that scenario in this run) and at fixed rates, each
+// point with its warm-up and repetitions. Keys left out take
+// DefaultLatency's values.
+type LatencyPhase struct {
+	Scenarios []string `toml:"scenarios"` // none: the first scenario
+	// Fractions are shares of capacity, in (0, 1]; by default 0.25, 0.5,
+	// 0.75 and 0.9 when no rates are given.
+	Fractions []float64 `toml:"fractions"`
+	// Rates are fixed offered rates, req/s. One above the client's ceiling
+	// (the most req/s any target reached closed-loop on the scenario in
+	// this run) is not offered: the client was never seen to send that many.
+	Rates       []int     `toml:"rates"`
+	Duration    Duration  `toml:"duration"`
+	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up
+	Repetitions int       `toml:"repetitions"`
+	// MaxWorkers bounds vegeta's workers, and so its connections and the
+	// requests it has in flight; 0: the scenario's closed-loop connections.
+	// Past it, sending falls behind its schedule, which run.json's
+	// behind_s shows, rather than the client opening connections without
+	// end against a server that slows down. The scenario's connections
+	// suffice for any fraction of capacity: by Little's law the requests
+	// in flight at a share f of the closed-loop rate are f × connections
+	// while latency is no worse than it was closed-loop.
+	MaxWorkers int `toml:"max_workers"`
+	// Timeout is a request's timeout; 0: the scenario's load timeout.
+	Timeout Duration `toml:"timeout"`
+}
+
+// DefaultLatency holds the values of the keys a [latency] table leaves out.
+var DefaultLatency = LatencyPhase{
+	Fractions:   []float64{0.25, 0.5, 0.75, 0.9},
+	Duration:    Duration(4 * time.Second),
+	Warmup:      durationPtr(time.Second),
+	Repetitions: 3,
+}
+
+// SweepPhase is the [sweep] table: the suite's closed-loop tool run on its
+// scenarios at each connection count, for the saturation curve. Keys left
+// out take DefaultSweep's values; the other load keys are the scenario's.
+type SweepPhase struct {
+	Scenarios   []string  `toml:"scenarios"` // none: the first scenario
+	Connections []int     `toml:"connections"`
+	Duration    Duration  `toml:"duration"`
+	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up
+	Repetitions int       `toml:"repetitions"`
+}
+
+// DefaultSweep holds the values of the keys a [sweep] table leaves out.
+var DefaultSweep = SweepPhase{
+	Connections: []int{1, 8, 64, 256},
+	Duration:    Duration(4 * time.Second),
+	Warmup:      durationPtr(time.Second),
+	Repetitions: 3,
+}
+
+// latency is the suite's [latency] with defaults filled in; ok is false
+// when the suite has no such table.
+func (s *Suite) latency() (LatencyPhase, bool) {
+	if s.Latency == nil {
+		return LatencyPhase{}, false
+	}
+	l, d := *s.Latency, DefaultLatency
+	set := s.setter("latency")
+	if l.Fractions == nil && len(l.Rates) == 0 && !set("fractions") {
+		l.Fractions = d.Fractions
+	}
+	l.Scenarios = s.phaseScenarios(l.Scenarios)
+	l.Duration = cmp.Or(l.Duration, d.Duration)
+	if l.Warmup == nil {
+		l.Warmup = d.Warmup
+	}
+	l.Repetitions = cmp.Or(l.Repetitions, d.Repetitions)
+	return l, true
+}
+
+// sweep is the suite's [sweep] with defaults filled in; ok is false when
+// the suite has no such table.
+func (s *Suite) sweep() (SweepPhase, bool) {
+	if s.Sweep == nil {
+		return SweepPhase{}, false
+	}
+	w, d := *s.Sweep, DefaultSweep
+	if w.Connections == nil {
+		w.Connections = d.Connections
+	}
+	w.Scenarios = s.phaseScenarios(w.Scenarios)
+	w.Duration = cmp.Or(w.Duration, d.Duration)
+	if w.Warmup == nil {
+		w.Warmup = d.Warmup
+	}
+	w.Repetitions = cmp.Or(w.Repetitions, d.Repetitions)
+	return w, true
+}
+
+// phaseScenarios are the scenarios a phase names, the first one of the
+// suite when it names none.
+func (s *Suite) phaseScenarios(names []string) []string {
+	if len(names) == 0 && len(s.Scenarios) > 0 {
+		return []string{s.Scenarios[0].Name}
+	}
+	return names
 }

@@ -124,6 +124,7 @@ func (s *Suite) check() error {
 	s.checkAAPair(e, targets)
 	s.checkResets(e) // reset.go
 	s.checkRandom(e) // gate_random.go
+	s.checkPhases(e) // phase.go
 	return errors.Join(e.errs...)
 }
 

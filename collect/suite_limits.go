@@ -3,6 +3,7 @@ package collect
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -43,6 +44,8 @@ func (s *Suite) checkLoad(e *suiteErrors, path string, raw, eff Load) {
 	}
 	switch raw.Tool {
 	case "", "wrk", "bombardier", "autocannon":
+	case "vegeta":
+		bad("tool", "vegeta is the open-model tool of the [latency] table, not a closed-loop one: use wrk, bombardier or autocannon here")
 	default:
 		bad("tool", "%q is not wrk, bombardier or autocannon", raw.Tool)
 	}
@@ -145,6 +148,105 @@ func checkEnv(e *suiteErrors, path string, env map[string]string) {
 			e.add(path, "env", "%q is not a variable name: use letters, digits and _, not starting with a digit", k)
 		} else if strings.IndexByte(env[k], 0) >= 0 {
 			e.add(path, "env", "%s: value holds a NUL byte", k)
+		}
+	}
+}
+
+// checkPhases checks the [latency] and [sweep] tables: the scenarios they
+// name exist, each list holds sensible and distinct values, and the
+// windows and counts stay within DefaultLimits.
+func (s *Suite) checkPhases(e *suiteErrors) {
+	lim := DefaultLimits
+	if l := s.Latency; l != nil {
+		set := s.setter("latency")
+		s.checkPhaseScenarios(e, "latency", l.Scenarios)
+		if set("fractions") && len(l.Fractions) == 0 && len(l.Rates) == 0 {
+			e.add("latency", "fractions", "empty and no rates: give fractions of capacity (e.g. [0.5, 0.9]) or rates in req/s")
+		}
+		seenF := map[float64]bool{}
+		for _, f := range l.Fractions {
+			switch {
+			case !(f > 0 && f <= 1):
+				e.add("latency", "fractions", "%v is not a share of capacity in (0, 1]: a rate above capacity measures a queue, not the server", f)
+			case seenF[f]:
+				e.add("latency", "fractions", "%v is listed twice", f)
+			}
+			seenF[f] = true
+		}
+		seenR := map[int]bool{}
+		for _, r := range l.Rates {
+			switch {
+			case r < 1:
+				e.add("latency", "rates", "%d: give req/s of at least 1", r)
+			case r > lim.Rate:
+				e.add("latency", "rates", "%d is over the limit of %d", r, lim.Rate)
+			case seenR[r]:
+				e.add("latency", "rates", "%d is listed twice", r)
+			}
+			seenR[r] = true
+		}
+		s.checkPhaseWindow(e, "latency", l.Duration, l.Warmup, l.Repetitions)
+		if l.MaxWorkers != 0 || set("max_workers") {
+			if l.MaxWorkers < 1 || l.MaxWorkers > lim.Connections {
+				e.add("latency", "max_workers", "%d: give 1 to %d, or leave it out for the scenario's connections", l.MaxWorkers, lim.Connections)
+			}
+		}
+		if l.Timeout != 0 || set("timeout") {
+			if d := l.Timeout.Std(); d <= 0 || d > lim.Timeout {
+				e.add("latency", "timeout", "%v: give the time a request may take, up to %v, or leave it out for the scenario's", d, lim.Timeout)
+			}
+		}
+	}
+	if w := s.Sweep; w != nil {
+		s.checkPhaseScenarios(e, "sweep", w.Scenarios)
+		if s.setter("sweep")("connections") && len(w.Connections) == 0 {
+			e.add("sweep", "connections", "empty: give connection counts, e.g. [1, 8, 64, 256]")
+		}
+		seen := map[int]bool{}
+		for _, n := range w.Connections {
+			switch {
+			case n < 1 || n > lim.Connections:
+				e.add("sweep", "connections", "%d: give 1 to %d", n, lim.Connections)
+			case seen[n]:
+				e.add("sweep", "connections", "%d is listed twice", n)
+			}
+			seen[n] = true
+		}
+		s.checkPhaseWindow(e, "sweep", w.Duration, w.Warmup, w.Repetitions)
+	}
+}
+
+// checkPhaseScenarios checks that a phase's scenarios are the suite's,
+// each named once.
+func (s *Suite) checkPhaseScenarios(e *suiteErrors, table string, names []string) {
+	seen := map[string]bool{}
+	for _, n := range names {
+		switch {
+		case !slices.ContainsFunc(s.Scenarios, func(sc Scenario) bool { return sc.Name == n }):
+			e.add(table, "scenarios", "%q is not a scenario of this suite", n)
+		case seen[n]:
+			e.add(table, "scenarios", "%q is listed twice", n)
+		}
+		seen[n] = true
+	}
+}
+
+// checkPhaseWindow checks a phase's duration, warmup and repetitions.
+func (s *Suite) checkPhaseWindow(e *suiteErrors, table string, d Duration, warmup *Duration, reps int) {
+	set, lim := s.setter(table), DefaultLimits
+	if d != 0 || set("duration") {
+		if v := d.Std(); v < time.Second || v > lim.Window {
+			e.add(table, "duration", "%v: give 1s to %v, or leave it out for the default", v, lim.Window)
+		}
+	}
+	if warmup != nil {
+		if v := warmup.Std(); v < 0 || v > lim.Window {
+			e.add(table, "warmup", "%v: give 0s (none) to %v", v, lim.Window)
+		}
+	}
+	if reps != 0 || set("repetitions") {
+		if reps < 1 || reps > lim.Repetitions {
+			e.add(table, "repetitions", "%d: give 1 to %d, or leave it out for the default", reps, lim.Repetitions)
 		}
 	}
 }

@@ -131,7 +131,7 @@ func goArch(machine string) string {
 }
 
 // resolveOnClient finds each load tool on the client host and asks it its
-// version there. bombardier is the binary fairbench pinned here, copied to
+// version there. bombardier and vegeta are the binaries fairbench pinned here, copied to
 // the host (same architecture), checked by sha256 on arrival and asked to
 // run there; wrk and autocannon are the host's own.
 func (c *collector) resolveOnClient(ctx context.Context, h *sshHost) error {
@@ -142,7 +142,7 @@ func (c *collector) resolveOnClient(ctx context.Context, h *sshHost) error {
 		}
 		var v manifest.Version
 		var err error
-		if name == "bombardier" {
+		if copiedTool(name) {
 			v, err = c.copyTool(ctx, h, name)
 		} else {
 			v, err = askToolOnHost(ctx, h, name)

@@ -216,6 +216,11 @@ type Measurement struct {
 	ClientHost string `json:"client_host,omitempty"`
 	// Shard is the shard run ("I/N") the measurement came from, in a merged run.
 	Shard string `json:"shard,omitempty"`
+	// Reports are the argvs run after Argv on what it wrote, whose stdouts,
+	// concatenated byte for byte, are the dump: vegeta's JSON and
+	// histogram reports of its attack's results. Empty for a tool whose
+	// stdout is the dump.
+	Reports [][]string `json:"reports,omitempty"`
 	// ServerCPUSeconds and ClientCPUSeconds are the CPU time (user +
 	// system) the server and the load tool used during the window.
 	ServerCPUSeconds float64 `json:"server_cpu_s"`
