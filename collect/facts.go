@@ -2,9 +2,10 @@ package collect
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
-	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,27 +13,34 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// AskFacts reads this machine's facts from /proc, /sys and /etc. A fact that
-// cannot be read is left empty.
+// AskFacts reads this machine's facts from /proc, /sys and /etc, and its
+// CPU topology. A fact that cannot be read is left empty.
 func AskFacts() manifest.Facts {
-	h := readFacts(func(path string) string {
-		b, _ := os.ReadFile(path)
-		return string(b)
-	})
-	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinningRoots)}
-	h.Hostname, _ = os.Hostname()
-	h.Arch = runtime.GOARCH
-	if h.Threads == 0 {
-		h.Threads = runtime.NumCPU()
-	}
+	h, _ := askFacts(context.Background(), &localMachine{}) // local reads do not fail
+	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinning.DefaultRoots)}
 	return h
 }
 
-// askFacts is AskFacts with the audit of the suite's [isolation] on this
-// machine's topology, when the suite runs here (with SSH hosts the sets
-// apply to the hosts, whose topology is not read).
-func (c *collector) askFacts() manifest.Facts {
-	h := AskFacts()
+// askFacts reads the facts of m from its own /proc, /sys and /etc, here
+// or on an SSH host alike. A file that cannot be read leaves its facts
+// empty; only a machine that cannot be asked at all is an error.
+func askFacts(ctx context.Context, m machine) (manifest.Facts, error) {
+	files, err := m.readFiles(ctx, append(slices.Clone(factFiles), hostnameFile))
+	if err != nil {
+		return manifest.Facts{}, fmt.Errorf("host %s: facts: %w", m.name(), err)
+	}
+	h := readFacts(func(p string) string { return files[p] })
+	h.Hostname = strings.TrimSpace(files[hostnameFile])
+	h.Arch = m.goarch()
+	return h, nil
+}
+
+// localFacts are this machine's facts with its topology and, when the
+// suite runs here, the audit of the suite's [isolation] on it (with SSH
+// hosts the sets apply to the hosts, whose topology is not read).
+func (c *collector) localFacts(ctx context.Context) manifest.Facts {
+	h, _ := askFacts(ctx, c.here)
+	h.Pinning = &manifest.Pinning{Topology: pinning.Read(c.here.roots)}
 	if len(c.suite.Hosts) > 0 {
 		return h
 	}
@@ -43,6 +51,9 @@ func (c *collector) askFacts() manifest.Facts {
 	p.Findings = append(p.Findings, pinning.Machine(p.Topology, p.ServerCPUs, p.ClientCPUs)...)
 	return h
 }
+
+// hostnameFile holds the machine's name (os.Hostname reads it too).
+const hostnameFile = "/proc/sys/kernel/hostname"
 
 // factFiles are the files host facts are read from.
 var factFiles = []string{

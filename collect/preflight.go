@@ -108,10 +108,6 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 	return errors.Join(errs...)
 }
 
-// pinningRoots are where the pinning audit reads the machine's topology;
-// tests point them at a recorded tree.
-var pinningRoots = pinning.DefaultRoots
-
 // checkPinning audits the suite's [isolation] against this machine's CPU
 // topology (fairbench pin -suite). A malformed list or a CPU the machine
 // does not have stops the run; so does a problem (the sets share a
@@ -123,7 +119,7 @@ func (c *collector) checkPinning() error {
 		return nil
 	}
 	iso := c.suite.Isolation
-	fs, err := pinning.Audit(pinning.Read(pinningRoots), iso.ServerCPUs, iso.ClientCPUs)
+	fs, err := pinning.Audit(pinning.Read(c.here.roots), iso.ServerCPUs, iso.ClientCPUs)
 	if err != nil {
 		return fmt.Errorf("%s: isolation: %w", c.suite.File, err)
 	}
