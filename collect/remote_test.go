@@ -224,7 +224,9 @@ func TestRemoteLinkDropped(t *testing.T) {
 	var err error
 	go func() {
 		defer close(done)
-		dir, err = collect.Run(context.Background(), suite, collect.Options{Out: out, Progress: collect.ProgressFor(testLog{t})})
+		// bombardier does not stop at the end of its window while its
+		// server is cut off: a short grace kills it soon after.
+		dir, err = collect.Run(context.Background(), suite, collect.Options{Out: out, Progress: collect.ProgressFor(testLog{t}), ToolGrace: 2 * time.Second})
 	}()
 	deadline := time.Now().Add(3 * time.Minute)
 	wait := func(what string, ok func() bool) {
