@@ -3,7 +3,6 @@ package collect_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -70,43 +69,18 @@ func newFaultCase(t *testing.T, hi, fault, warmup string, reps int, extra string
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// shared holds binaries built once per test binary.
-var shared struct {
-	once     sync.Once
-	dir      string
-	hi, fb   string
-	buildErr error
-	buildOut []byte
-}
-
-// TestMain removes the shared binaries after the tests.
+// TestMain removes the binaries the tests shared.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if shared.dir != "" {
-		os.RemoveAll(shared.dir)
-	}
+	collect.RemoveBuiltBinaries()
 	os.Exit(code)
 }
 
-// sharedBinaries builds hiserver and fairbench once for every test that
-// needs them.
+// sharedBinaries are hiserver and fairbench, built once for every test
+// that needs them.
 func sharedBinaries(t *testing.T) (hi, fairbench string) {
 	t.Helper()
-	shared.once.Do(func() {
-		if shared.dir, shared.buildErr = os.MkdirTemp("", "fairbench-test-bin-"); shared.buildErr != nil {
-			return
-		}
-		shared.hi, shared.fb = filepath.Join(shared.dir, "hiserver"), filepath.Join(shared.dir, "fairbench")
-		for _, b := range [][]string{{shared.hi, "./testdata/hiserver"}, {shared.fb, "../cmd/fairbench"}} {
-			if shared.buildOut, shared.buildErr = exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); shared.buildErr != nil {
-				return
-			}
-		}
-	})
-	if shared.buildErr != nil {
-		t.Fatalf("build: %v\n%s", shared.buildErr, shared.buildOut)
-	}
-	return shared.hi, shared.fb
+	return collect.BuiltBinary(t, "hiserver"), collect.BuiltBinary(t, "fairbench")
 }
 
 // heal removes the fault file.
