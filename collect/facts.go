@@ -143,13 +143,41 @@ func firstLine(path string) string {
 var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun": "--version", "deno": "--version"}
 
 // runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
-// m for its version. When the target starts the runtime by a path of its
-// own (node_modules/.bin/bun, relative to dir), that binary is asked;
-// otherwise the one on the machine's PATH.
+// m for its version.
 func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manifest.Version, bool) {
+	argv, ok := runtimeArgv(t, dir)
+	if !ok {
+		return manifest.Version{}, false
+	}
+	v, err := m.version(ctx, argv)
+	return v, err == nil
+}
+
+// askRuntimes asks the runtime of each target on m its version into tools,
+// each binary once: four Go targets ask `go version` once.
+func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Target) string, tools map[string]manifest.Version) {
+	asked := map[string]bool{}
+	for _, t := range targets {
+		argv, ok := runtimeArgv(t, dir(t))
+		key := strings.Join(argv, "\x00")
+		if !ok || asked[key] {
+			continue
+		}
+		asked[key] = true
+		if v, err := m.version(ctx, argv); err == nil {
+			tools[t.Runtime] = v
+		}
+	}
+}
+
+// runtimeArgv is how a target's runtime is asked its version. When the
+// target starts the runtime by a path of its own (node_modules/.bin/bun,
+// relative to dir), that binary is asked; otherwise the one on the
+// machine's PATH. ok is false for a target without a known runtime.
+func runtimeArgv(t Target, dir string) (argv []string, ok bool) {
 	flag := runtimeFlags[t.Runtime]
 	if flag == "" {
-		return manifest.Version{}, false
+		return nil, false
 	}
 	bin := t.Runtime
 	if len(t.Start) > 0 && strings.Contains(t.Start[0], "/") && path.Base(t.Start[0]) == t.Runtime {
@@ -158,6 +186,5 @@ func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manif
 			bin = path.Join(dir, bin)
 		}
 	}
-	v, err := m.version(ctx, []string{bin, flag})
-	return v, err == nil
+	return []string{bin, flag}, true
 }

@@ -101,10 +101,8 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 	for _, t := range targets {
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
-		if v, ok := runtimeVersion(ctx, c.here, t, c.targetDir(t)); ok {
-			c.tools[t.Runtime] = v
-		}
 	}
+	askRuntimes(ctx, c.here, targets, c.targetDir, c.tools)
 	return errors.Join(errs...)
 }
 

@@ -186,11 +186,7 @@ func (c *collector) preflightHosts(ctx context.Context, targets []Target) error 
 	if !ok {
 		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))...)
 	}
-	for _, t := range targets {
-		if v, ok := runtimeVersion(ctx, h, t, c.dirOn(t)); ok {
-			h.tools[t.Runtime] = v
-		}
-	}
+	askRuntimes(ctx, h, targets, c.dirOn, h.tools)
 	return errors.Join(errs...)
 }
 
