@@ -2,12 +2,15 @@ package collect_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -125,13 +128,13 @@ func running(t *testing.T, lab *sshlab.Lab, host, program string) string {
 func TestRemoteCollect(t *testing.T) {
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
-	suite, out := remoteCase(t, lab, "1s", 2, "server", "client")
+	suite, out := remoteCase(t, lab, "1s", 1, "server", "client")
 	dir, err := collect.Run(context.Background(), suite, collect.Options{Out: out})
 	if err != nil {
 		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != manifest.StatusComplete || len(m.Measurements) != 8 {
+	if m.Status != manifest.StatusComplete || len(m.Measurements) != 4 {
 		t.Fatalf("status %s, %d measurements, errors %q", m.Status, len(m.Measurements), m.Errors)
 	}
 	server, client := lab.Host("server"), lab.Host("client")
@@ -175,7 +178,7 @@ func TestRemoteCollect(t *testing.T) {
 		errorsSay(t, m, nil, "something between the hosts changes the answers")
 	}
 	set, errs := parse.ReadAll([]string{dir.Path})
-	if len(errs) > 0 || len(set.Measurements) != 8 {
+	if len(errs) > 0 || len(set.Measurements) != 4 {
 		t.Fatalf("parse: %v, %v", set, errs)
 	}
 	for _, pm := range set.Measurements {
@@ -333,8 +336,11 @@ func TestRemoteShardsMerged(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
+	// The shards run at once, as on two host pairs they would.
 	pairs := [][]string{{"srv1", "server", "cli1", "client"}, {"srv2", "server", "cli2", "client"}}
-	var dirs []string
+	dirs := make([]string, len(pairs))
+	errs := make([]error, len(pairs))
+	var wg sync.WaitGroup
 	for n, pair := range pairs {
 		hostsFile := filepath.Join(t.TempDir(), "hosts.toml")
 		os.WriteFile(hostsFile, []byte(hostTables(lab, pair...)), 0o644)
@@ -347,11 +353,21 @@ func TestRemoteShardsMerged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir, err := collect.Run(context.Background(), withHosts, collect.Options{Out: out, Shard: shard})
-		if err != nil {
-			t.Fatalf("shard %v: %v", shard, err)
-		}
-		dirs = append(dirs, dir.Path)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// An out folder each: run ids are to the second.
+			dir, err := collect.Run(context.Background(), withHosts, collect.Options{Out: filepath.Join(out, strconv.Itoa(n+1)), Shard: shard})
+			if err != nil {
+				errs[n] = fmt.Errorf("shard %v: %w", shard, err)
+				return
+			}
+			dirs[n] = dir.Path
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 	merged, err := collect.Merge(out, dirs)
 	if err != nil {
