@@ -153,9 +153,9 @@ func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manif
 	return v, err == nil
 }
 
-// askRuntimes asks the runtime of each target on m its version into tools,
-// each binary once: four Go targets ask `go version` once.
-func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Target) string, tools map[string]manifest.Version) {
+// askRuntimes asks the runtime of each target on m its version, which m
+// remembers, each binary once: four Go targets ask `go version` once.
+func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Target) string) {
 	asked := map[string]bool{}
 	for _, t := range targets {
 		argv, ok := runtimeArgv(t, dir(t))
@@ -165,7 +165,7 @@ func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Targ
 		}
 		asked[key] = true
 		if v, err := m.version(ctx, argv); err == nil {
-			tools[t.Runtime] = v
+			m.remember(t.Runtime, v)
 		}
 	}
 }

@@ -102,7 +102,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
 	}
-	askRuntimes(ctx, c.here, targets, c.targetDir, c.tools)
+	askRuntimes(ctx, c.here, targets, c.targetDir)
 	return errors.Join(errs...)
 }
 

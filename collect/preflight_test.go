@@ -115,10 +115,10 @@ func TestRuntimeAskedOnce(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go on PATH")
 	}
-	m := &versionCounter{machine: &localMachine{}}
 	tools := map[string]manifest.Version{}
+	m := &versionCounter{machine: &localMachine{tools: tools}}
 	targets := []Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
-	askRuntimes(context.Background(), m, targets, func(Target) string { return "" }, tools)
+	askRuntimes(context.Background(), m, targets, func(Target) string { return "" })
 	if want := [][]string{{"go", "version"}, {"/nonexistent/bun", "--version"}}; !slices.EqualFunc(m.asked, want, slices.Equal) {
 		t.Errorf("asked %q, want %q", m.asked, want)
 	}

@@ -182,11 +182,10 @@ func (c *collector) preflightHosts(ctx context.Context, targets []Target) error 
 	if h, ok := c.client.(*sshHost); ok {
 		errs = append(errs, c.resolveOnClient(ctx, h))
 	}
-	h, ok := c.server.(*sshHost)
-	if !ok {
+	if c.server.name() == "" {
 		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))...)
 	}
-	askRuntimes(ctx, h, targets, c.dirOn, h.tools)
+	askRuntimes(ctx, c.server, targets, c.dirOn)
 	return errors.Join(errs...)
 }
 
