@@ -2,8 +2,10 @@ package collect_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,8 +71,21 @@ func newFaultCase(t *testing.T, hi, fault, warmup string, reps int, extra string
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// TestMain removes the binaries the tests shared.
+// testParallel is how many parallel tests run at once unless -parallel
+// says otherwise. The parallel tests here measure nothing: they wait on
+// windows, ssh and sshd far more than they compute, so they overlap
+// well past GOMAXPROCS (2 on the machine CI has), the default.
+const testParallel = 6
+
+// TestMain lets more parallel tests run at once, and removes the binaries
+// the tests shared.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(max(testParallel, runtime.GOMAXPROCS(0))))
+	}
 	code := m.Run()
 	collect.RemoveBuiltBinaries()
 	os.Exit(code)
