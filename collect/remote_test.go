@@ -219,9 +219,24 @@ func TestRemoteLinkDropped(t *testing.T) {
 	if !lab.Namespaced {
 		t.Skip("a dropped link needs network namespaces")
 	}
-	suite, out := remoteCase(t, lab, "4s", 2, "server", "client")
+	base, out := remoteCase(t, lab, "4s", 2, "server", "client")
+	// The link is the point, not the build (TestRemoteCollect's): hiserver
+	// built here is copied over with the target's folder and started there.
+	bin := filepath.Join(t.TempDir(), "hi")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", collect.BuiltBinary(t, "hiserver"), filepath.Join(bin, "hi")).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	servers := lab.Host("server").Dir + "/targets/hi/hi"
+	src := strings.NewReplacer(`dir = "`+base.Targets[0].Dir+`"`, `dir = "`+bin+`"`, `start = ["{bin}/hi"]`, `start = ["`+servers+`"]`,
+		`artifact = "{bin}/hi"`, "").Replace(string(base.Source))
+	suite, perr := collect.ParseSuite([]byte(regexp.MustCompile(`(?m)^build = .*$`).ReplaceAllString(src, "")), base.File)
+	if perr != nil {
+		t.Fatal(perr)
+	}
 	suite.Scenarios = suite.Scenarios[:1]
-	servers := lab.Host("server").Dir + "/bin/hi/hi"
 	done := make(chan struct{})
 	var dir *collect.RunDir
 	var err error
