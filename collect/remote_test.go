@@ -118,6 +118,24 @@ func callerAddr(lab *sshlab.Lab, host string) string {
 	return "127.0.0.1"
 }
 
+// prebuilt is the suite text of base with hiserver built here, copied to
+// the server host with the target's folder and started there as start,
+// instead of built there: for tests whose point is not the build
+// (TestRemoteCollect builds there).
+func prebuilt(t *testing.T, base *collect.Suite, start string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "hi")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", collect.BuiltBinary(t, "hiserver"), filepath.Join(dir, "hi")).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	src := strings.NewReplacer(`dir = "`+base.Targets[0].Dir+`"`, `dir = "`+dir+`"`, `start = ["{bin}/hi"]`, `start = [`+strconv.Quote(start)+`]`,
+		`artifact = "{bin}/hi"`, "").Replace(string(base.Source))
+	return regexp.MustCompile(`(?m)^build = .*$`).ReplaceAllString(src, "")
+}
+
 // running lists the processes whose command line starts with the program
 // path (the ssh commands that start them start with "ssh").
 func running(t *testing.T, lab *sshlab.Lab, host, program string) string {
@@ -220,19 +238,9 @@ func TestRemoteLinkDropped(t *testing.T) {
 		t.Skip("a dropped link needs network namespaces")
 	}
 	base, out := remoteCase(t, lab, "4s", 2, "server", "client")
-	// The link is the point, not the build (TestRemoteCollect's): hiserver
-	// built here is copied over with the target's folder and started there.
-	bin := filepath.Join(t.TempDir(), "hi")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("cp", collect.BuiltBinary(t, "hiserver"), filepath.Join(bin, "hi")).CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	// The link is the point, not the build (TestRemoteCollect's).
 	servers := lab.Host("server").Dir + "/targets/hi/hi"
-	src := strings.NewReplacer(`dir = "`+base.Targets[0].Dir+`"`, `dir = "`+bin+`"`, `start = ["{bin}/hi"]`, `start = ["`+servers+`"]`,
-		`artifact = "{bin}/hi"`, "").Replace(string(base.Source))
-	suite, perr := collect.ParseSuite([]byte(regexp.MustCompile(`(?m)^build = .*$`).ReplaceAllString(src, "")), base.File)
+	suite, perr := collect.ParseSuite([]byte(prebuilt(t, base, servers)), base.File)
 	if perr != nil {
 		t.Fatal(perr)
 	}
@@ -339,8 +347,9 @@ func TestRemoteShardsMerged(t *testing.T) {
 	t.Parallel()
 	lab := sshlab.Start(t, "srv1", "cli1", "srv2", "cli2")
 	base, out := remoteCase(t, lab, "1s", 1, "srv1", "cli1")
-	// Two targets (one per shard) with the first scenario only.
-	src := string(base.Source)
+	// Two targets (one per shard) with the first scenario only, started
+	// in their folders there.
+	src := prebuilt(t, base, "./hi")
 	i := strings.Index(src, "[[target]]")
 	j := strings.Index(src, "[[scenario]]")
 	two := strings.Replace(src[i:j], `name = "hi"`, `name = "hi-b"`, 1)
@@ -480,7 +489,7 @@ func TestRemoteServicePostgres(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(work) })
 	os.Chmod(work, 0o755)
-	src := strings.Replace(string(base.Source), strconv.Quote(lab.Host("server").Dir), strconv.Quote(work), 1)
+	src := strings.Replace(prebuilt(t, base, "./hi"), strconv.Quote(lab.Host("server").Dir), strconv.Quote(work), 1)
 	src = strings.Replace(src, `env = { BODY = "Hi" }`, `env = { BODY = "Hi", DSN = "postgres://bench@127.0.0.1:{pg.port}/postgres" }`, 1)
 	src = strings.Replace(src, "[[target]]", `[[service]]
 name = "pg"
