@@ -105,8 +105,9 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline str
 	b.bombardier = v.Path
 
 	loadBefore := loadAvg()
-	var overheads, baseOverheads, ratios, transparencies []float64
-	var last, lastBase spent
+	// this and base are the rounds of this collector and of the baseline's.
+	var this, base tally
+	var ratios, ownRatios, transparencies []float64
 	for r := 1; r <= rounds; r++ {
 		if reps > 0 {
 			// With a baseline, the two collectors take turns going first.
@@ -123,16 +124,16 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline str
 				if err != nil {
 					return err
 				}
-				o := sp.wall.Seconds() / sp.windows.Seconds()
-				fmt.Fprintf(os.Stderr, "overhead: round %d: %s %.3f\n%s", r, bin, o, sp)
+				fmt.Fprintf(os.Stderr, "overhead: round %d: %s %.3f (%.3f without the builds)\n%s", r, bin, sp.ratio(), sp.ownRatio(), sp)
 				if bin == b.baseline {
-					baseOverheads, lastBase = append(baseOverheads, o), sp
+					base.add(sp)
 				} else {
-					overheads, last = append(overheads, o), sp
+					this.add(sp)
 				}
 			}
 			if b.baseline != "" {
-				ratios = append(ratios, overheads[len(overheads)-1]/baseOverheads[len(baseOverheads)-1])
+				ratios = append(ratios, this.all[r-1]/base.all[r-1])
+				ownRatios = append(ownRatios, this.own[r-1]/base.own[r-1])
 			}
 		}
 		fmt.Fprintf(os.Stderr, "overhead: round %d/%d: %d alternated pairs for transparency…\n", r, rounds, pairs)
@@ -146,12 +147,15 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline str
 	}
 	if reps > 0 {
 		fmt.Printf("collector overhead  %s   wall ÷ windows, %d rounds of 4 targets × 3 scenarios × %d reps (%v + %v warm-up); aim ≤ 1.05\n",
-			spread(overheads), rounds, reps, window, warmup)
-		fmt.Printf("  where the last round's time went:\n%s", last)
+			spread(this.all), rounds, reps, window, warmup)
+		fmt.Printf("  without the builds %s   (wall − the targets' go build) ÷ windows: the collector's own part\n", spread(this.own))
+		fmt.Printf("  where the last round's time went:\n%s", this.last)
 		if b.baseline != "" {
-			fmt.Printf("baseline overhead   %s   the same, collected by %s's fairbench, alternated with this one\n", spread(baseOverheads), baseline)
-			fmt.Printf("  where the last round's time went:\n%s", lastBase)
+			fmt.Printf("baseline overhead   %s   the same, collected by %s's fairbench, alternated with this one\n", spread(base.all), baseline)
+			fmt.Printf("  without the builds %s\n", spread(base.own))
+			fmt.Printf("  where the last round's time went:\n%s", base.last)
 			fmt.Printf("this ÷ baseline     %s   overhead ratio of each round's pair (under 1: this collector wastes less)\n", spread(ratios))
+			fmt.Printf("  without the builds %s   (the first collector of a round warms Go's build cache for the second)\n", spread(ownRatios))
 		}
 	}
 	fmt.Printf("transparency        %s   median req/s via collect ÷ by hand, %d rounds of %d alternated pairs (stdlib ping, bombardier); aim ≥ 0.98\n",
