@@ -38,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -69,6 +70,9 @@ type Options struct {
 	// ForcePinning runs a suite whose [isolation] has a pinning problem
 	// (-force-pinning); run.json's host.pinning records it.
 	ForcePinning bool
+	// pinningRoots are where this machine's CPU topology is read; the
+	// zero value is pinning.DefaultRoots. Tests give a recorded tree.
+	pinningRoots pinning.Roots
 }
 
 type collector struct {
@@ -105,7 +109,10 @@ func newCollector(suite *Suite, opt Options) *collector {
 		opt.Progress = ProgressFor(nil)
 	}
 	tools := map[string]manifest.Version{}
-	here := &localMachine{tools: tools}
+	if opt.pinningRoots == (pinning.Roots{}) {
+		opt.pinningRoots = pinning.DefaultRoots
+	}
+	here := &localMachine{tools: tools, roots: opt.pinningRoots}
 	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
 		here: here, server: here, client: here}
 }
@@ -207,7 +214,7 @@ func (c *collector) selected() ([]Target, error) {
 // createRunDir makes a new run dir and writes the manifest's first version.
 func (c *collector) createRunDir() error {
 	start := c.opt.Now().UTC()
-	host := c.askFacts()
+	host := c.localFacts(context.Background())
 	suiteFile := ""
 	if info, err := os.Stat(c.suite.File); err == nil && info.Mode().IsRegular() {
 		suiteFile, _ = filepath.Abs(c.suite.File)

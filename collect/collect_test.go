@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -18,15 +17,10 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// buildHiServer builds testdata/hiserver once per test binary.
+// buildHiServer is testdata/hiserver, built once per test binary.
 func buildHiServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hiserver")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/hiserver").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build hiserver: %v\n%s", err, out)
-	}
-	return bin
+	return testBinary(t, "hiserver")
 }
 
 const gateSuite = `
@@ -56,6 +50,7 @@ expect = { status = 200, headers = { content-type = "text/plain*" }, body = "Hi"
 `
 
 func TestGateSkipsWrongBytes(t *testing.T) {
+	t.Parallel()
 	bin := buildHiServer(t)
 	// aa_pair (here only to see it carried into run.json and read back).
 	src := strings.Replace(strings.ReplaceAll(gateSuite, "BIN", bin), "name = \"gate\"\n", "name = \"gate\"\naa_pair = [\"good\", \"bad\"]\n", 1)
@@ -126,6 +121,7 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	bin := buildHiServer(t)
 	suite, err := ParseSuite([]byte(strings.ReplaceAll(gateSuite, "BIN", bin)), "gate.toml")
 	if err != nil {

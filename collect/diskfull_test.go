@@ -56,7 +56,7 @@ func fillDisk(dir string) (string, error) {
 // how to go on, the dumps stored before are intact, run.json is valid JSON,
 // nothing is left running, and -resume finishes once space is freed.
 func TestDiskFills(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	disk := smallDisk(t)
 	fc := newFaultCase(t, hi, "", "0s", 3, "")
 	out := filepath.Join(disk, "runs")

@@ -2,9 +2,10 @@ package collect
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
-	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,27 +13,34 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// AskFacts reads this machine's facts from /proc, /sys and /etc. A fact that
-// cannot be read is left empty.
+// AskFacts reads this machine's facts from /proc, /sys and /etc, and its
+// CPU topology. A fact that cannot be read is left empty.
 func AskFacts() manifest.Facts {
-	h := readFacts(func(path string) string {
-		b, _ := os.ReadFile(path)
-		return string(b)
-	})
-	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinningRoots)}
-	h.Hostname, _ = os.Hostname()
-	h.Arch = runtime.GOARCH
-	if h.Threads == 0 {
-		h.Threads = runtime.NumCPU()
-	}
+	h, _ := askFacts(context.Background(), &localMachine{}) // local reads do not fail
+	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinning.DefaultRoots)}
 	return h
 }
 
-// askFacts is AskFacts with the audit of the suite's [isolation] on this
-// machine's topology, when the suite runs here (with SSH hosts the sets
-// apply to the hosts, whose topology is not read).
-func (c *collector) askFacts() manifest.Facts {
-	h := AskFacts()
+// askFacts reads the facts of m from its own /proc, /sys and /etc, here
+// or on an SSH host alike. A file that cannot be read leaves its facts
+// empty; only a machine that cannot be asked at all is an error.
+func askFacts(ctx context.Context, m machine) (manifest.Facts, error) {
+	files, err := m.readFiles(ctx, append(slices.Clone(factFiles), hostnameFile))
+	if err != nil {
+		return manifest.Facts{}, fmt.Errorf("host %s: facts: %w", m.name(), err)
+	}
+	h := readFacts(func(p string) string { return files[p] })
+	h.Hostname = strings.TrimSpace(files[hostnameFile])
+	h.Arch = m.goarch()
+	return h, nil
+}
+
+// localFacts are this machine's facts with its topology and, when the
+// suite runs here, the audit of the suite's [isolation] on it (with SSH
+// hosts the sets apply to the hosts, whose topology is not read).
+func (c *collector) localFacts(ctx context.Context) manifest.Facts {
+	h, _ := askFacts(ctx, c.here)
+	h.Pinning = &manifest.Pinning{Topology: pinning.Read(c.here.roots)}
 	if len(c.suite.Hosts) > 0 {
 		return h
 	}
@@ -43,6 +51,9 @@ func (c *collector) askFacts() manifest.Facts {
 	p.Findings = append(p.Findings, pinning.Machine(p.Topology, p.ServerCPUs, p.ClientCPUs)...)
 	return h
 }
+
+// hostnameFile holds the machine's name (os.Hostname reads it too).
+const hostnameFile = "/proc/sys/kernel/hostname"
 
 // factFiles are the files host facts are read from.
 var factFiles = []string{
@@ -132,13 +143,41 @@ func firstLine(path string) string {
 var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun": "--version", "deno": "--version"}
 
 // runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
-// m for its version. When the target starts the runtime by a path of its
-// own (node_modules/.bin/bun, relative to dir), that binary is asked;
-// otherwise the one on the machine's PATH.
+// m for its version.
 func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manifest.Version, bool) {
+	argv, ok := runtimeArgv(t, dir)
+	if !ok {
+		return manifest.Version{}, false
+	}
+	v, err := m.version(ctx, argv)
+	return v, err == nil
+}
+
+// askRuntimes asks the runtime of each target on m its version, which m
+// remembers, each binary once: four Go targets ask `go version` once.
+func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Target) string) {
+	asked := map[string]bool{}
+	for _, t := range targets {
+		argv, ok := runtimeArgv(t, dir(t))
+		key := strings.Join(argv, "\x00")
+		if !ok || asked[key] {
+			continue
+		}
+		asked[key] = true
+		if v, err := m.version(ctx, argv); err == nil {
+			m.remember(t.Runtime, v)
+		}
+	}
+}
+
+// runtimeArgv is how a target's runtime is asked its version. When the
+// target starts the runtime by a path of its own (node_modules/.bin/bun,
+// relative to dir), that binary is asked; otherwise the one on the
+// machine's PATH. ok is false for a target without a known runtime.
+func runtimeArgv(t Target, dir string) (argv []string, ok bool) {
 	flag := runtimeFlags[t.Runtime]
 	if flag == "" {
-		return manifest.Version{}, false
+		return nil, false
 	}
 	bin := t.Runtime
 	if len(t.Start) > 0 && strings.Contains(t.Start[0], "/") && path.Base(t.Start[0]) == t.Runtime {
@@ -147,6 +186,5 @@ func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manif
 			bin = path.Join(dir, bin)
 		}
 	}
-	v, err := m.version(ctx, []string{bin, flag})
-	return v, err == nil
+	return []string{bin, flag}, true
 }

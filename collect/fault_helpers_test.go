@@ -2,9 +2,10 @@ package collect_test
 
 import (
 	"context"
+	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,43 +71,31 @@ func newFaultCase(t *testing.T, hi, fault, warmup string, reps int, extra string
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// shared holds binaries built once per test binary.
-var shared struct {
-	once     sync.Once
-	dir      string
-	hi, fb   string
-	buildErr error
-	buildOut []byte
-}
+// testParallel is how many parallel tests run at once unless -parallel
+// says otherwise. The parallel tests here measure nothing: they wait on
+// windows, ssh and sshd far more than they compute, so they overlap
+// well past GOMAXPROCS (2 on the machine CI has), the default.
+const testParallel = 6
 
-// TestMain removes the shared binaries after the tests.
+// TestMain lets more parallel tests run at once, and removes the binaries
+// the tests shared.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if shared.dir != "" {
-		os.RemoveAll(shared.dir)
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(max(testParallel, runtime.GOMAXPROCS(0))))
 	}
+	code := m.Run()
+	collect.RemoveBuiltBinaries()
 	os.Exit(code)
 }
 
-// sharedBinaries builds hiserver and fairbench once for every test that
-// needs them.
+// sharedBinaries are hiserver and fairbench, built once for every test
+// that needs them.
 func sharedBinaries(t *testing.T) (hi, fairbench string) {
 	t.Helper()
-	shared.once.Do(func() {
-		if shared.dir, shared.buildErr = os.MkdirTemp("", "fairbench-test-bin-"); shared.buildErr != nil {
-			return
-		}
-		shared.hi, shared.fb = filepath.Join(shared.dir, "hiserver"), filepath.Join(shared.dir, "fairbench")
-		for _, b := range [][]string{{shared.hi, "./testdata/hiserver"}, {shared.fb, "../cmd/fairbench"}} {
-			if shared.buildOut, shared.buildErr = exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); shared.buildErr != nil {
-				return
-			}
-		}
-	})
-	if shared.buildErr != nil {
-		t.Fatalf("build: %v\n%s", shared.buildErr, shared.buildOut)
-	}
-	return shared.hi, shared.fb
+	return collect.BuiltBinary(t, "hiserver"), collect.BuiltBinary(t, "fairbench")
 }
 
 // heal removes the fault file.

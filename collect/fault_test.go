@@ -18,7 +18,7 @@ import (
 // says so with the server's last output, keeps the warm-up dump, is marked
 // failed, leaves no process, and -resume takes the measurement.
 func TestTargetExitsDuringWarmup(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "exit-after 50", "1s", 1, "")
 	dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out})
 	if err == nil {
@@ -44,7 +44,7 @@ func TestTargetExitsDuringWarmup(t *testing.T) {
 // The measurement is kept with its dump and marked failed; -resume takes it
 // again as 1-2.txt.
 func TestTargetCrashesMidMeasurement(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "exit-after 50", "0s", 1, "")
 	dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out})
 	if err == nil {
@@ -67,7 +67,7 @@ func TestTargetCrashesMidMeasurement(t *testing.T) {
 // TestTargetNeverReady: a server that never listens is given up after its
 // ready_timeout, with its last output in the error.
 func TestTargetNeverReady(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "never-ready", "0s", 1, "")
 	// 10 s, the other fault cases' bound, is for a busy machine; this one
 	// waits it out.
@@ -100,7 +100,7 @@ func TestTargetNeverReady(t *testing.T) {
 // The target is skipped with an error naming the port, nothing is started,
 // and -resume measures it once the port is free.
 func TestPortTakenWholeRun(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func fakeTool(t *testing.T, script string) map[string]string {
 // TestLoadToolMissing: a tool override that names nothing fails before any
 // run dir is made.
 func TestLoadToolMissing(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
 	t.Setenv(collect.ToolEnv("bombardier"), "/nonexistent/bombardier")
 	_, err := runFault(t, fc.suite, collect.Options{Out: fc.out})
@@ -152,7 +152,7 @@ func TestLoadToolMissing(t *testing.T) {
 // the run fails, and -resume (with the real bombardier) takes the
 // measurement again.
 func TestLoadToolFails(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	for _, c := range []struct{ name, script, wantErr, wantDump string }{
 		{"crash", `echo '{"partial":'; kill -SEGV $$`, "signal: segmentation fault", "{\"partial\":\n"},
 		{"hang", `echo started; sleep 600 & sleep 600`, "ran past its window (1s) + timeout + grace, 2.5s in all: killed", "started\n"},
@@ -188,7 +188,7 @@ func TestLoadToolFails(t *testing.T) {
 // reads. The collector keeps them byte for byte with exit status 0; the
 // parse error is audit's to find.
 func TestLoadToolPrintsGarbage(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
 	tools := fakeTool(t, `printf 'Statistics \000\377 req/s: lots\r\n'`)
 	dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out, ToolPaths: tools})
@@ -212,7 +212,7 @@ func TestLoadToolPrintsGarbage(t *testing.T) {
 // readiness is never met, stop the run before any target starts, with
 // nothing left running.
 func TestServiceFailsToStart(t *testing.T) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	for _, c := range []struct{ name, service, want string }{
 		{"bad argv", `start = ["/nonexistent/db"]`, "start db: fork/exec /nonexistent/db: no such file or directory"},
 		{"never ready", `start = ["sleep", "60"]` + "\nready = [\"false\"]\nready_timeout = \"1s\"", "service db: db not ready after 1s"},
@@ -251,7 +251,7 @@ func TestServicePostgresFailsToStart(t *testing.T) {
 			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
 		}
 	}
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
 	src := string(fc.suite.Source) + `
 [[service]]

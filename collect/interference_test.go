@@ -20,7 +20,7 @@ func TestInterferenceMeasured(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("needs 2 CPUs: one for the server, one for the load tool")
 	}
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
 	fc.suite.Isolation.ServerCPUs, fc.suite.Isolation.ClientCPUs = "0", "1"
 	// Two loops: the scheduler gives them about two thirds of CPU 0 against

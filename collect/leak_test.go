@@ -88,7 +88,7 @@ func TestNoLeakOver20Targets11Scenarios(t *testing.T) {
 // run first lets the runtime open what it keeps for good (its poller,
 // signal pipes).
 func noLeak(t *testing.T, targets, scenarios int) {
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	if _, err := collect.Run(ctx, leakSuite(t, hi, 1, 1), collect.Options{Out: t.TempDir()}); err != nil {

@@ -3,17 +3,21 @@ package collect
 import (
 	"context"
 	"fmt"
-	"github.com/fairbench/fairbench/parse/manifest"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // machine is where targets are built and run and load tools run: this
@@ -49,6 +53,11 @@ type machine interface {
 	// sync copies the local folder src to dst there (mirror's path); here,
 	// where dst is src, it does nothing.
 	sync(ctx context.Context, src, dst string) error
+	// readFiles returns the text of each file there; a file that cannot
+	// be read is "" (a machine that cannot be asked is an error).
+	readFiles(ctx context.Context, paths []string) (map[string]string, error)
+	// goarch is the machine's architecture as Go names it (amd64, arm64).
+	goarch() string
 	// size is the size of a file there, or of every regular file below a folder.
 	size(ctx context.Context, path string) (int64, error)
 	// httpClient is an HTTP client whose connections start there.
@@ -82,10 +91,12 @@ func onMachine(m machine) string {
 }
 
 // localMachine is this machine; its work folder is the run's scratch
-// folder, its tools the ones found by preflight.
+// folder, its tools the ones found by preflight, its CPU topology read
+// below roots (pinning.DefaultRoots; tests give a recorded tree).
 type localMachine struct {
 	dir   string
 	tools map[string]manifest.Version
+	roots pinning.Roots
 }
 
 func (l *localMachine) tool(name string) manifest.Version        { return l.tools[name] }
@@ -188,6 +199,17 @@ func (l *localMachine) sync(context.Context, string, string) error { return nil 
 
 func (l *localMachine) size(_ context.Context, path string) (int64, error) { return sizeOf(path) }
 
+func (l *localMachine) readFiles(_ context.Context, paths []string) (map[string]string, error) {
+	files := map[string]string{}
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		files[p] = string(b)
+	}
+	return files, nil
+}
+
+func (l *localMachine) goarch() string { return runtime.GOARCH }
+
 // The SSH host as a machine; the rest of *sshHost is in remote.go.
 
 func (h *sshHost) name() string { return h.spec.Name }
@@ -249,6 +271,31 @@ func (h *sshHost) scratchDir(ctx context.Context, rel, user string) (string, err
 }
 
 func (h *sshHost) httpClient() *http.Client { return viaHost(h) }
+
+// readFiles cats every file in one command, each after a marker line.
+func (h *sshHost) readFiles(ctx context.Context, paths []string) (map[string]string, error) {
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString("echo '==> " + p + "'; cat " + shellQuote(p) + " 2>/dev/null; ")
+	}
+	out, err := h.output(ctx, b.String())
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	var name string
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if f, ok := strings.CutPrefix(l, "==> "); ok && slices.Contains(paths, strings.TrimSpace(f)) {
+			name = strings.TrimSpace(f)
+			continue
+		}
+		files[name] += l
+	}
+	delete(files, "")
+	return files, nil
+}
+
+func (h *sshHost) goarch() string { return goArch(h.arch) }
 
 func (h *sshHost) mirror(_, rel string) string { return h.path(rel) }
 

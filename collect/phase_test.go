@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,28 +63,11 @@ request = { method = "GET", path = "/id/1?name=bun" }
 expect = { status = 200, body = "1 bun" }
 `
 
-// stdlibOnce builds the stdlib server once for the phase tests, into the
-// shared binaries' folder (removed by TestMain).
-var stdlibOnce struct {
-	sync.Once
-	bin string
-	err error
-	out []byte
-}
-
+// sharedStdlib is the stdlib server of the site's apps, built once for
+// every test that needs it.
 func sharedStdlib(t *testing.T) string {
 	t.Helper()
-	sharedBinaries(t)
-	stdlibOnce.Do(func() {
-		stdlibOnce.bin = filepath.Join(shared.dir, "stdlib")
-		cmd := exec.Command("go", "build", "-o", stdlibOnce.bin, "./stdlib")
-		cmd.Dir = appsDir
-		stdlibOnce.out, stdlibOnce.err = cmd.CombinedOutput()
-	})
-	if stdlibOnce.err != nil {
-		t.Fatalf("build stdlib: %v\n%s", stdlibOnce.err, stdlibOnce.out)
-	}
-	return stdlibOnce.bin
+	return collect.BuiltBinary(t, "stdlib")
 }
 
 func phaseSuiteFor(t *testing.T, bin, reps, rates, warmup string) *collect.Suite {

@@ -18,16 +18,16 @@ import (
 // (wrk on the SMT siblings of the server's cores) stops collect and verify
 // before anything starts, and says how to go on.
 func TestPinningRefused(t *testing.T) {
-	defer func(r pinning.Roots) { pinningRoots = r }(pinningRoots)
+	t.Parallel()
 	dir := filepath.Join("pinning", "testdata", "ryzen-16c32t")
-	pinningRoots = pinning.Roots{Sys: filepath.Join(dir, "sys"), Proc: filepath.Join(dir, "proc")}
+	ryzen := pinning.Roots{Sys: filepath.Join(dir, "sys"), Proc: filepath.Join(dir, "proc")}
 	src := strings.ReplaceAll(gateSuite, "BIN", "/bin/true") + "\n[isolation]\nserver_cpus = \"0-7\"\nclient_cpus = \"16-31\"\n"
 	suite, err := ParseSuite([]byte(src), "ryzen.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	_, err = Run(context.Background(), suite, Options{Out: out})
+	_, err = Run(context.Background(), suite, Options{Out: out, pinningRoots: ryzen})
 	for _, want := range []string{`ryzen.toml: isolation: server_cpus = "0-7", client_cpus = "16-31" on this machine: the server and the client share physical cores (server/client SMT siblings: 0/16`, "or run anyway with -force-pinning"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("collect: error %v, want %q", err, want)
@@ -36,12 +36,12 @@ func TestPinningRefused(t *testing.T) {
 	if entries, _ := os.ReadDir(out); len(entries) > 0 {
 		t.Errorf("a run dir was made: %v", entries)
 	}
-	if _, err := Verify(context.Background(), suite, Options{}); err == nil || !strings.Contains(err.Error(), "share physical cores") {
+	if _, err := Verify(context.Background(), suite, Options{pinningRoots: ryzen}); err == nil || !strings.Contains(err.Error(), "share physical cores") {
 		t.Errorf("verify: error %v", err)
 	}
 	// A CPU the machine does not have is refused even when forced.
 	suite.Isolation.ClientCPUs = "32"
-	if _, err := Verify(context.Background(), suite, Options{ForcePinning: true}); err == nil || !strings.Contains(err.Error(), "this machine has no CPU 32 (it has 0-31)") {
+	if _, err := Verify(context.Background(), suite, Options{ForcePinning: true, pinningRoots: ryzen}); err == nil || !strings.Contains(err.Error(), "this machine has no CPU 32 (it has 0-31)") {
 		t.Errorf("verify, CPU 32, forced: error %v", err)
 	}
 }
@@ -50,6 +50,7 @@ func TestPinningRefused(t *testing.T) {
 // client on one CPU under -force-pinning: run.json records the topology
 // and the problem, and the run's audit reports it as rule pinning.
 func TestPinningForced(t *testing.T) {
+	t.Parallel()
 	bin := buildHiServer(t)
 	src := strings.ReplaceAll(gateSuite, "BIN", bin) + "\n[isolation]\nserver_cpus = \"0\"\nclient_cpus = \"0\"\n"
 	suite, err := ParseSuite([]byte(src), "same.toml")

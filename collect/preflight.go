@@ -107,16 +107,10 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 	for _, t := range targets {
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
-		if v, ok := runtimeVersion(ctx, c.here, t, c.targetDir(t)); ok {
-			c.tools[t.Runtime] = v
-		}
 	}
+	askRuntimes(ctx, c.here, targets, c.targetDir)
 	return errors.Join(errs...)
 }
-
-// pinningRoots are where the pinning audit reads the machine's topology;
-// tests point them at a recorded tree.
-var pinningRoots = pinning.DefaultRoots
 
 // checkPinning audits the suite's [isolation] against this machine's CPU
 // topology (fairbench pin -suite). A malformed list or a CPU the machine
@@ -129,7 +123,7 @@ func (c *collector) checkPinning() error {
 		return nil
 	}
 	iso := c.suite.Isolation
-	fs, err := pinning.Audit(pinning.Read(pinningRoots), iso.ServerCPUs, iso.ClientCPUs)
+	fs, err := pinning.Audit(pinning.Read(c.here.roots), iso.ServerCPUs, iso.ClientCPUs)
 	if err != nil {
 		return fmt.Errorf("%s: isolation: %w", c.suite.File, err)
 	}

@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // TestMissingToolFailsFirst checks that a missing load generator, taskset
@@ -91,5 +94,35 @@ func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
 	v, ok := runtimeVersion(context.Background(), &localMachine{}, Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
 	if !ok || v.Version != "9.9.9-own" || v.Path != filepath.Join(bin, "bun") {
 		t.Errorf("runtimeVersion = %+v, %v; want the target's own bun asked", v, ok)
+	}
+}
+
+// versionCounter is a machine that counts the versions asked of it.
+type versionCounter struct {
+	machine
+	asked [][]string
+}
+
+func (m *versionCounter) version(ctx context.Context, argv []string) (manifest.Version, error) {
+	m.asked = append(m.asked, argv)
+	return m.machine.version(ctx, argv)
+}
+
+// TestRuntimeAskedOnce: targets on one runtime binary ask it once, and
+// one that starts its own binary asks that one too.
+func TestRuntimeAskedOnce(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH")
+	}
+	tools := map[string]manifest.Version{}
+	m := &versionCounter{machine: &localMachine{tools: tools}}
+	targets := []Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
+	askRuntimes(context.Background(), m, targets, func(Target) string { return "" })
+	if want := [][]string{{"go", "version"}, {"/nonexistent/bun", "--version"}}; !slices.EqualFunc(m.asked, want, slices.Equal) {
+		t.Errorf("asked %q, want %q", m.asked, want)
+	}
+	if !strings.HasPrefix(tools["go"].Version, "go version go") || tools["bun"].Version != "" {
+		t.Errorf("tools %+v", tools)
 	}
 }

@@ -218,8 +218,32 @@ func (h *sshHost) connect(ctx context.Context) error {
 	return nil
 }
 
+// lost reports whether the master connection is known to be gone: closed,
+// or its ssh exited (unanswered keep-alives end it within seconds of a
+// cut). It costs nothing to ask, and a command over a lost master would
+// not fail at once: ssh would wait for a new connection's timeout.
+func (h *sshHost) lost() bool {
+	if h.master == nil {
+		return true
+	}
+	select {
+	case <-h.ended:
+		return true
+	default:
+		return false
+	}
+}
+
+// lostError says the link to h is lost.
+func (h *sshHost) lostError() error {
+	return fmt.Errorf("the link to host %s (%s) is lost", h.spec.Name, h.destination())
+}
+
 // alive reports whether the master connection still stands.
 func (h *sshHost) alive(ctx context.Context) bool {
+	if h.lost() {
+		return false
+	}
 	return exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.spec.SSH).Run() == nil
 }
 
@@ -264,7 +288,11 @@ func (h *sshHost) command(ctx context.Context, script string, extra ...string) *
 }
 
 // output runs script on h and returns its stdout; a failure carries its stderr.
+// A master known to be lost fails it at once.
 func (h *sshHost) output(ctx context.Context, script string) ([]byte, error) {
+	if h.lost() {
+		return nil, h.lostError()
+	}
 	cmd := h.command(ctx, script, "-n")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -279,7 +307,7 @@ func (h *sshHost) failure(err error, stderr string) error {
 	var exit *exec.ExitError
 	msg := strings.TrimSpace(stderr)
 	if errors.As(err, &exit) && exit.ExitCode() == sshLost {
-		return fmt.Errorf("the link to host %s (%s) is lost: %s", h.spec.Name, h.destination(), msg)
+		return fmt.Errorf("%w: %s", h.lostError(), msg)
 	}
 	if msg != "" {
 		return fmt.Errorf("%v: %s", err, msg)

@@ -69,6 +69,9 @@ func remoteScript(dir string, env []string, argv []string) string {
 // startRemote starts argv on h in dir with env, a process group of its
 // own there, and waits for its first word.
 func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker) (*Server, error) {
+	if h.lost() {
+		return nil, fmt.Errorf("start %s: %w", name, h.lostError())
+	}
 	cmd := h.command(context.Background(), remoteScript(dir, env, argv), "-n")
 	cmd.Cancel = nil
 	out := &tailBuffer{max: 8 << 10}
@@ -236,9 +239,6 @@ func (rp *remoteProc) ask(reset bool) groupStats {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if !rp.ssh.alive(ctx) {
-		return groupStats{} // not over a new connection: the link is gone
-	}
 	out, err := rp.ssh.output(ctx, groupStatsScript(rp.rec.Group, reset))
 	if err != nil {
 		return groupStats{}

@@ -23,6 +23,9 @@ const rcMark = "fairbench-rc "
 // names (wrk's Lua script, a body file): it is copied to the host first, as
 // remote, the folder argv names.
 func (h *sshHost) runTool(ctx context.Context, argv []string, scratch, remote string, limit time.Duration) toolRun {
+	if h.lost() {
+		return toolRun{exit: -1, err: h.lostError()}
+	}
 	if files, _ := os.ReadDir(scratch); len(files) > 0 {
 		if err := h.sync(ctx, scratch, remote); err != nil {
 			return toolRun{exit: -1, err: err}

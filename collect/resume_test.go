@@ -22,7 +22,7 @@ import (
 // buildHi returns hiserver, which answers GET / with $BODY, built once.
 func buildHi(t *testing.T) string {
 	t.Helper()
-	hi, _ := sharedBinaries(t)
+	hi := collect.BuiltBinary(t, "hiserver")
 	return hi
 }
 

@@ -63,9 +63,15 @@ func runServiceSuite(t *testing.T, service, dsn string) (manifest.Manifest, stri
 // target, seeds it, passes its port to the target, records its version,
 // and stops it after the run.
 func TestService(t *testing.T) {
+	t.Parallel()
+	// A copy of its own: the test looks for it among every process.
 	svc := filepath.Join(t.TempDir(), "svc")
-	if out, err := exec.Command("go", "build", "-o", svc, "./testdata/hiserver").CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	hi, err := os.ReadFile(collect.BuiltBinary(t, "hiserver"))
+	if err == nil {
+		err = os.WriteFile(svc, hi, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	seeded := filepath.Join(t.TempDir(), "seeded")
 	m, transcript := runServiceSuite(t, `
@@ -99,14 +105,19 @@ seed = ["sh", "-c", "echo {port} > `+seeded+`"]
 // TestServicePostgres starts a real PostgreSQL (Debian's postgresql
 // package), checks readiness with pg_isready and seeds it with psql.
 func TestServicePostgres(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts PostgreSQL")
 	}
-	if bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin"); len(bins) > 0 {
-		t.Setenv("PATH", os.Getenv("PATH")+":"+bins[len(bins)-1])
-	}
+	pg := map[string]string{}
+	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	for _, c := range []string{"initdb", "postgres", "pg_isready", "psql"} {
-		if _, err := exec.LookPath(c); err != nil {
+		if len(bins) > 0 {
+			pg[c] = filepath.Join(bins[len(bins)-1], c) // Debian keeps them off PATH
+		} else if p, err := exec.LookPath(c); err == nil {
+			pg[c] = p
+		}
+		if _, err := os.Stat(pg[c]); pg[c] == "" || err != nil {
 			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
 		}
 	}
@@ -114,11 +125,11 @@ func TestServicePostgres(t *testing.T) {
 [[service]]
 name = "pg"
 user = "postgres"
-version = ["postgres", "--version"]
-init = ["initdb", "-D", "{dir}/data", "-U", "bench", "--auth=trust", "--no-sync"]
-start = ["postgres", "-D", "{dir}/data", "-p", "{port}", "-k", "{dir}", "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"]
-ready = ["pg_isready", "-q", "-h", "127.0.0.1", "-p", "{port}"]
-seed = ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "{port}", "-U", "bench", "-d", "postgres", "-c", "CREATE TABLE world (id int); INSERT INTO world VALUES (1)"]
+version = ["`+pg["postgres"]+`", "--version"]
+init = ["`+pg["initdb"]+`", "-D", "{dir}/data", "-U", "bench", "--auth=trust", "--no-sync"]
+start = ["`+pg["postgres"]+`", "-D", "{dir}/data", "-p", "{port}", "-k", "{dir}", "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"]
+ready = ["`+pg["pg_isready"]+`", "-q", "-h", "127.0.0.1", "-p", "{port}"]
+seed = ["`+pg["psql"]+`", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "{port}", "-U", "bench", "-d", "postgres", "-c", "CREATE TABLE world (id int); INSERT INTO world VALUES (1)"]
 `, "postgres://bench@127.0.0.1:{pg.port}/postgres")
 	if v := m.Tools["pg"]; !strings.HasPrefix(v.Version, "postgres (PostgreSQL)") {
 		t.Errorf("tools[pg] = %+v, want postgres --version's line", v)

@@ -14,21 +14,6 @@ import (
 	"github.com/fairbench/fairbench/parse"
 )
 
-// appsDir is the Go servers of fairbench's own benchmark.
-const appsDir = "../site/apps/go"
-
-// buildApp builds one server of site/apps/go into a test folder.
-func buildApp(t *testing.T, name string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", bin, "./"+name)
-	cmd.Dir = appsDir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", name, err, out)
-	}
-	return bin
-}
-
 // toolSuite drives the stdlib server with TOOL: a GET, a POST with a
 // header and a body, and a third scenario (EXTRA) that exercises a load
 // key the tool supports.
@@ -71,10 +56,11 @@ load = { EXTRA }
 // the requests were the suite's (no error statuses), and that CPU time and
 // peak RSS were taken.
 func TestToolsAgainstGoServer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("drives the real load generators")
 	}
-	bin := buildApp(t, "stdlib")
+	bin := collect.BuiltBinary(t, "stdlib")
 	for _, c := range []struct {
 		tool, extra string
 		// check looks at the "extra" scenario's measurement.
@@ -100,6 +86,7 @@ func TestToolsAgainstGoServer(t *testing.T) {
 		}},
 	} {
 		t.Run(c.tool, func(t *testing.T) {
+			t.Parallel()
 			if c.tool == "wrk" {
 				if _, err := exec.LookPath("wrk"); err != nil {
 					t.Skip("wrk not installed: apt-get install wrk (.ci/run does)")

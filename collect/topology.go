@@ -66,7 +66,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 		return err
 	}
 	for _, h := range c.hosts {
-		facts, err := askHostFacts(ctx, h)
+		facts, err := askFacts(ctx, h)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -89,32 +89,6 @@ func (c *collector) hostRecords() []manifest.Host {
 		out = append(out, manifest.Host{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
 	}
 	return out
-}
-
-// askHostFacts reads the facts of host h from its own /proc, /sys and /etc.
-func askHostFacts(ctx context.Context, h *sshHost) (manifest.Facts, error) {
-	var b strings.Builder
-	for _, f := range factFiles {
-		b.WriteString("echo '==> " + f + "'; cat " + f + " 2>/dev/null; ")
-	}
-	b.WriteString("echo '==> hostname'; hostname")
-	out, err := h.output(ctx, b.String())
-	if err != nil {
-		return manifest.Facts{}, fmt.Errorf("host %s: facts: %w", h.spec.Name, err)
-	}
-	files := map[string]string{}
-	var name string
-	for _, l := range strings.SplitAfter(string(out), "\n") {
-		if f, ok := strings.CutPrefix(l, "==> "); ok {
-			name = strings.TrimSpace(f)
-			continue
-		}
-		files[name] += l
-	}
-	facts := readFacts(func(p string) string { return files[p] })
-	facts.Hostname = strings.TrimSpace(files["hostname"])
-	facts.Arch = goArch(h.arch)
-	return facts, nil
 }
 
 // goArch names a `uname -m` machine the way Go does.
@@ -208,15 +182,10 @@ func (c *collector) preflightHosts(ctx context.Context, targets []Target) error 
 	if h, ok := c.client.(*sshHost); ok {
 		errs = append(errs, c.resolveOnClient(ctx, h))
 	}
-	h, ok := c.server.(*sshHost)
-	if !ok {
+	if c.server.name() == "" {
 		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))...)
 	}
-	for _, t := range targets {
-		if v, ok := runtimeVersion(ctx, h, t, c.dirOn(t)); ok {
-			h.tools[t.Runtime] = v
-		}
-	}
+	askRuntimes(ctx, c.server, targets, c.dirOn)
 	return errors.Join(errs...)
 }
 

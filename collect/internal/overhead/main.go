@@ -19,6 +19,7 @@
 //
 //	go run ./collect/internal/overhead
 //	go run ./collect/internal/overhead -rounds 1 -reps 1 -pairs 3    # a quicker look
+//	go run ./collect/internal/overhead -baseline ../main             # this collector against another's, alternated
 //
 // The machine is shared with whatever else runs: the numbers say how this
 // run went, not a bound.
@@ -52,8 +53,9 @@ func main() {
 	warmup := flag.Duration("warmup", time.Second, "warm-up window")
 	pairs := flag.Int("pairs", 5, "alternated pairs (collector, by hand) for transparency, each round")
 	rounds := flag.Int("rounds", 3, "rounds of both measurements")
+	baseline := flag.String("baseline", "", "another fairbench checkout (e.g. the main branch's) whose collector is alternated with this one's in every round")
 	flag.Parse()
-	if err := run(*rounds, *reps, *window, *warmup, *pairs); err != nil {
+	if err := run(*rounds, *reps, *window, *warmup, *pairs, *baseline); err != nil {
 		fmt.Fprintf(os.Stderr, "overhead: %v\n", err)
 		os.Exit(1)
 	}
@@ -62,11 +64,13 @@ func main() {
 // bench is what both measurements share.
 type bench struct {
 	root, work, fairbench, server string
-	bombardier                    string
-	isolate                       bool
+	// baseline is the fairbench built from -baseline's checkout, or "".
+	baseline   string
+	bombardier string
+	isolate    bool
 }
 
-func run(rounds, reps int, window, warmup time.Duration, pairs int) error {
+func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline string) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -84,6 +88,12 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int) error {
 	if err := goBuild(root, b.fairbench, "./cmd/fairbench"); err != nil {
 		return err
 	}
+	if baseline != "" {
+		b.baseline = filepath.Join(work, "fairbench-baseline")
+		if err := goBuild(baseline, b.baseline, "./cmd/fairbench"); err != nil {
+			return err
+		}
+	}
 	b.server = filepath.Join(work, "stdlib")
 	if err := goBuild(filepath.Join(root, "site", "apps", "go"), b.server, "./stdlib"); err != nil {
 		return err
@@ -95,18 +105,36 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int) error {
 	b.bombardier = v.Path
 
 	loadBefore := loadAvg()
-	var overheads, transparencies []float64
-	var last spent
+	// this and base are the rounds of this collector and of the baseline's.
+	var this, base tally
+	var ratios, ownRatios, transparencies []float64
 	for r := 1; r <= rounds; r++ {
 		if reps > 0 {
-			fmt.Fprintf(os.Stderr, "overhead: round %d/%d: collecting 4 targets × 3 scenarios × %d reps (%v windows, %v warm-ups)…\n", r, rounds, reps, window, warmup)
-			sp, err := b.overhead(reps, window, warmup)
-			if err != nil {
-				return err
+			// With a baseline, the two collectors take turns going first.
+			bins := []string{b.fairbench}
+			if b.baseline != "" {
+				bins = append(bins, b.baseline)
+				if r%2 == 0 {
+					bins[0], bins[1] = bins[1], bins[0]
+				}
 			}
-			overheads = append(overheads, sp.wall.Seconds()/sp.windows.Seconds())
-			fmt.Fprintf(os.Stderr, "overhead: round %d: %.3f\n%s", r, overheads[len(overheads)-1], sp)
-			last = sp
+			for _, bin := range bins {
+				fmt.Fprintf(os.Stderr, "overhead: round %d/%d: %s collecting 4 targets × 3 scenarios × %d reps (%v windows, %v warm-ups)…\n", r, rounds, bin, reps, window, warmup)
+				sp, err := b.overhead(bin, reps, window, warmup)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(os.Stderr, "overhead: round %d: %s %.3f (%.3f without the builds)\n%s", r, bin, sp.ratio(), sp.ownRatio(), sp)
+				if bin == b.baseline {
+					base.add(sp)
+				} else {
+					this.add(sp)
+				}
+			}
+			if b.baseline != "" {
+				ratios = append(ratios, this.all[r-1]/base.all[r-1])
+				ownRatios = append(ownRatios, this.own[r-1]/base.own[r-1])
+			}
 		}
 		fmt.Fprintf(os.Stderr, "overhead: round %d/%d: %d alternated pairs for transparency…\n", r, rounds, pairs)
 		viaCollect, byHand, err := b.transparency(pairs, window, warmup)
@@ -119,8 +147,16 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int) error {
 	}
 	if reps > 0 {
 		fmt.Printf("collector overhead  %s   wall ÷ windows, %d rounds of 4 targets × 3 scenarios × %d reps (%v + %v warm-up); aim ≤ 1.05\n",
-			spread(overheads), rounds, reps, window, warmup)
-		fmt.Printf("  where the last round's time went:\n%s", last)
+			spread(this.all), rounds, reps, window, warmup)
+		fmt.Printf("  without the builds %s   (wall − the targets' go build) ÷ windows: the collector's own part\n", spread(this.own))
+		fmt.Printf("  where the last round's time went:\n%s", this.last)
+		if b.baseline != "" {
+			fmt.Printf("baseline overhead   %s   the same, collected by %s's fairbench, alternated with this one\n", spread(base.all), baseline)
+			fmt.Printf("  without the builds %s\n", spread(base.own))
+			fmt.Printf("  where the last round's time went:\n%s", base.last)
+			fmt.Printf("this ÷ baseline     %s   overhead ratio of each round's pair (under 1: this collector wastes less)\n", spread(ratios))
+			fmt.Printf("  without the builds %s   (the first collector of a round warms Go's build cache for the second)\n", spread(ownRatios))
+		}
 	}
 	fmt.Printf("transparency        %s   median req/s via collect ÷ by hand, %d rounds of %d alternated pairs (stdlib ping, bombardier); aim ≥ 0.98\n",
 		spread(transparencies), rounds, pairs)
@@ -190,7 +226,7 @@ expect = { status = 200, body = '{"hello":"world"}' }
 `
 
 // overhead collects the 4 × 3 × reps suite and says where its wall time went.
-func (b *bench) overhead(reps int, window, warmup time.Duration) (spent, error) {
+func (b *bench) overhead(bin string, reps int, window, warmup time.Duration) (spent, error) {
 	var s strings.Builder
 	fmt.Fprintf(&s, "name = \"overhead\"\n[load]\ntool = \"bombardier\"\nconnections = 32\nduration = %q\nwarmup = %q\nrepetitions = %d\n%s",
 		window, warmup, reps, b.isolation())
@@ -207,7 +243,7 @@ func (b *bench) overhead(reps int, window, warmup time.Duration) (spent, error) 
 		return spent{}, err
 	}
 	start := time.Now()
-	runDir, err := b.collect(suite, "overhead")
+	runDir, err := b.collect(bin, suite, "overhead")
 	wall := time.Since(start)
 	if err != nil {
 		return spent{}, err
@@ -223,8 +259,8 @@ func (b *bench) overhead(reps int, window, warmup time.Duration) (spent, error) 
 }
 
 // collect runs `fairbench collect` and returns the run dir it printed.
-func (b *bench) collect(suite, out string) (string, error) {
-	cmd := exec.Command(b.fairbench, "collect", "-suite", suite, "-out", filepath.Join(b.work, out), "-base", b.root)
+func (b *bench) collect(bin, suite, out string) (string, error) {
+	cmd := exec.Command(bin, "collect", "-suite", suite, "-out", filepath.Join(b.work, out), "-base", b.root)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -254,7 +290,7 @@ func (b *bench) transparency(pairs int, window, warmup time.Duration) (viaCollec
 	}
 	var argv []string
 	through := func() error {
-		runDir, err := b.collect(suite, "transparency")
+		runDir, err := b.collect(b.fairbench, suite, "transparency")
 		if err != nil {
 			return err
 		}

@@ -67,6 +67,23 @@ func account(m manifest.Manifest, start time.Time, wall, window, warmup time.Dur
 	return sp
 }
 
+// ratio is wall ÷ windows; ownRatio leaves the targets' builds out of the
+// wall: they are the Go toolchain's time, and the first run of a round
+// warms its cache for the next.
+func (sp spent) ratio() float64    { return sp.wall.Seconds() / sp.windows.Seconds() }
+func (sp spent) ownRatio() float64 { return (sp.wall - sp.build).Seconds() / sp.windows.Seconds() }
+
+// tally is the rounds of one collector: wall ÷ windows with and without
+// the builds, and the last round's breakdown.
+type tally struct {
+	all, own []float64
+	last     spent
+}
+
+func (t *tally) add(sp spent) {
+	t.all, t.own, t.last = append(t.all, sp.ratio()), append(t.own, sp.ownRatio()), sp
+}
+
 // String lists the parts, each with its share of the windows.
 func (sp spent) String() string {
 	var b strings.Builder
