@@ -207,7 +207,7 @@ func (in *Input) endRun() {
 	if rr == nil || in.err != nil {
 		return
 	}
-	cells := audit.Cells(&parse.Set{Measurements: rr.ms}, in.th)
+	cells := audit.Cells(&parse.Set{Measurements: closedOnly(rr.ms)}, in.th)
 	in.hist = in.hist[:0]
 	for _, c := range cells {
 		id := cellID{in.intern(c.Scenario), in.intern(c.Target), in.intern(c.Runtime)}

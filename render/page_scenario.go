@@ -31,6 +31,8 @@ type ScenarioPage struct {
 	RankNote string
 	RunNote  string // said when cells of several runs are on the page
 	Matrices []VerdictMatrix
+	// Open is the latency and sweep points (latency_scenario.go), nil if none.
+	Open *OpenSection
 }
 
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
@@ -132,6 +134,7 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 	}
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
 	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
+	p.Open = m.openSection(p.Page, s)
 	return p
 }
 

@@ -24,6 +24,8 @@ type TargetPage struct {
 	Transcript  []TranscriptLine
 	TransHref   string
 	Unavailable string // why no transcript is shown
+	// Points are the target's latency and sweep points (latency.go), nil if none.
+	Points *PointTable
 }
 
 // Fact is one labelled value in a facts table.
@@ -64,6 +66,7 @@ func (m *model) targetPage(name string) *TargetPage {
 		}
 		p.Scenarios = append(p.Scenarios, m.targetScenario(p.Page, c))
 	}
+	p.Points = m.targetPoints(p.Page, name)
 	t := m.facts[name]
 	if t == nil {
 		p.Unavailable = "No conformance gate ran for this target (its dumps came from outside a fairbench run)."

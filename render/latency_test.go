@@ -1,0 +1,261 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// pointsSet is the fixed run (stdlib, chi, gin; ping, query, body; five
+// closed-loop repetitions each) with latency and sweep points added on
+// ping, built here until a collected phase run exists: each point's dump is
+// a file written into a copy of the run dir. gin and stdlib are offered
+// 25, 50, 75 and 90% of their capacity, two repetitions each; gin's second
+// repetition at 90% fell behind its schedule (sent 20% short). The sweep
+// measures gin at 1, 8, 64 and 256 connections (it saturates at 64) and
+// chi at 1, 8 and 64 (still growing).
+func pointsSet(t *testing.T) (*parse.Set, []*parse.Measurement) {
+	t.Helper()
+	set, _ := fixture(t)
+	dir := filepath.Join(t.TempDir(), filepath.Base(set.Runs[0].Path))
+	if err := os.CopyFS(dir, os.DirFS(set.Runs[0].Path)); err != nil {
+		t.Fatal(err)
+	}
+	set, errs := parse.ReadAll([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	run := set.Runs[0].ID
+	// Beside the run dir, not in it: a dump in a run dir that run.json
+	// does not list is a finding of its own (dump-extra).
+	points := filepath.Join(filepath.Dir(dir), "points")
+	dump := func(m *parse.Measurement, name string) {
+		f := filepath.Join(points, m.Target, m.Scenario, name)
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(fmt.Sprintf("a %s point of %s at %g req/s, %d connections\n", m.Phase, m.Target, m.Rate, m.Connections)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m.Source = parse.Source{File: f, LineStart: 1, LineEnd: 1}
+	}
+	var out []*parse.Measurement
+	capacity := map[string]float64{"gin": 20000, "stdlib": 16000}
+	for _, target := range []string{"gin", "stdlib"} {
+		for _, frac := range []float64{0.25, 0.5, 0.75, 0.9} {
+			for rep := 1; rep <= 2; rep++ {
+				rate := frac * capacity[target]
+				p50 := time.Duration(200+1000*frac*frac) * time.Microsecond
+				m := &parse.Measurement{Tool: parse.ToolVegeta, Run: run, Target: target, Runtime: "go", Scenario: "ping", Rep: rep,
+					Phase: parse.PhaseLatency, Rate: rate, Connections: 64, Window: 4 * time.Second, Duration: 4 * time.Second,
+					Requests: int64(rate * 4), RPS: rate, RPSBasis: parse.RPSPerDuration,
+					Open:    parse.OpenModel{Fraction: frac, Capacity: capacity[target], SendRate: rate, Success: 1, SuccessKnown: true},
+					Latency: parse.Latency{Max: 20 * p50, Percentiles: []parse.Percentile{{P: 50, Value: p50}, {P: 90, Value: 3 * p50}, {P: 99, Value: 10 * p50}}}}
+				if target == "gin" && frac == 0.9 && rep == 2 {
+					m.Open.SendRate = rate * 0.8
+				}
+				dump(m, fmt.Sprintf("latency-%g-%d.txt", frac, rep))
+				out = append(out, m)
+			}
+		}
+	}
+	sweep := map[string]map[int]float64{"gin": {1: 3000, 8: 15000, 64: 20000, 256: 20300}, "chi": {1: 2000, 8: 9000, 64: 17000}}
+	for _, target := range []string{"gin", "chi"} {
+		for conns, rps := range sweep[target] {
+			for rep := 1; rep <= 2; rep++ {
+				m := &parse.Measurement{Tool: parse.ToolBombardier, Run: run, Target: target, Runtime: "go", Scenario: "ping", Rep: rep,
+					Phase: parse.PhaseSweep, Connections: conns, Window: 2 * time.Second, Duration: 2 * time.Second,
+					Requests: int64(rps * 2), RPS: rps * (1 + 0.01*float64(rep)), RPSBasis: parse.RPSPerDuration,
+					Latency: parse.Latency{Mean: time.Duration(float64(conns) / rps * float64(time.Second))}}
+				dump(m, fmt.Sprintf("sweep-%d-%d.txt", conns, rep))
+				out = append(out, m)
+			}
+		}
+	}
+	// A warm-up of the phase, which no page counts.
+	warm := *out[0]
+	warm.Warmup, warm.Rep = true, 1
+	dump(&warm, "latency-w1.txt")
+	set.Measurements = append(set.Measurements, &warm)
+	set.Measurements = append(set.Measurements, out...)
+	return set, out
+}
+
+// TestPointsKeptApart checks that latency and sweep points change no
+// closed-loop number: every page and export but the scenario page of ping,
+// gin's, chi's and stdlib's target pages and the exports is the same byte
+// for byte with and without them, and the ping page is the same up to its
+// open-model section.
+func TestPointsKeptApart(t *testing.T) {
+	base, site := fixture(t)
+	set, _ := pointsSet(t)
+	without := build(t, base, site)
+	with := build(t, set, site)
+	for _, page := range []string{"index.html", "results.html", "soft.html", "history.html", "scenario/query.html", "scenario/body.html", "verdicts.csv"} {
+		a, b := readFile(t, filepath.Join(without, page)), readFile(t, filepath.Join(with, page))
+		if a != stripRunPath(b, set, base) {
+			t.Errorf("%s changed when latency and sweep points were added", page)
+		}
+	}
+	a := readFile(t, filepath.Join(without, "scenario/ping.html"))
+	b := readFile(t, filepath.Join(with, "scenario/ping.html"))
+	cut := strings.Index(b, `<h2 id="open-model">`)
+	if cut < 0 {
+		t.Fatal("scenario/ping.html has no open-model section")
+	}
+	if foot := strings.Index(a, "</main>"); foot < 0 || strings.TrimSuffix(a[:foot], "\n") != b[:cut] {
+		t.Error("scenario/ping.html changed above its open-model section")
+	}
+}
+
+// stripRunPath is b with the copied run's folder written as the fixture's,
+// for pages that name it.
+func stripRunPath(b string, set, base *parse.Set) string {
+	return strings.ReplaceAll(b, set.Runs[0].Path, base.Runs[0].Path)
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var (
+	svgRE    = regexp.MustCompile(`(?s)<svg class="chart linechart"[^>]*>(.*?)</svg>`)
+	svgTitle = regexp.MustCompile(`<title id="[^"]*">([^<]*)</title>`)
+	unitRE   = regexp.MustCompile(`<text class="axis-unit[^"]*"[^>]*>([^<]+)</text>`)
+	dotRE    = regexp.MustCompile(`<circle class="(dot(?: behind)?|knee)" cx="([0-9.]+)" cy="([0-9.]+)" r="[0-9.]+"><title>([^<]*)</title>`)
+)
+
+// TestOpenSectionCharts checks the ping page's charts: p50 and p99 against
+// offered load as a share of capacity and the sweep, each with units on
+// both axes, a dot per repetition, the point that fell behind hollow, and
+// the knee on gin's sweep at 64 connections but none on chi's.
+func TestOpenSectionCharts(t *testing.T) {
+	set, points := pointsSet(t)
+	_, site := fixture(t)
+	out := build(t, set, site)
+	page := readFile(t, filepath.Join(out, "scenario/ping.html"))
+	svgs := svgRE.FindAllStringSubmatch(page, -1)
+	if len(svgs) != 3 {
+		t.Fatalf("ping has %d line charts, want 3 (p50, p99, sweep)", len(svgs))
+	}
+	wantUnits := [][2]string{
+		{"offered load, % of the target's own capacity (its median closed-loop req/s)", "p50 latency, ms"},
+		{"offered load, % of the target's own capacity (its median closed-loop req/s)", "p99 latency, ms"},
+		{"connections (log scale)", "req/s"},
+	}
+	var latency, sweep int
+	for _, p := range points {
+		if p.Phase == parse.PhaseSweep {
+			sweep++
+		} else {
+			latency++
+		}
+	}
+	for i, svg := range svgs {
+		if svgTitle.FindStringSubmatch(svg[1]) == nil {
+			t.Errorf("chart %d has no title", i)
+		}
+		units := unitRE.FindAllStringSubmatch(svg[1], -1)
+		if len(units) != 2 || unescape(units[0][1]) != wantUnits[i][0] || unescape(units[1][1]) != wantUnits[i][1] {
+			t.Errorf("chart %d: axis units %q, want %q", i, units, wantUnits[i])
+		}
+		var dots, behind int
+		var knees []string
+		for _, d := range dotRE.FindAllStringSubmatch(svg[1], -1) {
+			switch d[1] {
+			case "knee":
+				knees = append(knees, unescape(d[4]))
+			case "dot behind":
+				behind++
+				dots++
+				if !strings.Contains(unescape(d[4]), "client's failure") {
+					t.Errorf("chart %d: a hollow dot's title does not say it is the client's failure: %q", i, d[4])
+				}
+			default:
+				dots++
+			}
+		}
+		want, wantBehind := latency, 1
+		if i == 2 {
+			want, wantBehind = sweep, 0
+		}
+		if dots != want || behind != wantBehind {
+			t.Errorf("chart %d: %d dots (%d hollow), want %d (%d hollow)", i, dots, behind, want, wantBehind)
+		}
+		if i == 2 && (len(knees) != 1 || !strings.HasPrefix(knees[0], "gin: knee at 64;")) {
+			t.Errorf("sweep chart knees %q, want gin's at 64 only", knees)
+		}
+		if i < 2 && len(knees) != 0 {
+			t.Errorf("chart %d has knees %q", i, knees)
+		}
+	}
+	for _, want := range []string{"gin: knee at 64 connections", "chi: no knee on 3 counts of connections", "1 latency point of 16 fell behind its schedule"} {
+		if !strings.Contains(unescape(page), want) {
+			t.Errorf("ping page does not say %q", want)
+		}
+	}
+}
+
+// TestOpenSectionMedianLine checks the line through the medians: at 90%
+// of its capacity gin's p50 line goes through the repetition that kept to
+// its schedule, not through a median with the one that fell behind.
+func TestOpenSectionMedianLine(t *testing.T) {
+	spec := LineSpec{ID: "t", XUnit: "x", YUnit: "y", XMax: 100}
+	c := NewLineChart(spec, []LineInput{{Name: "a", Knee: math.NaN(), Points: []PointInput{
+		{X: 50, Y: 1}, {X: 50, Y: 3}, {X: 90, Y: 2}, {X: 90, Y: 10, Behind: true},
+	}}})
+	s := c.Series[0]
+	// y axis 0..10 over 260 units from 24: y=2 at 24+260*0.8 = 232, y=2 (median of 1, 3) too.
+	want := fmt.Sprintf("M%g %g", s.Dots[0].X, c.Bottom-(c.Bottom-c.Top)*0.2) + fmt.Sprintf("L%g %g", s.Dots[2].X, s.Dots[2].Y)
+	if s.D != want {
+		t.Errorf("median line %q, want %q", s.D, want)
+	}
+}
+
+func unescape(s string) string {
+	return strings.NewReplacer("&#39;", "'", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&#34;", `"`).Replace(s)
+}
+
+// TestTargetPagePoints checks that a target page lists every one of its
+// points, each with its dump, and that the point that fell behind says so.
+func TestTargetPagePoints(t *testing.T) {
+	set, points := pointsSet(t)
+	_, site := fixture(t)
+	out := build(t, set, site)
+	for _, target := range []string{"gin", "chi", "stdlib"} {
+		page := readFile(t, filepath.Join(out, "target", target+".html"))
+		want := 0
+		for _, p := range points {
+			if p.Target == target {
+				want++
+				rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(p.Source.File)), p.Source.File)
+				if !strings.Contains(page, filepath.Base(p.Source.File)+":1</a>") || !strings.Contains(page, filepath.ToSlash(rel)) {
+					t.Errorf("target/%s.html does not link the dump %s", target, rel)
+				}
+			}
+		}
+		tm := regexp.MustCompile(`(?s)<table class="sortable points">.*?<tbody>(.*?)</tbody>`).FindStringSubmatch(page)
+		if tm == nil {
+			t.Errorf("target/%s.html has no points table", target)
+			continue
+		}
+		if got := strings.Count(tm[1], "<tr"); got != want {
+			t.Errorf("target/%s.html lists %d points, want %d", target, got, want)
+		}
+		if behind := strings.Count(tm[1], "client fell behind"); target == "gin" && behind != 1 || target != "gin" && behind != 0 {
+			t.Errorf("target/%s.html marks %d points behind", target, behind)
+		}
+	}
+}
