@@ -224,6 +224,9 @@ func (in *Input) endRun() {
 	if facts.hist, err = in.spool.putHist(in.hist); err == nil {
 		err = in.spool.put(rr.run.ID, cells)
 	}
+	if err == nil {
+		err = in.spool.putPoints(rr.run.ID, pointsOf(rr.ms))
+	}
 	if err != nil {
 		in.err = fmt.Errorf("render: spool: %w", err)
 		return

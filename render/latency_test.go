@@ -1,11 +1,14 @@
 package render
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,5 +260,118 @@ func TestTargetPagePoints(t *testing.T) {
 		if behind := strings.Count(tm[1], "client fell behind"); target == "gin" && behind != 1 || target != "gin" && behind != 0 {
 			t.Errorf("target/%s.html marks %d points behind", target, behind)
 		}
+	}
+}
+
+// TestPointExports checks that results.json and results.csv carry every
+// point with its phase, offered rate, share of capacity, send rate,
+// achieved req/s, success, percentiles and dump, and that the closed-loop
+// rows and cells are those of the run without points.
+func TestPointExports(t *testing.T) {
+	set, points := pointsSet(t)
+	_, site := fixture(t)
+	out := build(t, set, site)
+	var doc resultsDoc
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "results.json"))), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Points) != len(points) {
+		t.Fatalf("results.json has %d points, want %d", len(doc.Points), len(points))
+	}
+	for _, c := range doc.Cells {
+		if c.N != 5 || len(c.Reps) != 5 {
+			t.Errorf("cell %s/%s has %d repetitions, want the 5 closed-loop ones", c.Scenario, c.Name, len(c.Reps))
+		}
+	}
+	type key struct {
+		target, phase string
+		rate          float64
+		conns, rep    int
+	}
+	want := map[key]*parse.Measurement{}
+	for _, p := range points {
+		want[key{p.Target, p.Phase, p.Rate, p.Connections, p.Rep}] = p
+	}
+	for _, got := range doc.Points {
+		rate := 0.0
+		if got.OfferedRPS != nil {
+			rate = *got.OfferedRPS
+		}
+		conns := 0
+		if got.Connections != nil {
+			conns = *got.Connections
+		}
+		p := want[key{got.Target, got.Phase, rate, conns, got.Rep}]
+		if p == nil {
+			t.Errorf("results.json has a point no measurement made: %+v", got)
+			continue
+		}
+		p50, _ := percentileOf(p, 50)
+		if got.RPS != p.Throughput() || (got.P50S == nil) != (p.Phase == parse.PhaseSweep) || got.P50S != nil && *got.P50S != p50.Seconds() {
+			t.Errorf("point %+v: rps %g p50 %v, want %g %v", got, got.RPS, got.P50S, p.Throughput(), p50)
+		}
+		if p.Phase == parse.PhaseLatency && (got.Fraction == nil || *got.Fraction != p.Open.Fraction || *got.SendRPS != p.Open.SendRate || got.Success == nil) {
+			t.Errorf("point %+v: fraction, send rate or success missing", got)
+		}
+		if (got.FellBehind != "") != (p.Open.SendRate > 0 && p.Open.SendRate < p.Rate*0.95) {
+			t.Errorf("point %+v: fell_behind %q", got, got.FellBehind)
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(got.Href))); got.Href == "" || err != nil {
+			t.Errorf("point %+v: dump %q not in the site", got, got.Href)
+		}
+		delete(want, key{got.Target, got.Phase, rate, conns, got.Rep})
+	}
+	rows, err := csv.NewReader(strings.NewReader(readFile(t, filepath.Join(out, "results.csv")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	phase := slices.Index(rows[0], "phase")
+	byPhase := map[string]int{}
+	for _, r := range rows[1:] {
+		if len(r) != len(rows[0]) {
+			t.Fatalf("results.csv row of %d fields under %d headings", len(r), len(rows[0]))
+		}
+		byPhase[r[phase]]++
+	}
+	if byPhase[""] != 45 || byPhase["latency"] != 16 || byPhase["sweep"] != 14 {
+		t.Errorf("results.csv rows by phase %v, want 45 closed-loop, 16 latency, 14 sweep", byPhase)
+	}
+}
+
+// TestOlderRunPoints checks that the points of a run not on show reach
+// results.json and results.csv, read back from the spool, and no page: a
+// newer run of the same suite, without points, is on show.
+func TestOlderRunPoints(t *testing.T) {
+	set, points := pointsSet(t)
+	_, site := fixture(t)
+	old := set.Runs[0]
+	newer := *old
+	newer.ID, newer.Start = old.ID+"-later", old.Start.Add(time.Hour)
+	set.Runs = append(set.Runs, &newer)
+	for _, m := range closedOnly(set.Measurements) {
+		if m.Run == old.ID && !m.Warmup {
+			c := *m
+			c.Run = newer.ID
+			set.Measurements = append(set.Measurements, &c)
+		}
+	}
+	out := build(t, set, site)
+	var doc resultsDoc
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "results.json"))), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.PrimaryRun != newer.ID {
+		t.Fatalf("run on show %s, want %s", doc.PrimaryRun, newer.ID)
+	}
+	if len(doc.Points) != len(points) {
+		t.Errorf("results.json has %d points, want the older run's %d", len(doc.Points), len(points))
+	}
+	for _, p := range doc.Points {
+		if p.Run != old.ID {
+			t.Errorf("point of run %q, want %q", p.Run, old.ID)
+		}
+	}
+	if strings.Contains(readFile(t, filepath.Join(out, "scenario/ping.html")), `id="open-model"`) {
+		t.Error("the ping page shows the older run's points")
 	}
 }
