@@ -11,11 +11,13 @@ import (
 )
 
 // phaseOf is the phase a measurement is shown in: its own, or
-// PhaseLatency for a wrk2 -R dump read outside a run dir (its latency is
-// corrected for coordinated omission at a constant offered rate), which
-// takes part as a latency point and never as a closed-loop repetition.
+// PhaseLatency for a wrk2 dump read outside a run dir, which takes part as
+// a latency point and never as a closed-loop repetition: wrk2 runs only at
+// a constant rate (-R is required) and corrects its latency for
+// coordinated omission (Latency.Corrected). Its offered rate (Rate) is
+// known where the dump or a command line before it says -R.
 func phaseOf(m *parse.Measurement) string {
-	if m.Phase == parse.PhaseThroughput && m.Latency.Corrected && m.Rate > 0 {
+	if m.Phase == parse.PhaseThroughput && m.Latency.Corrected {
 		return parse.PhaseLatency
 	}
 	return m.Phase

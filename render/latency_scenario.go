@@ -39,7 +39,12 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 	id := m.links.scenario[s]
 	if len(lat) > 0 {
 		for _, q := range []float64{50, 99} {
-			o.Charts = append(o.Charts, m.latencyChart(p, s, id, lat, q))
+			if countUnplaced(lat) < len(lat) {
+				o.Charts = append(o.Charts, m.latencyChart(p, s, id, lat, q))
+			}
+		}
+		if n := countUnplaced(lat); n > 0 {
+			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d said no offered rate (a wrk2 dump without its -R command line): in the table only, not on the charts.", plural(n, "latency point"), len(lat)))
 		}
 		if n := countBehind(lat); n > 0 {
 			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d fell behind its schedule: drawn hollow and left out of the lines, their latency is the load tool's failure, not the target's.", plural(n, "latency point"), len(lat)))
@@ -54,6 +59,18 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 		o.Table.Rows = append(o.Table.Rows, m.pointRow(p, meas))
 	}
 	return o
+}
+
+// countUnplaced counts the latency points the charts cannot place: no
+// offered rate known.
+func countUnplaced(ms []*parse.Measurement) int {
+	n := 0
+	for _, meas := range ms {
+		if meas.Rate <= 0 && meas.Open.Fraction <= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // countBehind counts the points whose sending fell behind.
@@ -82,7 +99,7 @@ func (m *model) byName(ms []*parse.Measurement) ([]string, map[string][]*parse.M
 func (m *model) latencyChart(p Page, s, id string, ms []*parse.Measurement, q float64) LineChart {
 	share := true
 	for _, meas := range ms {
-		share = share && meas.Open.Fraction > 0
+		share = share && (meas.Open.Fraction > 0 || meas.Rate <= 0)
 	}
 	pq := "p" + strconv.FormatFloat(q, 'f', -1, 64)
 	spec := LineSpec{ID: fmt.Sprintf("lat-%s-%s", id, pq), YScale: 1000, YUnit: pq + " latency, ms",
@@ -99,7 +116,7 @@ func (m *model) latencyChart(p Page, s, id string, ms []*parse.Measurement, q fl
 		li := LineInput{Name: name, Knee: math.NaN()}
 		for _, meas := range g[name] {
 			v, ok := percentileOf(meas, q)
-			if !ok {
+			if !ok || meas.Rate <= 0 && meas.Open.Fraction <= 0 {
 				continue
 			}
 			x := meas.Rate

@@ -375,3 +375,51 @@ func TestOlderRunPoints(t *testing.T) {
 		t.Error("the ping page shows the older run's points")
 	}
 }
+
+// TestWrk2Points checks that real wrk2 dumps read alone (one with its -R
+// command line before it, in a post, and two without) are latency points,
+// not closed-loop cells, and get pages: a page per target listing its
+// point, and the scenario's charts where the offered rate is known.
+func TestWrk2Points(t *testing.T) {
+	paths := []string{
+		filepath.Join("..", "parse", "testdata", "wrk2-4.0.0-giltene-44a94c1__latency_R1000.txt"),
+		filepath.Join("..", "parse", "testdata", "wrk2-4.0.0-giltene-44a94c1__basic_R1000.txt"),
+		filepath.Join("..", "parse", "testdata", "post-wrk2-4.0.0__fenced_prompt.md"),
+	}
+	set, errs := parse.ReadAll(paths)
+	if len(errs) > 0 || len(set.Measurements) == 0 {
+		t.Fatal(errs, set)
+	}
+	var rated int
+	for _, m := range set.Measurements {
+		if phaseOf(m) != parse.PhaseLatency {
+			t.Errorf("%s: phase %q, want latency", m.Source.File, phaseOf(m))
+		}
+		if m.Rate > 0 {
+			rated++
+		}
+	}
+	out := build(t, set, nil)
+	var doc resultsDoc
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "results.json"))), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Cells) != 0 || len(doc.Points) != len(set.Measurements) {
+		t.Errorf("results.json has %d cells and %d points, want 0 and %d", len(doc.Cells), len(doc.Points), len(set.Measurements))
+	}
+	for _, p := range doc.Points {
+		page := readFile(t, filepath.Join(out, "target", slug(p.Name)+".html"))
+		if !strings.Contains(page, `<table class="sortable points">`) || !strings.Contains(page, filepath.Base(p.Source.File)) {
+			t.Errorf("target page of %s does not list its point", p.Name)
+		}
+	}
+	scen, _ := filepath.Glob(filepath.Join(out, "scenario", "*.html"))
+	charts := 0
+	for _, f := range scen {
+		charts += len(svgRE.FindAllString(readFile(t, f), -1))
+	}
+	if want := map[bool]int{true: 2, false: 0}[rated > 0]; charts != want {
+		t.Errorf("%d line charts for wrk2 points of which %d said their rate, want %d", charts, rated, want)
+	}
+	t.Logf("%d wrk2 points, %d with their offered rate", len(set.Measurements), rated)
+}

@@ -60,6 +60,9 @@ func newModel(in *Input, site *Site) *model {
 	m.closed = closedLoop(set)
 	m.all = audit.Cells(m.closed, th)
 	m.runs, m.primary = primaryRuns(set, m.all)
+	if hasLoosePoints(set) {
+		m.primary[""] = true
+	}
 	if n := len(m.runs); n > 0 {
 		m.runInfo, m.run = m.runs[n-1], m.runs[n-1].ID
 	}
@@ -103,7 +106,8 @@ func newModel(in *Input, site *Site) *model {
 			m.runDirs[r.id] = filepath.Clean(r.path)
 		}
 	}
-	m.links = newLinker(set, m.scenarios, m.names)
+	openScenarios, openNames := m.openOnly()
+	m.links = newLinker(set, append(slices.Clip(m.scenarios), openScenarios...), append(slices.Clip(m.names), openNames...))
 	for f := range m.dumpFiles() {
 		m.links.viewed[f] = true
 	}
