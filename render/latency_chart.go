@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -55,7 +56,10 @@ type Dot struct {
 
 // LineInput is one series before layout.
 type LineInput struct {
-	Name   string
+	Name string
+	// Series is the style the series takes (0 to seriesClasses-1, taken
+	// modulo), so that a target keeps its colour on every chart.
+	Series int
 	Points []PointInput
 	// Knee is the x of the series' knee, NaN for none; KneeTitle says why.
 	Knee      float64
@@ -127,13 +131,15 @@ func NewLineChart(spec LineSpec, series []LineInput) LineChart {
 		}
 		return round1(c.Bottom - (c.Bottom-c.Top)*math.Min(v, ylimit)/ylimit)
 	}
-	for v := 0.0; v <= ylimit+ystep/2; v += ystep {
+	for i := 0.0; i*ystep <= ylimit+ystep/2; i++ {
+		v := i * ystep
 		y := sy(v / ys)
-		c.YTicks = append(c.YTicks, AxisTick{X: c.Left, Y: y, LX: c.Left - 6, LY: y + 4, Label: Count(v)})
+		c.YTicks = append(c.YTicks, AxisTick{X: c.Left, Y: y, LX: c.Left - 6, LY: y + 4, Label: tickLabel(v)})
 	}
-	for i, s := range series {
-		c.Series = append(c.Series, c.series(i, s, sx, sy))
+	for _, s := range series {
+		c.Series = append(c.Series, c.series(s, sx, sy))
 	}
+	c.spreadLabels()
 	c.legend(series)
 	return c
 }
@@ -167,16 +173,17 @@ func (c *LineChart) xScale(spec LineSpec, xs []float64, top float64) func(float6
 		}
 		return round1(c.Left + (c.Right-c.Left)*math.Min(v, limit)/limit)
 	}
-	for v := 0.0; v <= limit+step/2; v += step {
-		c.XTicks = append(c.XTicks, AxisTick{X: pos(v), Y: c.Top, LX: pos(v), LY: c.Bottom + 16, Label: Count(v)})
+	for i := 0.0; i*step <= limit+step/2; i++ {
+		v := i * step
+		c.XTicks = append(c.XTicks, AxisTick{X: pos(v), Y: c.Top, LX: pos(v), LY: c.Bottom + 16, Label: tickLabel(v)})
 	}
 	return pos
 }
 
 // series lays out one line: its dots, the path through the medians of the
 // points that kept to their schedule at each x, and its knee.
-func (c *LineChart) series(i int, s LineInput, sx, sy func(float64) float64) Series {
-	out := Series{Name: shorten(s.Name, 18), Class: fmt.Sprintf("s%d", i%seriesClasses)}
+func (c *LineChart) series(s LineInput, sx, sy func(float64) float64) Series {
+	out := Series{Name: shorten(s.Name, 18), Class: fmt.Sprintf("s%d", s.Series%seriesClasses)}
 	byX := map[float64][]float64{}
 	for _, p := range s.Points {
 		d := Dot{X: sx(p.X), Y: sy(p.Y), Class: "dot", Title: s.Name + ": " + p.Title, Href: p.Href}
@@ -215,11 +222,39 @@ func (c *LineChart) series(i int, s LineInput, sx, sy func(float64) float64) Ser
 	return out
 }
 
+// labelGap is the least vertical distance between two series' names.
+const labelGap = 13.0
+
+// spreadLabels moves the series' names apart where lines end close
+// together, keeping their order from top to bottom.
+func (c *LineChart) spreadLabels() {
+	idx := make([]int, len(c.Series))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return c.Series[idx[a]].LabelY < c.Series[idx[b]].LabelY })
+	for k := 1; k < len(idx); k++ {
+		prev, cur := &c.Series[idx[k-1]], &c.Series[idx[k]]
+		if cur.LabelY-prev.LabelY < labelGap && math.Abs(cur.LabelX-prev.LabelX) < 60 {
+			cur.LabelY = prev.LabelY + labelGap
+		}
+	}
+}
+
+// tickLabel writes an axis value: grouped from 100 up, else with the
+// digits a round step needs (0.25, 2.5, 12.5).
+func tickLabel(v float64) string {
+	if math.Abs(v) >= 100 {
+		return Count(v)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
 // legend says what each kind of mark is, and names each series.
 func (c *LineChart) legend(series []LineInput) {
 	var behind, knee bool
-	for i, s := range series {
-		c.Legend = append(c.Legend, LegendItem{Class: fmt.Sprintf("sw-line s%d", i%seriesClasses), Text: s.Name})
+	for _, s := range series {
+		c.Legend = append(c.Legend, LegendItem{Class: fmt.Sprintf("sw-line s%d", s.Series%seriesClasses), Text: s.Name})
 		knee = knee || !math.IsNaN(s.Knee)
 		for _, p := range s.Points {
 			behind = behind || p.Behind

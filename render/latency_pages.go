@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/fairbench/fairbench/parse"
@@ -66,29 +65,19 @@ func (m *model) openTargetPage(name string) *OpenTargetPage {
 	p := &OpenTargetPage{Name: name}
 	p.Page = m.newPage("open-target", m.links.Target(name), name)
 	p.Script = true
-	tools := map[string]bool{}
-	for _, meas := range m.points {
-		if m.pointName(meas) == name {
-			tools[fmt.Sprintf("%s %s", meas.Tool, meas.ToolVersion)] = true
-		}
-	}
-	p.Facts = []Fact{{Label: "target", Value: name}}
-	for _, tv := range sortedKeys(tools) {
-		p.Facts = append(p.Facts, Fact{Label: "load generator", Value: tv})
-	}
+	p.Facts = m.targetFacts(name)
 	p.Points = m.targetPoints(p.Page, name)
 	return p
 }
 
 // writeOpenPages writes the pages of openOnly.
 func (m *model) writeOpenPages(put func(interface{ page() Page }, error) error) error {
-	scenarios, names := m.openOnly()
-	for _, s := range scenarios {
+	for _, s := range m.openScenarios {
 		if err := put(m.openScenarioPage(s), nil); err != nil {
 			return err
 		}
 	}
-	for _, name := range names {
+	for _, name := range m.openNames {
 		if err := put(m.openTargetPage(name), nil); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/fairbench/fairbench/parse"
@@ -61,6 +62,15 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 	return o
 }
 
+// seriesOf is the style of a target's line on every chart: its place
+// among the site's targets.
+func (m *model) seriesOf(name string) int {
+	if i := slices.Index(m.names, name); i >= 0 {
+		return i
+	}
+	return len(m.names) + slices.Index(m.openNames, name)
+}
+
 // countUnplaced counts the latency points the charts cannot place: no
 // offered rate known.
 func countUnplaced(ms []*parse.Measurement) int {
@@ -113,7 +123,7 @@ func (m *model) latencyChart(p Page, s, id string, ms []*parse.Measurement, q fl
 	names, g := m.byName(ms)
 	var lines []LineInput
 	for _, name := range names {
-		li := LineInput{Name: name, Knee: math.NaN()}
+		li := LineInput{Name: name, Series: m.seriesOf(name), Knee: math.NaN()}
 		for _, meas := range g[name] {
 			v, ok := percentileOf(meas, q)
 			if !ok || meas.Rate <= 0 && meas.Open.Fraction <= 0 {

@@ -23,8 +23,11 @@ type model struct {
 	// points are the latency and sweep measurements of the runs on show,
 	// warm-ups left out (latency.go).
 	points []*parse.Measurement
-	th     audit.Thresholds
-	metric audit.Metric
+	// openScenarios and openNames are the scenarios and targets with
+	// points but no closed-loop cell, which get pages of their points.
+	openScenarios, openNames []string
+	th                       audit.Thresholds
+	metric                   audit.Metric
 
 	// The runs on show are the newest run of each suite (a site may publish
 	// several suites: Go and JavaScript, say); older runs make the history.
@@ -106,8 +109,8 @@ func newModel(in *Input, site *Site) *model {
 			m.runDirs[r.id] = filepath.Clean(r.path)
 		}
 	}
-	openScenarios, openNames := m.openOnly()
-	m.links = newLinker(set, append(slices.Clip(m.scenarios), openScenarios...), append(slices.Clip(m.names), openNames...))
+	m.openScenarios, m.openNames = m.openOnly()
+	m.links = newLinker(set, append(slices.Clip(m.scenarios), m.openScenarios...), append(slices.Clip(m.names), m.openNames...))
 	for f := range m.dumpFiles() {
 		m.links.viewed[f] = true
 	}

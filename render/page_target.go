@@ -105,6 +105,11 @@ func (m *model) targetFacts(name string) []Fact {
 			tools[tv] = true
 		}
 	}
+	for _, r := range m.points {
+		if m.pointName(r) == name {
+			tools[strings.TrimSpace(r.Tool+" "+r.ToolVersion)] = true
+		}
+	}
 	for _, tv := range sortedKeys(tools) {
 		facts = append(facts, Fact{Label: "load generator", Value: tv})
 	}

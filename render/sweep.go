@@ -20,7 +20,7 @@ func (m *model) sweepChart(p Page, s, id string, ms []*parse.Measurement) (LineC
 	var lines []LineInput
 	var notes []string
 	for _, name := range names {
-		li := LineInput{Name: name, Knee: math.NaN()}
+		li := LineInput{Name: name, Series: m.seriesOf(name), Knee: math.NaN()}
 		for _, meas := range g[name] {
 			title := fmt.Sprintf("rep %d at %d connections: %s req/s", meas.Rep, meas.Connections, Count(meas.Throughput()))
 			if v, ok := sweepLatency(meas); ok {
@@ -30,8 +30,10 @@ func (m *model) sweepChart(p Page, s, id string, ms []*parse.Measurement) (LineC
 		}
 		curve := sweepCurve(g[name])
 		if k, ok := audit.FindKnee(curve); ok {
-			li.Knee, li.KneeTitle = float64(k.Connections), k.Why
-			notes = append(notes, fmt.Sprintf("%s: knee at %d connections (%s req/s): %s.", name, k.Connections, Count(k.Throughput), k.Why))
+			why := fmt.Sprintf("past it throughput grows at most %+.0f%% (to %s req/s) while latency grows %.1f× (to %s at %d connections)",
+				(k.Best/k.Throughput-1)*100, Count(k.Best), k.LatencyGrowth, Latency(k.Last.Latency), k.Last.Connections)
+			li.Knee, li.KneeTitle = float64(k.Connections), why
+			notes = append(notes, fmt.Sprintf("%s: knee at %d connections (%s req/s): %s.", name, k.Connections, Count(k.Throughput), why))
 		} else {
 			notes = append(notes, fmt.Sprintf("%s: no knee on %d counts of connections: %s.", name, len(curve), noKneeWhy(curve)))
 		}

@@ -21,8 +21,14 @@ type Knee struct {
 	Index       int // into the points sorted by connections
 	Connections int
 	Throughput  float64
-	// Why says what was seen: the most throughput any later point reached,
-	// and how latency grew from the knee to the last point.
+	// Best is the most throughput any point past the knee reached; Last is
+	// the point with the most connections, whose latency grew from the
+	// knee's.
+	Best float64
+	Last CurvePoint
+	// LatencyGrowth is Last's latency ÷ the knee's.
+	LatencyGrowth float64
+	// Why says what was seen, in a sentence.
 	Why string
 }
 
@@ -64,9 +70,10 @@ func FindKnee(points []CurvePoint) (Knee, bool) {
 		if p.Latency <= 0 || float64(last.Latency) <= float64(p.Latency)*(1+KneeGain) {
 			return Knee{}, false // flat throughput and flat latency: not saturated, or unknown
 		}
+		growth := float64(last.Latency) / float64(p.Latency)
 		why := fmt.Sprintf("beyond %d connections throughput grows at most %+.0f%% (to %.0f req/s) while latency grows %.1f× (to %s at %d connections)",
-			p.Connections, (best/p.Throughput-1)*100, best, float64(last.Latency)/float64(p.Latency), last.Latency, last.Connections)
-		return Knee{Index: i, Connections: p.Connections, Throughput: p.Throughput, Why: why}, true
+			p.Connections, (best/p.Throughput-1)*100, best, growth, last.Latency.Round(time.Microsecond), last.Connections)
+		return Knee{Index: i, Connections: p.Connections, Throughput: p.Throughput, Best: best, Last: last, LatencyGrowth: growth, Why: why}, true
 	}
 	return Knee{}, false
 }
