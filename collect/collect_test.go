@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -57,6 +59,8 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	bin := buildHiServer(t)
 	// aa_pair (here only to see it carried into run.json and read back).
 	src := strings.Replace(strings.ReplaceAll(gateSuite, "BIN", bin), "name = \"gate\"\n", "name = \"gate\"\naa_pair = [\"good\", \"bad\"]\n", 1)
+	// good's packages: its module's version, read from the binary it starts.
+	src = strings.Replace(src, "name = \"good\"\n", "name = \"good\"\nruntime = \"go\"\npackages = [\"github.com/fairbench/fairbench\"]\n", 1)
 	suite, err := ParseSuite([]byte(src), "gate.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +87,7 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	for _, tr := range m.Targets {
 		verdicts[tr.Name] = tr.Conformance
 	}
+	checkGoodPackages(t, m, bin)
 	if verdicts["good"] != "pass" || verdicts["bad"] != "fail" {
 		t.Errorf("verdicts %v, want good pass, bad fail", verdicts)
 	}
@@ -132,5 +137,25 @@ func TestVerify(t *testing.T) {
 	}
 	if len(res) != 2 || len(res[0].Failed) != 0 || len(res[1].Failed) != 1 {
 		t.Errorf("verify = %+v, want good passing and bad failing ping", res)
+	}
+}
+
+// checkGoodPackages checks that run.json records the good target's module
+// version as the test binary's own build info gives it (hiserver is built
+// in the same module), and no packages for bad, which names none.
+func checkGoodPackages(t *testing.T, m manifest.Manifest, bin string) {
+	t.Helper()
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("the test binary has no build info")
+	}
+	want := map[string][]manifest.Package{
+		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + bin}},
+		"bad":  nil,
+	}
+	for _, tr := range m.Targets {
+		if !reflect.DeepEqual(tr.Packages, want[tr.Name]) {
+			t.Errorf("%s: packages %+v, want %+v", tr.Name, tr.Packages, want[tr.Name])
+		}
 	}
 }

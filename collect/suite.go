@@ -97,6 +97,11 @@ type Target struct {
 	// RemoteDir, on a suite with a server host, says the target's files are
 	// already on that host in this folder; empty: Dir is copied there.
 	RemoteDir string `toml:"remote_dir"`
+	// Packages names the framework packages whose versions run.json
+	// records: npm package names for a JavaScript runtime (read from
+	// Dir/node_modules/<name>/package.json), module paths for Go (read
+	// with `go version -m` from the artifact, or else the start command).
+	Packages []string `toml:"packages"`
 }
 
 // Scenario is one request to measure and the response it must get.

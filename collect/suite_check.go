@@ -104,6 +104,7 @@ func (s *Suite) check() error {
 		}
 		s.checkReadyTimeout(e, p, t.ReadyTimeout)
 		checkEnv(e, p, t.Env)
+		checkPackages(e, p, t.Packages)
 	}
 	if len(s.Scenarios) == 0 {
 		e.add("", "scenario", "no [[scenario]]: a suite needs at least one")
@@ -122,6 +123,25 @@ func (s *Suite) check() error {
 	}
 	s.checkAAPair(e, targets)
 	return errors.Join(e.errs...)
+}
+
+// packagePattern is an npm package name (scoped or not) or a Go module
+// path: no "..", no leading "/", nothing but the characters they use.
+var packagePattern = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~+/-]*$`)
+
+// checkPackages checks a target's packages: names that are read under
+// node_modules or matched in go version -m, so none may leave that folder.
+func checkPackages(e *suiteErrors, path string, pkgs []string) {
+	seen := map[string]bool{}
+	for _, name := range pkgs {
+		switch {
+		case !packagePattern.MatchString(name) || strings.Contains(name, "..") || strings.Contains(name, "//"):
+			e.add(path, "packages", "%q is not an npm package name or a Go module path", name)
+		case seen[name]:
+			e.add(path, "packages", "%q is listed twice", name)
+		}
+		seen[name] = true
+	}
 }
 
 // checkName checks a [[table]]'s name: present, path-safe and unique.

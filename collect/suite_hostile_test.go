@@ -225,6 +225,36 @@ func TestSuiteAAPair(t *testing.T) {
 	}
 }
 
+// TestSuitePackages refuses a packages name that could read outside
+// node_modules, or is listed twice, at its target's packages line, and
+// takes npm names, scoped ones and Go module paths.
+func TestSuitePackages(t *testing.T) {
+	target := func(pkgs string) string {
+		return "name = \"x\"\n[[target]]\nname = \"a\"\nstart = [\"a\"]\npackages = " + pkgs + "\n" + okScenario
+	}
+	for _, c := range []struct{ name, pkgs, want string }{
+		{"parent", `["../../etc/passwd"]`, `h.toml:5: packages: "../../etc/passwd" is not an npm package name or a Go module path`},
+		{"inner parent", `["@nestjs/../../x"]`, `"@nestjs/../../x" is not`},
+		{"absolute", `["/etc/passwd"]`, `"/etc/passwd" is not`},
+		{"empty", `[""]`, `"" is not`},
+		{"space", `["a b"]`, `"a b" is not`},
+		{"twice", `["express", "express"]`, `h.toml:5: packages: "express" is listed twice`},
+	} {
+		_, err := ParseSuite([]byte(target(c.pkgs)), "h.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	ok := `["@nestjs/platform-express", "express", "koa-static", "github.com/go-playground/validator/v10", "github.com/go-chi/chi/v5"]`
+	s, err := ParseSuite([]byte(target(ok)), "h.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Targets[0].Packages; len(got) != 5 || got[0] != "@nestjs/platform-express" {
+		t.Errorf("packages %q", got)
+	}
+}
+
 // TestSuiteSpecialFiles refuses a suite, hosts file or body file that is a
 // device, a FIFO or too big, at once and saying which (issue 13 item 13:
 // verify -suite /dev/zero grew to 1 GB).

@@ -26,6 +26,11 @@ func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, err
 		rec.Error = err.Error()
 		return rec, err
 	}
+	pkgs, errs := packageVersions(ctx, c.server, c.expanded(t), c.dirOn(t))
+	rec.Packages = pkgs
+	for _, err := range errs {
+		c.note("%v", err)
+	}
 	g, err := c.gate(ctx, t)
 	if err != nil {
 		rec.Error = err.Error()

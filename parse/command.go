@@ -17,6 +17,7 @@ type command struct {
 // toolNames are the executables whose command lines are recognised.
 var toolNames = map[string]string{
 	"wrk": ToolWrk, "wrk2": ToolWrk2, "bombardier": ToolBombardier, "autocannon": ToolAutocannon,
+	"vegeta": ToolVegeta,
 }
 
 // parseCommand finds a load generator command in a line, after any prompt
@@ -26,7 +27,8 @@ func parseCommand(text string) ([]string, bool) {
 	if !mayBeCommand(text) {
 		return nil, false
 	}
-	if !strings.Contains(text, "wrk") && !strings.Contains(text, "bombardier") && !strings.Contains(text, "autocannon") {
+	if !strings.Contains(text, "wrk") && !strings.Contains(text, "bombardier") && !strings.Contains(text, "autocannon") &&
+		!strings.Contains(text, "vegeta") {
 		return nil, false
 	}
 	words := shellWords(text)
@@ -206,6 +208,10 @@ func (c *command) window() time.Duration {
 func (c *command) apply(m *Measurement) {
 	if m.Argv == nil {
 		m.Argv = c.argv
+	}
+	if c.tool() == ToolVegeta {
+		c.applyVegeta(m) // its flags are not wrk's
+		return
 	}
 	if m.URL == "" {
 		m.URL = c.url()

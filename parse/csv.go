@@ -25,6 +25,7 @@ var csvHeader = []string{
 	"build_s", "startup_s", "rss_before_bytes", "rss_after_bytes", "rss_peak_bytes", "artifact_bytes", "conformance",
 	"source_file", "source_line_start", "source_line_end", "source_sha256", "warnings",
 	"server_host", "client_host", "shard",
+	"phase", "rate", "send_rate", "behind_s", "wait_s", "success",
 }
 
 // CSVWriter writes records as CSV rows in the columns above.
@@ -91,6 +92,13 @@ func measurementRow(j jsonMeasurement) map[string]string {
 		"errors": csvInt(j.Errors), "server_cpu_s": csvFloat(j.ServerCPUSeconds), "client_cpu_s": csvFloat(j.ClientCPUSeconds),
 		"warnings":    strings.Join(j.Warnings, "\n"),
 		"server_host": j.ServerHost, "client_host": j.ClientHost, "shard": j.Shard,
+	}
+	row["phase"], row["rate"] = j.Phase, csvFloat(j.Rate)
+	if o := j.Open; o != nil {
+		row["send_rate"], row["behind_s"], row["wait_s"] = csvFloat(o.SendRate), csvFloat(o.BehindS), csvFloat(o.WaitS)
+		if o.Success != nil {
+			row["success"] = csvFloat(*o.Success)
+		}
 	}
 	for k, v := range j.ErrorsBy {
 		row["errors_"+k] = csvInt(v)

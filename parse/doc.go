@@ -1,6 +1,7 @@
 // Package parse reads the raw output of HTTP load generators (wrk, wrk2,
-// bombardier, autocannon), the harness files that wrap them, and fairbench
-// run directories, into one model in base units (Measurement, Target).
+// bombardier, autocannon; vegeta's reports and encoded results), the
+// harness files that wrap them, and fairbench run directories, into one
+// model in base units (Measurement, Target).
 //
 // The dialect of a dump is found from its content, never from its file name.
 // A bad line is a *SyntaxError naming file and line; reading goes on where it

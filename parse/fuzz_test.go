@@ -43,6 +43,24 @@ func FuzzHarness(f *testing.F) {
 	fuzzDumps(f, "testdata/bun/d78d01b/results/*/*.txt", "testdata/bun/ba1520c/results/node/h3.txt")
 }
 
+// The vegeta dialects: its text report; its JSON report alone and as a
+// run dir's dump (followed by the histogram); its histogram and hdrplot
+// reports; its encoded results, CSV and JSON, and gob.
+func FuzzVegetaText(f *testing.F) { fuzzDumps(f, "testdata/vegeta-*_text.txt") }
+func FuzzVegetaJSON(f *testing.F) {
+	fuzzDumps(f, "testdata/vegeta-*_json.json", "testdata/vegeta-*_rundir.txt")
+}
+func FuzzVegetaHist(f *testing.F) {
+	fuzzDumps(f, "testdata/vegeta-*_hist.txt", "testdata/vegeta-*_hdrplot.txt")
+}
+func FuzzVegetaResults(f *testing.F) {
+	// The first lines of the JSON results only: a seed of 400 lines makes
+	// the fuzzer crawl.
+	results := readFixture(f, "testdata/vegeta-12.13.0__non2xx_results.json")
+	f.Add(bytes.Join(bytes.SplitAfterN(results, []byte("\n"), 9)[:8], nil))
+	fuzzDumps(f, "testdata/vegeta-*small_results.*")
+}
+
 // FuzzHostile starts from what issue 8 lists: dumps as UTF-16 with and
 // without a byte order mark, with CRLF endings, two dialects in one file,
 // NUL bytes where a crash left them.
@@ -120,6 +138,9 @@ func fixtureJSONDocs(tb testing.TB) [][]byte {
 	names, _ := filepath.Glob("testdata/*_*")
 	var docs [][]byte
 	for _, name := range names {
+		if strings.HasPrefix(filepath.Base(name), "vegeta-") {
+			continue // vegeta's JSON is read by encoding/json alone
+		}
 		body, err := os.ReadFile(name)
 		if err != nil {
 			tb.Fatal(err)

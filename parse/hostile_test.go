@@ -23,6 +23,9 @@ var singleRuns = []string{
 	"testdata/bombardier-1.2.6__json_latencies.json",
 	"testdata/autocannon-9.0.0__default.txt",
 	"testdata/autocannon-9.0.0__json.json",
+	"testdata/vegeta-12.13.0__timeout_text.txt",
+	"testdata/vegeta-12.13.0__timeout_rundir.txt",
+	"testdata/vegeta-12.13.0__small_results.csv",
 }
 
 // readFixture returns a fixture's bytes.

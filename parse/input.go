@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -84,6 +88,9 @@ func (u *utf16Reader) unit() (uint16, error) {
 // binaryMessage says why a first line holding NUL bytes is not read, with
 // the fix for UTF-16 that lacks its byte order mark.
 func binaryMessage(first []byte) string {
+	if isVegetaGob(first) {
+		return "vegeta's binary (gob) results, not read: convert them with `vegeta encode -to csv FILE > FILE.csv` (or -to json) and parse that, or keep its reports (vegeta report -type=json)"
+	}
 	if order, ok := utf16Order(first); ok {
 		return fmt.Sprintf("UTF-16%s text without a byte order mark: convert it to UTF-8 (iconv -f UTF-16%s -t UTF-8)", order, order)
 	}
@@ -112,3 +119,41 @@ func utf16Order(b []byte) (string, bool) {
 }
 
 func textByte(c byte) bool { return c >= ' ' && c < 0x7f || c == '\t' || c == '\r' || c == '\n' }
+
+// isVegetaGob reports whether the first bytes of a file are vegeta's
+// results in its default encoding, gob: the stream opens with the type of
+// its Result, which names the fields.
+//
+// fairbench does not decode them. encoding/gob could, into a struct of the
+// same field names without importing vegeta, but it is documented as not
+// hardened against adversarial input (its decoder checks sizes only
+// loosely), a binary stream has no lines for file:line provenance, and
+// vegeta's own `vegeta encode` turns gob into CSV or JSON, which are read.
+func isVegetaGob(first []byte) bool {
+	return bytes.Contains(first, []byte("Result")) && bytes.Contains(first, []byte("Timestamp")) &&
+		bytes.Contains(first, []byte("Latency")) && bytes.Contains(first, []byte("BytesIn"))
+}
+
+// looksLikeVegetaResults keeps in a folder walk the files of vegeta's
+// results that looksLikeDump leaves out by name: a .csv of encoded
+// results, and a .bin or .gob of gob results (to say how to convert them).
+// Other CSV files (a site's results.csv) are not dumps.
+func looksLikeVegetaResults(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".csv" && ext != ".bin" && ext != ".gob" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if ext != ".csv" {
+		return isVegetaGob(head)
+	}
+	first, _, _ := bytes.Cut(head, []byte("\n"))
+	return isVegetaCSVResult(string(bytes.TrimSpace(first)))
+}

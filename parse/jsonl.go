@@ -15,7 +15,7 @@ import (
 // A measurement:
 //
 //	kind            "measurement"
-//	tool            "wrk" | "wrk2" | "bombardier" | "autocannon"
+//	tool            "wrk" | "wrk2" | "bombardier" | "autocannon" | "vegeta"
 //	tool_version    as reported, "" if unknown
 //	run             fairbench run ID, "" for foreign dumps
 //	target          target name (from run.json, the harness, or the file name)
@@ -81,6 +81,18 @@ import (
 //	bytes_per_s_samples  {"mean", "stdev", "min", "max", "percentiles": {"2.5": B/s, …}}:
 //	                the tool's per-interval bytes/s, where printed (autocannon)
 //
+// Added with the open-model phase (issue 16), present only where set:
+//
+//	phase           "latency" (open model) or "sweep"; absent for the closed-loop pass
+//	rate            the offered rate in req/s (wrk2 -R, bombardier -r, a run dir's
+//	                latency phase); 0 (absent) when the dump does not say it: vegeta's
+//	                reports do not print it
+//	open            {"fraction", "capacity", "send_rate", "behind_s", "wait_s",
+//	                "success"}: what an open-model run says of its schedule
+//	                (parse.OpenModel); "success" (0 to 1) only where known
+//	latency_buckets [{"low_s", "high_s", "count"}]: the latency histogram the tool
+//	                printed (vegeta's hist report), ascending; high_s 0 is +Inf
+//
 // A target:
 //
 //	kind "target", run, target, runtime, build_s, startup_s, rss_before_bytes,
@@ -144,6 +156,39 @@ type jsonMeasurement struct {
 	Title            string            `json:"title,omitempty"`
 	TitleLine        int               `json:"title_line,omitempty"`
 	BytesPerSSamples *jsonRateSamples  `json:"bytes_per_s_samples,omitempty"`
+
+	Phase      string              `json:"phase,omitempty"`
+	Rate       float64             `json:"rate,omitempty"`
+	Open       *jsonOpen           `json:"open,omitempty"`
+	LatBuckets []jsonLatencyBucket `json:"latency_buckets,omitempty"`
+}
+
+type jsonOpen struct {
+	Fraction float64  `json:"fraction"`
+	Capacity float64  `json:"capacity"`
+	SendRate float64  `json:"send_rate"`
+	BehindS  float64  `json:"behind_s"`
+	WaitS    float64  `json:"wait_s"`
+	Success  *float64 `json:"success,omitempty"`
+}
+
+type jsonLatencyBucket struct {
+	LowS  float64 `json:"low_s"`
+	HighS float64 `json:"high_s"`
+	Count int64   `json:"count"`
+}
+
+// openJSON is nil for a closed-loop measurement.
+func openJSON(o OpenModel) *jsonOpen {
+	if o == (OpenModel{}) {
+		return nil
+	}
+	j := &jsonOpen{Fraction: o.Fraction, Capacity: o.Capacity, SendRate: o.SendRate,
+		BehindS: o.Behind.Seconds(), WaitS: o.Wait.Seconds()}
+	if o.SuccessKnown {
+		j.Success = &o.Success
+	}
+	return j
 }
 
 type jsonRateSamples struct {
@@ -271,6 +316,10 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 	j.ServerHost, j.ClientHost, j.Shard = m.ServerHost, m.ClientHost, m.Shard
 	j.SettingsFrom, j.Title, j.TitleLine = settingsJSON(m.Settings), m.Title, m.TitleLine
 	j.BytesPerSSamples = rateSamplesJSON(m.BytesPerSecSamples)
+	j.Phase, j.Rate, j.Open = m.Phase, m.Rate, openJSON(m.Open)
+	for _, b := range m.Latency.Buckets {
+		j.LatBuckets = append(j.LatBuckets, jsonLatencyBucket{LowS: b.Low.Seconds(), HighS: b.High.Seconds(), Count: b.Count})
+	}
 	for _, p := range m.Latency.Percentiles {
 		j.LatPcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Value.Seconds()
 	}

@@ -31,7 +31,7 @@ const (
 // A field the tool did not print is left at its zero value; the Has* flags and
 // nil slices say which of those zeros are real.
 type Measurement struct {
-	Tool        string // ToolWrk, ToolWrk2, ToolBombardier, ToolAutocannon
+	Tool        string // ToolWrk, ToolWrk2, ToolBombardier, ToolAutocannon, ToolVegeta
 	ToolVersion string // as the tool or the run dir reported it, "" if unknown
 
 	Run      string // the run ID for dumps from a fairbench run dir, "" otherwise
@@ -53,11 +53,17 @@ type Measurement struct {
 	Connections int           // concurrent connections
 	Threads     int           // client threads (wrk) or workers (autocannon); 0 if not applicable
 	Pipelining  int           // requests in flight per connection; 0 if not printed (means 1)
-	Rate        float64       // requested constant rate (wrk2 -R, bombardier -r); 0 if none
+	Rate        float64       // requested constant rate (wrk2 -R, bombardier -r, vegeta -rate, run.json); 0 if none
 	Window      time.Duration // the requested duration (-d); 0 for request-count runs
-	Duration    time.Duration // the measured duration the tool reports
+	// Duration is the measured duration the tool reports; for vegeta, its
+	// attack (first to last request sent) plus its wait (to the last
+	// response): the window its requests were completed in.
+	Duration time.Duration
 
-	Requests int64 // requests the tool counts as completed (including error responses)
+	// Requests is the requests the tool counts as completed (including
+	// error responses); vegeta counts every request it sent, a request
+	// without a response (status 0) too, and completed() leaves those out.
+	Requests int64
 	// RPS is the throughput fairbench reports, defined alike for every tool:
 	// completed requests ÷ the measured window. RPSBasis says which window
 	// and count it rests on; the Reader sets both (Throughput for a
@@ -144,6 +150,18 @@ type Latency struct {
 	Corrected bool
 	// Samples is the number of latency samples behind the summary, where printed.
 	Samples int64
+	// Buckets is the latency histogram the tool printed (vegeta's hist
+	// report), ascending and contiguous; nil where it printed none.
+	Buckets []LatencyBucket
+}
+
+// LatencyBucket is one bucket of a latency histogram: Count latencies at or
+// above Low and below High. High is 0 for the last, unbounded bucket
+// (vegeta's "+Inf"); vegeta also counts there any latency below the first
+// bucket's Low.
+type LatencyBucket struct {
+	Low, High time.Duration
+	Count     int64
 }
 
 // OpenModel is what an open-model (constant-rate) run says of its schedule,
@@ -262,9 +280,18 @@ const (
 // socket errors among the requests ("others"); autocannon's text prints
 // only the requests it sent, rounded to thousands, and its status table or
 // its "N 2xx responses, M non 2xx responses" line count the responses.
+//
+// vegeta counts every request it sent, answered or not; a request without
+// a response has status code 0, which is not a status class: its
+// completed requests are those with a status, where the dump counts them.
 func (m *Measurement) completed() (int64, bool) {
 	switch m.Tool {
 	case ToolAutocannon:
+	case ToolVegeta:
+		if s := m.Status; s.Known {
+			return s.C1xx + s.C2xx + s.C3xx + s.C4xx + s.C5xx + s.Other, true
+		}
+		return m.Requests, m.Requests > 0 || m.Duration > 0
 	case ToolBombardier:
 		return max(m.Requests-m.Errors.Total(), 0), m.Requests > 0 || m.Status.Known || m.Duration > 0
 	default:
@@ -386,5 +413,14 @@ type Target struct {
 	Conformance                  string        // "pass", "fail" or "" if no gate ran
 	Failed                       []string      // scenarios that failed the gate
 	Transcript                   string        // the gate transcript, relative to the run dir
+	Packages                     []Package     // framework versions, as the suite named them
 	Source                       Source
+}
+
+// Package is the version of one framework package or module a target was
+// built with, and where the collector read it (a package.json under
+// node_modules, or `go version -m` on the binary). Version is "" where it
+// could not be read.
+type Package struct {
+	Name, Version, Source string
 }

@@ -72,6 +72,11 @@ var starters = []starter{
 	startRunning,
 	startBombardierText,
 	startBombardierJSON,
+	startVegetaJSON,
+	startVegetaResults,
+	startVegetaText,
+	startVegetaHist,
+	startVegetaHDRPlot,
 	startAutocannonJSON,
 	startAutocannonTable,
 	startBunOldLine,
@@ -224,7 +229,7 @@ func (r *Reader) readAll() {
 	clear(r.pending[len(kept):])
 	r.pending = kept
 	if len(r.pending) == 0 && len(r.errs) == 0 {
-		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon)"
+		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon, vegeta)"
 		if !r.sawText {
 			msg = "empty file"
 		}
@@ -318,15 +323,19 @@ func mayStart(t []byte) bool {
 		return false
 	}
 	switch t[0] {
-	case 'R', // Running … @, Reqs/sec (old harness)
-		'B', // Bombarding, Bundle:
+	case 'R', // Running … @, Reqs/sec (old harness), Requests (vegeta's text)
+		'B', // Bombarding, Bundle:, Bucket (vegeta's histogram)
 		'S', // Statistics (bombardier -p r), Startup:
 		'M', // Memory before:, Memory after:
+		'V', // Value(ms) (vegeta's hdrplot)
 		'{': // JSON
 		return true
 	}
 	if mayName(t) {
 		return true // a post's fence or title line, or a pasted table
+	}
+	if t[0] >= '0' && t[0] <= '9' && bytes.Count(t, comma) >= 11 {
+		return true // vegeta's results as CSV
 	}
 	// A command line also has a flag or a URL: see mayBeCommand.
 	if bytes.IndexByte(t, '-') < 0 && bytes.IndexByte(t, ':') < 0 {
@@ -340,8 +349,10 @@ func mayStart(t []byte) bool {
 	return false
 }
 
+var comma = []byte(",")
+
 // toolWords are what parseCommand looks for before splitting a line.
-var toolWords = [][]byte{[]byte("wrk"), []byte("bombardier"), []byte("autocannon")}
+var toolWords = [][]byte{[]byte("wrk"), []byte("bombardier"), []byte("autocannon"), []byte("vegeta")}
 
 // bufReaders keeps the 64 KB line buffers between files: a folder of many
 // small dumps would otherwise allocate one per file.

@@ -74,6 +74,9 @@ func walkRun(path string, fn func(Record) error) []error {
 			Transcript:    t.Transcript,
 			Source:        Source{File: filepath.Join(path, "run.json")},
 		}
+		for _, p := range t.Packages {
+			rec.Packages = append(rec.Packages, Package{Name: p.Name, Version: p.Version, Source: p.Source})
+		}
 		if err := fn(rec); err != nil {
 			return append(errs, err)
 		}
@@ -108,6 +111,9 @@ func walkRun(path string, fn func(Record) error) []error {
 			openModel(m, mr)
 			m.ServerCPU, m.ClientCPU = mr.ServerCPUSeconds, mr.ClientCPUSeconds
 			m.Argv = mr.Argv
+			if m.Tool == ToolVegeta && len(mr.Argv) > 0 {
+				(&command{argv: mr.Argv}).applyVegeta(m) // its reports print neither window nor rate
+			}
 			m.ServerHost, m.ClientHost, m.Shard = cmp.Or(mr.ServerHost, run.Facts.Hostname), cmp.Or(mr.ClientHost, run.Facts.Hostname), mr.Shard
 			if m.ToolVersion == "" {
 				m.ToolVersion = mr.ToolVersion

@@ -124,6 +124,19 @@ func (v *validation) ranges() {
 	v.span("the max latency", l.Max, maxLatency)
 	v.span("the min latency", l.Min, maxLatency)
 	v.count("latency samples", l.Samples)
+	for _, b := range l.Buckets {
+		if badSpan(b.Low, maxLatency) || badSpan(b.High, maxLatency) || badCount(b.Count) {
+			v.addf("latency bucket [%s, %s] of %d is out of range", b.Low, b.High, b.Count)
+			break
+		}
+	}
+	o := m.Open
+	v.rate("the send rate", o.SendRate, maxRate)
+	v.rate("the offered rate's fraction of capacity", o.Fraction, maxRate)
+	v.rate("the capacity", o.Capacity, maxRate)
+	v.span("the time sending fell behind", o.Behind, maxWindow)
+	v.span("the wait for the last responses", o.Wait, maxWindow)
+	v.rate("the success ratio", o.Success, 1)
 	for _, p := range l.Percentiles {
 		v.percent("a latency percentile", p.P)
 		if badSpan(p.Value, maxLatency) {
@@ -186,6 +199,9 @@ func (v *validation) crossChecks() {
 	v.rateOrder()
 	v.latencyOrder()
 	v.statusSums()
+	if m.Tool == ToolVegeta {
+		v.vegeta()
+	}
 }
 
 // agree reports whether a printed figure matches the one derived exactly
@@ -292,4 +308,45 @@ func checkTarget(t *Target) []string {
 	v.count("peak memory", t.RSSPeak)
 	v.count("the artifact size", t.ArtifactBytes)
 	return v.problems
+}
+
+// vegeta checks the figures a vegeta summary gives twice over: its
+// success ratio, rate and throughput follow from the status counts and
+// durations (lib/metrics.go), and its histogram counts every request.
+// The text report prints the ratio to 0.01% and durations to four
+// figures, within exactSlack.
+func (v *validation) vegeta() {
+	m := v.m
+	o := m.Open
+	s := m.Status
+	if b := m.Latency.Buckets; len(b) > 0 {
+		var n int64
+		for i, bk := range b {
+			n += bk.Count
+			if i > 0 && bk.Low != b[i-1].High || bk.High != 0 && bk.High <= bk.Low || bk.High == 0 && i != len(b)-1 {
+				v.addf("latency buckets not ascending and contiguous at [%s, %s]", bk.Low, bk.High)
+				return
+			}
+		}
+		if m.Requests > 0 && n != m.Requests {
+			v.addf("the latency buckets count %d requests, the report %d", n, m.Requests)
+		}
+	}
+	if !s.Known || !o.SuccessKnown || m.Requests <= 0 {
+		return
+	}
+	good := s.C2xx + s.C3xx // vegeta's success: a status from 200 to 399
+	if ratio := float64(good) / float64(m.Requests); math.Abs(ratio-o.Success) > 0.00005+1e-9 {
+		v.disagree("the success ratio", o.Success, fmt.Sprintf("%d of %d requests with a status from 200 to 399", good, m.Requests), ratio)
+	}
+	attack := m.Duration - o.Wait
+	if attack <= 0 || o.Wait < 0 {
+		return // vegeta divides by nothing when every request went out at once
+	}
+	if rate := float64(m.Requests) / attack.Seconds(); !agree(o.SendRate, rate) {
+		v.disagree("the send rate", o.SendRate, fmt.Sprintf("%d requests sent in %s", m.Requests, attack), rate)
+	}
+	if tput := float64(good) / m.Duration.Seconds(); !agree(m.ToolRPS, tput) {
+		v.disagree("the throughput", m.ToolRPS, fmt.Sprintf("%d successes in %s", good, m.Duration), tput)
+	}
 }

@@ -75,7 +75,7 @@ func walkFolder(root string, fn func(Record) error) []error {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !looksLikeDump(d.Name()) {
+		if !d.Type().IsRegular() || !looksLikeDump(d.Name()) && !looksLikeVegetaResults(p) {
 			return nil // symlinks are not followed; notes and tables are not dumps
 		}
 		ferrs := walkFile(p, fn)

@@ -15,9 +15,10 @@ import (
 // a latency point and never as a closed-loop repetition: wrk2 runs only at
 // a constant rate (-R is required) and corrects its latency for
 // coordinated omission (Latency.Corrected). Its offered rate (Rate) is
-// known where the dump or a command line before it says -R.
+// known where the dump or a command line before it says -R. A vegeta
+// measurement is a latency point too, whatever reader made it.
 func phaseOf(m *parse.Measurement) string {
-	if m.Phase == parse.PhaseThroughput && m.Latency.Corrected {
+	if m.Phase == parse.PhaseThroughput && (m.Latency.Corrected || m.Tool == parse.ToolVegeta) {
 		return parse.PhaseLatency
 	}
 	return m.Phase

@@ -77,7 +77,12 @@ func newModel(in *Input, site *Site) *model {
 	m.byKey = map[[2]string]*audit.Cell{}
 	names := map[string]bool{}
 	for _, c := range m.cells {
-		m.byKey[[2]string{c.Scenario, c.Name}] = c
+		// A name measured in one scenario by two runs on show (two suites
+		// that share a scenario name) is looked up in the oldest of them:
+		// deterministic, whichever run came last.
+		if k := [2]string{c.Scenario, c.Name}; m.byKey[k] == nil {
+			m.byKey[k] = c
+		}
 		names[c.Name] = true
 	}
 	m.names = sortedKeys(names)

@@ -20,6 +20,40 @@ func sshRun(t *testing.T) string {
 	if err := os.CopyFS(dir, os.DirFS(set.Runs[0].Path)); err != nil {
 		t.Fatal(err)
 	}
+	rewriteRunJSON(t, dir, func(run map[string]any) {
+		host := func(name, cpu, kernel string, cores int, tool, version string) map[string]any {
+			return map[string]any{
+				"name": name, "destination": "bench@" + name + ".lan:2222",
+				"facts": map[string]any{"hostname": name, "cpu_model": cpu, "cores": cores, "threads": 2 * cores, "memory_bytes": 64 << 30, "kernel": kernel, "os": "Debian 12", "arch": "amd64"},
+				"tools": map[string]any{tool: map[string]any{"version": version, "asked": []string{tool, "--version"}}},
+			}
+		}
+		db1 := host("db1", "AMD EPYC 9454P", "6.1.0-28-amd64", 48, "go", "go version go1.26.8 linux/amd64")
+		db1["roles"] = []string{"server"}
+		lg1 := host("lg1", "Intel Xeon E-2388G", "6.12.9", 8, "bombardier", "v1.2.6")
+		lg1["roles"] = []string{"client"}
+		lg2 := host("lg2", "Intel Xeon E-2388G", "6.12.9", 8, "bombardier", "v1.2.6")
+		lg2["roles"] = []string{"client"}
+		run["hosts"] = []any{db1, lg1, lg2}
+		run["merged"] = []any{
+			map[string]any{"id": "20261129T192304Z-ctl1", "shard": "1/2", "start": "2026-11-29T19:23:04Z", "end": "2026-11-29T19:24:10Z", "host": map[string]any{"hostname": "ctl1"}, "status": "complete"},
+			map[string]any{"id": "20261129T192500Z-ctl2", "shard": "2/2", "start": "2026-11-29T19:25:00Z", "end": "2026-11-29T19:25:41Z", "host": map[string]any{"hostname": "ctl2"}, "status": "complete"},
+		}
+		for _, v := range run["measurements"].([]any) {
+			mr := v.(map[string]any)
+			mr["server_host"], mr["client_host"], mr["shard"] = "db1", "lg1", "1/2"
+			if mr["target"] == "gin" {
+				mr["client_host"], mr["shard"] = "lg2", "2/2"
+			}
+		}
+	})
+	return dir
+}
+
+// rewriteRunJSON lets edit change the run dir's run.json as a generic
+// JSON object and writes it back.
+func rewriteRunJSON(t *testing.T, dir string, edit func(run map[string]any)) {
+	t.Helper()
 	name := filepath.Join(dir, "run.json")
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -29,38 +63,13 @@ func sshRun(t *testing.T) string {
 	if err := json.Unmarshal(b, &run); err != nil {
 		t.Fatal(err)
 	}
-	host := func(name, cpu, kernel string, cores int, tool, version string) map[string]any {
-		return map[string]any{
-			"name": name, "destination": "bench@" + name + ".lan:2222",
-			"facts": map[string]any{"hostname": name, "cpu_model": cpu, "cores": cores, "threads": 2 * cores, "memory_bytes": 64 << 30, "kernel": kernel, "os": "Debian 12", "arch": "amd64"},
-			"tools": map[string]any{tool: map[string]any{"version": version, "asked": []string{tool, "--version"}}},
-		}
-	}
-	db1 := host("db1", "AMD EPYC 9454P", "6.1.0-28-amd64", 48, "go", "go version go1.26.8 linux/amd64")
-	db1["roles"] = []string{"server"}
-	lg1 := host("lg1", "Intel Xeon E-2388G", "6.12.9", 8, "bombardier", "v1.2.6")
-	lg1["roles"] = []string{"client"}
-	lg2 := host("lg2", "Intel Xeon E-2388G", "6.12.9", 8, "bombardier", "v1.2.6")
-	lg2["roles"] = []string{"client"}
-	run["hosts"] = []any{db1, lg1, lg2}
-	run["merged"] = []any{
-		map[string]any{"id": "20261129T192304Z-ctl1", "shard": "1/2", "start": "2026-11-29T19:23:04Z", "end": "2026-11-29T19:24:10Z", "host": map[string]any{"hostname": "ctl1"}, "status": "complete"},
-		map[string]any{"id": "20261129T192500Z-ctl2", "shard": "2/2", "start": "2026-11-29T19:25:00Z", "end": "2026-11-29T19:25:41Z", "host": map[string]any{"hostname": "ctl2"}, "status": "complete"},
-	}
-	for _, v := range run["measurements"].([]any) {
-		mr := v.(map[string]any)
-		mr["server_host"], mr["client_host"], mr["shard"] = "db1", "lg1", "1/2"
-		if mr["target"] == "gin" {
-			mr["client_host"], mr["shard"] = "lg2", "2/2"
-		}
-	}
+	edit(run)
 	if b, err = json.MarshalIndent(run, "", "  "); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(name, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 // TestMethodologyTopology checks that the methodology page names the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -31,6 +32,9 @@ type ScenarioPage struct {
 	RankNote string
 	RunNote  string // said when cells of several runs are on the page
 	Matrices []VerdictMatrix
+	// Loads set this scenario's request measured under one load
+	// configuration beside another (page_scenario_loads.go).
+	Loads []ConfigTable
 	// Open is the latency and sweep points (latency_scenario.go), nil if none.
 	Open *OpenSection
 }
@@ -97,7 +101,7 @@ type PercentileRow struct {
 	Values []Num
 }
 
-func (m *model) scenarioPage(s string) *ScenarioPage {
+func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	p := &ScenarioPage{Name: s, Metric: m.metric.String()}
 	p.Page = m.newPage("scenario", m.links.Scenario(s), s)
 	p.Script = true
@@ -125,6 +129,7 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 	p.Fastest = joinComma(fastest)
 	p.RankNote = rankNote(m.th)
 	if len(runs) > 1 {
+		p.Load = m.loadPerRun(s, runs)
 		p.RunNote = fmt.Sprintf("These cells come from %d runs (%s). Each run is ranked and compared only within itself: a run is one family of verdicts, and the runs ran at different times and loads, so no verdict crosses runs.", len(runs), joinComma(runs))
 	}
 	var bars []BarInput
@@ -135,7 +140,9 @@ func (m *model) scenarioPage(s string) *ScenarioPage {
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
 	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
 	p.Open = m.openSection(p.Page, s)
-	return p
+	var err error
+	p.Loads, err = m.loadTables(p.Page, s)
+	return p, err
 }
 
 // scenarioNotes are the findings about the scenario as a whole, and the
@@ -457,6 +464,25 @@ func anyPrinted(cs []*audit.Cell, f figure) bool {
 }
 
 // describeLoad says what was asked and how, from the measurements.
+// loadPerRun says the load of each run with cells in scenario s, its suite
+// first: "js: bombardier, 64 connections, …; post: autocannon, …".
+func (m *model) loadPerRun(s string, runs []string) string {
+	var parts []string
+	for _, run := range runs {
+		sv := m.dec.Find(run, s)
+		if sv == nil {
+			continue
+		}
+		_, load := describeLoad(sv.Cells)
+		name := run
+		if info := m.runByID(run); info != nil && info.Suite != "" {
+			name = info.Suite
+		}
+		parts = append(parts, name+": "+load)
+	}
+	return strings.Join(parts, "; ")
+}
+
 func describeLoad(cs []*audit.Cell) (request, load string) {
 	for _, c := range cs {
 		for _, rep := range c.Reps {

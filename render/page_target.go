@@ -18,6 +18,7 @@ type TargetPage struct {
 	Page
 	Name        string
 	Facts       []Fact
+	Packages    []PackageRow // the framework versions the run recorded
 	Scenarios   []TargetScenario
 	Verdict     string // "pass", "fail" or ""
 	Failed      string
@@ -31,6 +32,12 @@ type TargetPage struct {
 // Fact is one labelled value in a facts table.
 type Fact struct {
 	Label, Value, Title, Href string
+}
+
+// PackageRow is one framework package of a target and its version, "—"
+// where the collector could not read it.
+type PackageRow struct {
+	Name, Version, Source string
 }
 
 // TargetScenario is one scenario of one target.
@@ -71,6 +78,13 @@ func (m *model) targetPage(name string) *TargetPage {
 	if t == nil {
 		p.Unavailable = "No conformance gate ran for this target (its dumps came from outside a fairbench run)."
 		return p
+	}
+	for _, pkg := range t.Packages {
+		row := PackageRow{Name: pkg.Name, Version: pkg.Version, Source: pkg.Source}
+		if row.Version == "" {
+			row.Version = "—"
+		}
+		p.Packages = append(p.Packages, row)
 	}
 	p.Verdict = t.Conformance
 	p.Failed = joinComma(t.Failed)

@@ -66,3 +66,51 @@ func postRows(post string) map[string][][]string {
 	}
 	return rows
 }
+
+// TestTargetPackages writes framework versions into a copy of the fixture
+// run's run.json, as the collector records them, and finds them in one
+// table on the target pages: gin's two packages in order, chi's unread one
+// as —, and no table for stdlib, which names none.
+func TestTargetPackages(t *testing.T) {
+	dir := fixtureRun(t)
+	pkg := func(name, version, source string) map[string]any {
+		return map[string]any{"name": name, "version": version, "source": source}
+	}
+	rewriteRunJSON(t, dir, func(run map[string]any) {
+		for _, v := range run["targets"].([]any) {
+			tr := v.(map[string]any)
+			switch tr["name"] {
+			case "gin":
+				tr["packages"] = []any{pkg("github.com/gin-gonic/gin", "v1.12.0", "go version -m /tmp/bin/gin/server"), pkg("github.com/go-playground/validator/v10", "v10.30.1", "go version -m /tmp/bin/gin/server")}
+			case "chi":
+				tr["packages"] = []any{pkg("github.com/go-chi/chi/v5", "", "go version -m /tmp/bin/chi/server")}
+			}
+		}
+	})
+	set, errs := parse.ReadAll([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	out := build(t, set, nil)
+	row := func(name, version, source string) string {
+		return "<tr><td><code>" + name + "</code></td><td>" + version + "</td><td><code>" + source + "</code></td></tr>\n"
+	}
+	for target, want := range map[string]string{
+		"gin": row("github.com/gin-gonic/gin", "v1.12.0", "go version -m /tmp/bin/gin/server") +
+			row("github.com/go-playground/validator/v10", "v10.30.1", "go version -m /tmp/bin/gin/server"),
+		"chi":    row("github.com/go-chi/chi/v5", "—", "go version -m /tmp/bin/chi/server"),
+		"stdlib": "",
+	} {
+		page, err := os.ReadFile(filepath.Join(out, "target", target+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables := strings.Count(string(page), `<table class="packages">`)
+		switch {
+		case want == "" && tables != 0:
+			t.Errorf("%s: %d package tables, want none", target, tables)
+		case want != "" && (tables != 1 || !strings.Contains(string(page), "<tbody>\n"+want+"</tbody>")):
+			t.Errorf("%s: %d package tables, want one with\n%s", target, tables, want)
+		}
+	}
+}

@@ -312,7 +312,7 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 		}
 	}
 	for _, s := range m.scenarios {
-		if err := put(m.scenarioPage(s), nil); err != nil {
+		if err := put(m.scenarioPage(s)); err != nil {
 			return err
 		}
 	}

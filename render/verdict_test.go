@@ -105,7 +105,10 @@ func TestOneVerdictEverywhere(t *testing.T) {
 			t.Errorf("%s's leader %s is of another run", c.Name, m.leader[c].Name)
 		}
 	}
-	p := m.scenarioPage("ping")
+	p, err := m.scenarioPage("ping")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if p.RunNote == "" || len(p.Matrices) != 2 {
 		t.Fatalf("two runs on one page: note %q, %d matrices; want a note and one matrix per run", p.RunNote, len(p.Matrices))
 	}

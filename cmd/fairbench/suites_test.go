@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -99,7 +100,8 @@ func failures(transcript string) string {
 // TestSiteSuitesShareTheirScenarios holds the gated suites to one
 // contract: go.toml and js.toml have the same scenarios and variants, byte
 // for byte, and a suite with fewer (post.toml) takes its scenarios from
-// them unchanged.
+// them unchanged, under the name with "-pipelined" added where it loads
+// them another way (its scenario pages are then its own).
 func TestSiteSuitesShareTheirScenarios(t *testing.T) {
 	var first *collect.Suite
 	var rest []*collect.Suite
@@ -125,8 +127,44 @@ func TestSiteSuitesShareTheirScenarios(t *testing.T) {
 			t.Errorf("%s has %d scenarios, %s %d: keep them the same (site/apps/README.md)", suite.File, len(suite.Scenarios), first.File, len(first.Scenarios))
 		}
 		for _, sc := range suite.Scenarios {
-			if want, ok := byName[sc.Name]; !ok || !reflect.DeepEqual(sc, want) {
+			base := strings.TrimSuffix(sc.Name, "-pipelined")
+			want, ok := byName[base]
+			sc.Name = base
+			if !ok || !reflect.DeepEqual(sc, want) {
 				t.Errorf("%s: scenario %q differs from %s's: keep them the same (site/apps/README.md)", suite.File, sc.Name, first.File)
+			}
+		}
+	}
+}
+
+// TestSiteSuitesNamePackagesTheyUse checks that every package a published
+// suite's target names is there to be read when it is collected: a
+// package.json under the target dir's node_modules for JavaScript, a
+// module of the target's go.mod for Go (go list -m).
+func TestSiteSuitesNamePackagesTheyUse(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
+		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
+	}
+	for _, path := range gatedSuites(t) {
+		suite, err := collect.LoadSuite(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, target := range suite.Targets {
+			if len(target.Packages) == 0 {
+				t.Errorf("%s: target %s names no packages: name its framework's", path, target.Name)
+			}
+			dir := filepath.Join(repoRoot, target.Dir)
+			for _, name := range target.Packages {
+				if target.Runtime == "go" {
+					if out, err := exec.Command("go", "-C", dir, "list", "-m", name).CombinedOutput(); err != nil {
+						t.Errorf("%s: target %s: go list -m %s: %v\n%s", path, target.Name, name, err, out)
+					}
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(name), "package.json")); err != nil {
+					t.Errorf("%s: target %s: package %s: %v", path, target.Name, name, err)
+				}
 			}
 		}
 	}

@@ -159,7 +159,20 @@ type Target struct {
 	// says a firewall or proxy stands between them.
 	LocalTranscript  string `json:"local_transcript,omitempty"`
 	LocalConformance string `json:"local_conformance,omitempty"`
-	Error            string `json:"error,omitempty"`
+	// Packages are the versions of the framework packages the suite names
+	// for the target (its packages key), read where it was built.
+	Packages []Package `json:"packages,omitempty"`
+	Error    string    `json:"error,omitempty"`
+}
+
+// Package is the version of one framework package or module a target is
+// built with, and where it was read: a package.json under node_modules, or
+// `go version -m` on the binary. Version is empty where it could not be
+// read (run.json's errors say why).
+type Package struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Source  string `json:"source"`
 }
 
 // Measurement is one load-generator run and where its dump is.

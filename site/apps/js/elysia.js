@@ -1,37 +1,6 @@
-// Elysia on Bun (target elysia-bun): the contract (../README.md) with
-// Elysia routes, its TypeBox schema (t) on the validate route and
-// @elysiajs/static.
-import { Elysia, t } from "elysia";
-import { staticPlugin } from "@elysiajs/static";
-import * as c from "./contract.js";
+// Elysia on Bun (target elysia-bun): elysia-app.js on Elysia's default
+// adapter, Bun's own server.
+import { app } from "./elysia-app.js";
+import { hostname, port } from "./contract.js";
 
-const person = t.Object({
-  name: t.String({ minLength: 1, maxLength: 64 }),
-  email: t.String({ format: "email" }),
-  age: t.Integer({ minimum: 1, maximum: 150 }),
-});
-
-new Elysia()
-  .get("/", () => c.PING)
-  .get("/id/:id", ({ params, query, set }) => {
-    set.headers["x-powered-by"] = c.POWERED_BY;
-    return `${params.id} ${query.name}`;
-  })
-  .post("/json", ({ body }) => body)
-  .get("/plaintext", () => c.PLAINTEXT)
-  .get("/json", () => ({ message: c.PLAINTEXT }))
-  .get("/sum/:a/:b", ({ params, status }) => c.sum(params.a, params.b) ?? status(400, c.INVALID_NUMBER))
-  .get("/calc", ({ query: q, status }) => c.calc(q.a, q.b, q.c, q.d) ?? status(400, c.INVALID_NUMBER))
-  .post("/api/users/:id", ({ params, query, headers, body, status }) => {
-    const id = c.parseInteger(params.id);
-    if (id === undefined) return status(400, c.INVALID_NUMBER);
-    return c.reshape(id, headers["x-request-id"], query.currency, body);
-  })
-  .post("/validate", ({ body }) => c.person(body), {
-    body: person,
-    error({ code, status }) {
-      if (code === "VALIDATION") return status(400, c.VALIDATION_FAILED);
-    },
-  })
-  .use(await staticPlugin({ assets: c.STATIC_DIR, prefix: "/static" }))
-  .listen({ hostname: c.hostname, port: c.port });
+(await app()).listen({ hostname, port });

@@ -1,0 +1,3 @@
+echo "GET http://127.0.0.1:34123/serial" | vegeta attack -max-body 0 -duration=2s -rate=500/s -max-workers=4 -output behind.bin; vegeta encode -to csv behind.bin
+# captured as: (command) > vegeta-12.13.0__behind_results.csv
+# exit code: 0

@@ -1,0 +1,3 @@
+echo "GET http://127.0.0.1:56597/" | vegeta attack -max-body 0 -duration=1s -rate=200/s -output refused.bin; vegeta encode -to csv refused.bin
+# captured as: (command) > vegeta-12.13.0__refused_results.csv
+# exit code: 0
