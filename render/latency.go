@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
@@ -146,7 +147,7 @@ func (m *model) pointRow(p Page, meas *parse.Measurement) PointRow {
 		Phase:    phaseOf(meas),
 		Rep:      strconv.Itoa(meas.Rep),
 		Behind:   fellBehind(meas),
-		Dump:     Link{Href: p.href(m.links.Dump(meas.Source)), Text: dumpLabel(meas.Source), Title: "sha256 " + meas.Source.SHA256},
+		Dump:     Link{Href: p.href(m.links.Dump(meas.Source)), Text: filepath.Base(filepath.Dir(meas.Source.File)) + "/" + dumpLabel(meas.Source), Title: "sha256 " + meas.Source.SHA256},
 	}
 	if m.links.Target(name) == "" {
 		r.Target.Href = ""

@@ -30,8 +30,12 @@ func (m *model) sweepChart(p Page, s, id string, ms []*parse.Measurement) (LineC
 		}
 		curve := sweepCurve(g[name])
 		if k, ok := audit.FindKnee(curve); ok {
-			why := fmt.Sprintf("past it throughput grows at most %+.0f%% (to %s req/s) while latency grows %.1f× (to %s at %d connections)",
-				(k.Best/k.Throughput-1)*100, Count(k.Best), k.LatencyGrowth, Latency(k.Last.Latency), k.Last.Connections)
+			grows := fmt.Sprintf("grows at most %+.0f%% (to %s req/s)", (k.Best/k.Throughput-1)*100, Count(k.Best))
+			if k.Best < k.Throughput {
+				grows = fmt.Sprintf("falls (%s req/s at most, %+.0f%%)", Count(k.Best), (k.Best/k.Throughput-1)*100)
+			}
+			why := fmt.Sprintf("past it throughput %s while latency grows %.1f× (to %s at %d connections)",
+				grows, k.LatencyGrowth, Latency(k.Last.Latency), k.Last.Connections)
 			li.Knee, li.KneeTitle = float64(k.Connections), why
 			notes = append(notes, fmt.Sprintf("%s: knee at %d connections (%s req/s): %s.", name, k.Connections, Count(k.Throughput), why))
 		} else {
