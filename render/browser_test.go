@@ -154,17 +154,7 @@ func TestBrowser(t *testing.T) {
 	// fairbench's own site, from the runs committed under site/results, as
 	// Netlify builds it.
 	project := buildProjectSite(t, filepath.Join(root, "project"))
-	files := http.FileServer(http.Dir(root))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The sites are served from /default/, /mono/ and /project/;
-		// netlify.toml's paths are from a site's root.
-		_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-		for k, v := range netlifyHeadersFor(rules, "/"+rest) {
-			w.Header().Set(k, v)
-		}
-		files.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	srv := serveSites(t, root, rules)
 
 	artifacts := os.Getenv("FAIRBENCH_ARTIFACTS")
 	if artifacts == "" {
@@ -175,61 +165,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	// The browser's own bound: what go test leaves of its deadline, less a
-	// minute to report, so a slow shared machine fails with the page it was
-	// on rather than with go test's panic.
-	limit := 8 * time.Minute
-	if d, ok := t.Deadline(); ok {
-		limit = min(limit, time.Until(d)-time.Minute)
-	}
-	ctx, cancel = context.WithTimeout(ctx, limit)
-	defer cancel()
-
-	events := &browserEvents{}
-	err := chromedp.Listen(ctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value)+a.Description)
-				}
-				events.add("console.%s: %s", ev.Type, strings.Join(args, " "))
-			}
-		case *runtime.EventExceptionThrown:
-			events.add("exception: %s", (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
-		case *log.EventEntryAdded:
-			if ev.Entry.Level == log.EntryLevelError || ev.Entry.Level == log.EntryLevelWarning {
-				events.add("log %s %s: %s %s", ev.Entry.Level, ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
-			}
-		case *network.EventRequestWillBeSent:
-			if u := ev.Request.URL; !strings.HasPrefix(u, srv.URL+"/") && !strings.HasPrefix(u, "data:") {
-				events.add("request off the site: %s", u)
-			}
-		case *network.EventLoadingFailed:
-			events.add("loading failed: %s %s", ev.ErrorText, ev.BlockedReason)
-		case *page.EventJavascriptDialogOpening:
-			events.add("a script opened a %s dialog: %q", ev.Type, ev.Message)
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, events := newBrowser(t, exe, srv.URL)
 
 	var pages []string
 	for _, p := range sitePages(t, out) {
@@ -251,6 +187,125 @@ func TestBrowser(t *testing.T) {
 	// screenshot costs seconds on a busy 2-core machine: all 216 of them
 	// took the test past five minutes).
 	shown, look := 0, 0
+	eachLook(t, ctx, func(width int64, scheme string) {
+		look++
+		for i, rel := range pages {
+			if i%4 != look-1 && !keyPages[rel] {
+				continue
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+rel)); err != nil {
+				t.Fatalf("%s: %v", rel, err)
+			}
+			if keyPages[rel] {
+				shown++
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatalf("%s: screenshot: %v", rel, err)
+				}
+				name := fmt.Sprintf("%s-%d-%s.png", strings.NewReplacer("/", "_", ".html", "").Replace(rel), width, scheme)
+				if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, p := range events.take() {
+				t.Errorf("%s (%d px, %s): %s", rel, width, scheme, p)
+			}
+		}
+	})
+	t.Logf("%d pages loaded, %d screenshots in %s", len(pages), shown, shots)
+	checkHarmless(t, ctx, srv.URL+"/default")
+	for _, p := range events.take() {
+		t.Errorf("%s", p)
+	}
+}
+
+// serveSites serves the sites under root (/default/, /mono/, …) with the
+// headers netlify.toml gives each path from a site's root, until the test
+// ends.
+func serveSites(t *testing.T, root string, rules []netlifyRule) *httptest.Server {
+	t.Helper()
+	files := http.FileServer(http.Dir(root))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The sites are served from /default/, /mono/ and /project/;
+		// netlify.toml's paths are from a site's root.
+		_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		for k, v := range netlifyHeadersFor(rules, "/"+rest) {
+			w.Header().Set(k, v)
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// newBrowser starts headless Chromium for the test, bounded by what go
+// test leaves of its deadline, and collects into events whatever a page
+// logs as an error or warning, throws, asks off the site at siteURL, or
+// fails to load. The browser ends with the test.
+func newBrowser(t *testing.T, exe, siteURL string) (context.Context, *browserEvents) {
+	t.Helper()
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	// The browser's own bound: what go test leaves of its deadline, less a
+	// minute to report, so a slow shared machine fails with the page it was
+	// on rather than with go test's panic.
+	limit := 8 * time.Minute
+	if d, ok := t.Deadline(); ok {
+		limit = min(limit, time.Until(d)-time.Minute)
+	}
+	ctx, cancel = context.WithTimeout(ctx, limit)
+	t.Cleanup(cancel)
+
+	events := &browserEvents{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				events.add("console.%s: %s", ev.Type, strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			events.add("exception: %s", (&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError || ev.Entry.Level == log.EntryLevelWarning {
+				events.add("log %s %s: %s %s", ev.Entry.Level, ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
+			}
+		case *network.EventRequestWillBeSent:
+			if u := ev.Request.URL; !strings.HasPrefix(u, siteURL+"/") && !strings.HasPrefix(u, "data:") {
+				events.add("request off the site: %s", u)
+			}
+		case *network.EventLoadingFailed:
+			events.add("loading failed: %s %s", ev.ErrorText, ev.BlockedReason)
+		case *page.EventJavascriptDialogOpening:
+			events.add("a script opened a %s dialog: %q", ev.Type, ev.Message)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, events
+}
+
+// eachLook sets the four looks in turn (light and dark, phone and desktop
+// width) and calls fn in each.
+func eachLook(t *testing.T, ctx context.Context, fn func(width int64, scheme string)) {
+	t.Helper()
 	for _, scheme := range []string{"light", "dark"} {
 		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
@@ -261,35 +316,8 @@ func TestBrowser(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900)); err != nil {
 				t.Fatal(err)
 			}
-			look++
-			for i, rel := range pages {
-				if i%4 != look-1 && !keyPages[rel] {
-					continue
-				}
-				if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+rel)); err != nil {
-					t.Fatalf("%s: %v", rel, err)
-				}
-				if keyPages[rel] {
-					shown++
-					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-					if err != nil {
-						t.Fatalf("%s: screenshot: %v", rel, err)
-					}
-					name := fmt.Sprintf("%s-%d-%s.png", strings.NewReplacer("/", "_", ".html", "").Replace(rel), width, scheme)
-					if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				for _, p := range events.take() {
-					t.Errorf("%s (%d px, %s): %s", rel, width, scheme, p)
-				}
-			}
+			fn(width, scheme)
 		}
-	}
-	t.Logf("%d pages loaded, %d screenshots in %s", len(pages), shown, shots)
-	checkHarmless(t, ctx, srv.URL+"/default")
-	for _, p := range events.take() {
-		t.Errorf("%s", p)
 	}
 }
 

@@ -19,20 +19,25 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// ResultsSchema is the version of results.json's layout. 2: cells carry
+// ResultsSchema is the version of results.json's layout. 3: "points"
+// carries every latency and sweep point (cells only closed-loop ones), and
+// results.csv lists them after the cells' repetitions, with a phase column
+// and the columns of an open-model point. 2: cells carry
 // their interval's kind and level, rank_lo and rank_hi (no tier, no bare
 // "confidence"); "verdicts", "cards" and "comparisons" carry the decision
 // layer's records.
-const ResultsSchema = 2
+const ResultsSchema = 3
 
-// resultsDoc is results.json: every cell of every run in base units, and
-// every verdict of the runs on show.
+// resultsDoc is results.json: every cell of every run in base units,
+// every latency and sweep point of every run, and every verdict of the
+// runs on show.
 type resultsDoc struct {
 	Schema     int             `json:"schema"`
 	Metric     string          `json:"metric"`
 	PrimaryRun string          `json:"primary_run"`
 	Runs       []resultsRun    `json:"runs"`
 	Cells      []resultsCell   `json:"cells"`
+	Points     []resultsPoint  `json:"points"`
 	Verdicts   []verdictRecord `json:"verdicts"`
 	Cards      []resultsJudged `json:"cards"`
 	Compares   []resultsJudged `json:"comparisons"`
@@ -362,7 +367,7 @@ func (m *model) exports(jf, cf io.Writer) error {
 	if err := rj.head(); err != nil {
 		return fmt.Errorf("results.json: %w", err)
 	}
-	_ = cw.Write(resultsCSVHeader)
+	_ = cw.Write(append(resultsCSVHeader[:len(resultsCSVHeader):len(resultsCSVHeader)], pointCSVHeader...))
 	err := m.eachExportCell(func(c exportCell) error {
 		if err := rj.add(c); err != nil {
 			return fmt.Errorf("results.json: %w", err)
@@ -374,6 +379,26 @@ func (m *model) exports(jf, cf io.Writer) error {
 	})
 	if err != nil {
 		return err
+	}
+	if err := rj.endArray("cells", rj.n); err != nil {
+		return fmt.Errorf("results.json: %w", err)
+	}
+	np := 0
+	err = m.eachPoint(func(r pointRecord) error {
+		if err := rj.element("points", np, r.json()); err != nil {
+			return fmt.Errorf("results.json: %w", err)
+		}
+		np++
+		if err := csvPoint(cw, r); err != nil {
+			return fmt.Errorf("results.csv: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := rj.endArray("points", np); err != nil {
+		return fmt.Errorf("results.json: %w", err)
 	}
 	if err := rj.tail(); err != nil {
 		return fmt.Errorf("results.json: %w", err)
@@ -467,10 +492,8 @@ func (r *resultsJSON) add(c exportCell) error {
 	return r.element("cells", r.n-1, r.m.resultsCell(c))
 }
 
+// tail writes the fields after the cells and points.
 func (r *resultsJSON) tail() error {
-	if err := r.endArray("cells", r.n); err != nil {
-		return err
-	}
 	for _, f := range []struct {
 		name string
 		v    any
@@ -559,7 +582,8 @@ func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 			fl(r.RPS), r.RPSBasis, fl(r.ToolRPS), fl(r.GoodRPS), r.GoodBasis, strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
-			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256}); err != nil {
+			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256,
+			parse.PhaseThroughput, "", "", "", "", "", "", "", "", "", ""}); err != nil {
 			return err
 		}
 	}

@@ -207,7 +207,7 @@ func (in *Input) endRun() {
 	if rr == nil || in.err != nil {
 		return
 	}
-	cells := audit.Cells(&parse.Set{Measurements: rr.ms}, in.th)
+	cells := audit.Cells(&parse.Set{Measurements: closedOnly(rr.ms)}, in.th)
 	in.hist = in.hist[:0]
 	for _, c := range cells {
 		id := cellID{in.intern(c.Scenario), in.intern(c.Target), in.intern(c.Runtime)}
@@ -223,6 +223,9 @@ func (in *Input) endRun() {
 	var err error
 	if facts.hist, err = in.spool.putHist(in.hist); err == nil {
 		err = in.spool.put(rr.run.ID, cells)
+	}
+	if err == nil {
+		err = in.spool.putPoints(rr.run.ID, pointsOf(rr.ms))
 	}
 	if err != nil {
 		in.err = fmt.Errorf("render: spool: %w", err)

@@ -14,11 +14,20 @@ import (
 // the run on show (the primary run) with their statistics, tiers and
 // findings, the other runs for history, and the links between pages.
 type model struct {
-	site   *Site
-	in     *Input
-	set    *parse.Set // the runs on show, and dumps from outside run dirs
-	th     audit.Thresholds
-	metric audit.Metric
+	site *Site
+	in   *Input
+	set  *parse.Set // the runs on show, and dumps from outside run dirs
+	// closed is set with only its closed-loop measurements (phaseOf ""):
+	// what cells, verdicts, cards and tables are made from.
+	closed *parse.Set
+	// points are the latency and sweep measurements of the runs on show,
+	// warm-ups left out (latency.go).
+	points []*parse.Measurement
+	// openScenarios and openNames are the scenarios and targets with
+	// points but no closed-loop cell, which get pages of their points.
+	openScenarios, openNames []string
+	th                       audit.Thresholds
+	metric                   audit.Metric
 
 	// The runs on show are the newest run of each suite (a site may publish
 	// several suites: Go and JavaScript, say); older runs make the history.
@@ -51,8 +60,12 @@ func newModel(in *Input, site *Site) *model {
 	set := in.set()
 	m := &model{site: site, in: in, set: set, th: in.th, metric: in.metric}
 	th := m.th
-	m.all = audit.Cells(set, th)
+	m.closed = closedLoop(set)
+	m.all = audit.Cells(m.closed, th)
 	m.runs, m.primary = primaryRuns(set, m.all)
+	if hasLoosePoints(set) {
+		m.primary[""] = true
+	}
 	if n := len(m.runs); n > 0 {
 		m.runInfo, m.run = m.runs[n-1], m.runs[n-1].ID
 	}
@@ -85,8 +98,12 @@ func newModel(in *Input, site *Site) *model {
 		}
 	}
 	m.rankCells(pairs)
-	m.findings = audit.Audit(set, audit.AuditOptions{Thresholds: th, Pairs: pairs})
+	// The audit sees the closed-loop measurements only until its rules
+	// keep latency and sweep points apart themselves (a sweep point at one
+	// connection is no repetition of the throughput cell); then it gets set.
+	m.findings = audit.Audit(m.closed, audit.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
+	m.points = m.openPoints(set)
 	// One geometric mean over every run on show, as one group.
 	for _, g := range audit.GeoMeans(withoutRun(m.cells), m.metric) {
 		m.geo = g
@@ -97,7 +114,8 @@ func newModel(in *Input, site *Site) *model {
 			m.runDirs[r.id] = filepath.Clean(r.path)
 		}
 	}
-	m.links = newLinker(set, m.scenarios, m.names)
+	m.openScenarios, m.openNames = m.openOnly()
+	m.links = newLinker(set, append(slices.Clip(m.scenarios), m.openScenarios...), append(slices.Clip(m.names), m.openNames...))
 	for f := range m.dumpFiles() {
 		m.links.viewed[f] = true
 	}
@@ -171,7 +189,7 @@ func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
 // and keeps, per cell, its rank range, its family's leader and the
 // leader's verdict against it. Nothing is decided here.
 func (m *model) rankCells(aaPairs [][2]string) {
-	m.dec = audit.Decide(m.set, m.cells, m.metric, audit.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
+	m.dec = audit.Decide(m.closed, m.cells, m.metric, audit.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
 	m.ranks = map[*audit.Cell]audit.Rank{}
 	m.vsLeader = map[*audit.Cell]audit.Comparison{}
 	m.leader = map[*audit.Cell]*audit.Cell{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse/audit"
@@ -60,7 +61,7 @@ func (m *model) newPage(tmpl, path, title string) Page {
 	} {
 		p.Nav = append(p.Nav, Link{Href: p.Root + n.href, Text: n.text, Current: n.href == path})
 	}
-	for _, s := range m.scenarios {
+	for _, s := range append(slices.Clip(m.scenarios), m.openScenarios...) {
 		href := m.links.Scenario(s)
 		p.Sections = append(p.Sections, Link{Href: p.Root + href, Text: s, Current: href == path})
 	}

@@ -35,6 +35,8 @@ type ScenarioPage struct {
 	// Loads set this scenario's request measured under one load
 	// configuration beside another (page_scenario_loads.go).
 	Loads []ConfigTable
+	// Open is the latency and sweep points (latency_scenario.go), nil if none.
+	Open *OpenSection
 }
 
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
@@ -138,6 +140,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	}
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
 	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
+	p.Open = m.openSection(p.Page, s)
 	var err error
 	p.Loads, err = m.loadTables(p.Page, s)
 	return p, err

@@ -25,6 +25,8 @@ type TargetPage struct {
 	Transcript  []TranscriptLine
 	TransHref   string
 	Unavailable string // why no transcript is shown
+	// Points are the target's latency and sweep points (latency.go), nil if none.
+	Points *PointTable
 }
 
 // Fact is one labelled value in a facts table.
@@ -71,6 +73,7 @@ func (m *model) targetPage(name string) *TargetPage {
 		}
 		p.Scenarios = append(p.Scenarios, m.targetScenario(p.Page, c))
 	}
+	p.Points = m.targetPoints(p.Page, name)
 	t := m.facts[name]
 	if t == nil {
 		p.Unavailable = "No conformance gate ran for this target (its dumps came from outside a fairbench run)."
@@ -114,6 +117,11 @@ func (m *model) targetFacts(name string) []Fact {
 				tv += " " + r.ToolVersion
 			}
 			tools[tv] = true
+		}
+	}
+	for _, r := range m.points {
+		if m.pointName(r) == name {
+			tools[strings.TrimSpace(r.Tool+" "+r.ToolVersion)] = true
 		}
 	}
 	for _, tv := range sortedKeys(tools) {

@@ -321,6 +321,9 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 			return err
 		}
 	}
+	if err := m.writeOpenPages(put); err != nil {
+		return err
+	}
 	progress("%d pages", n)
 	return nil
 }

@@ -22,8 +22,10 @@ type spool struct {
 	mem []byte
 	end int64
 	at  map[string]span // run → its cells
-	buf bytes.Buffer    // a block on its way to the file
-	rd  []byte          // a block read back
+	// points is run → its latency and sweep points (latency_export.go).
+	points map[string]span
+	buf    bytes.Buffer // a block on its way to the file
+	rd     []byte       // a block read back
 }
 
 // span is where a block of the spool is: offset and length.
@@ -118,11 +120,7 @@ func (s *spool) put(run string, cells []*audit.Cell) error {
 		}
 		out[i] = sc
 	}
-	s.buf.Reset()
-	if err := gob.NewEncoder(&s.buf).Encode(out); err != nil {
-		return err
-	}
-	at, err := s.append()
+	at, err := s.putGob(out)
 	if err != nil {
 		return err
 	}
@@ -132,17 +130,32 @@ func (s *spool) put(run string, cells []*audit.Cell) error {
 
 // get reads back one run's cells.
 func (s *spool) get(run string) ([]spoolCell, error) {
-	at, ok := s.at[run]
+	var cells []spoolCell
+	err := s.getGob(s.at, run, &cells)
+	return cells, err
+}
+
+// putGob adds v as one gob block.
+func (s *spool) putGob(v any) (span, error) {
+	s.buf.Reset()
+	if err := gob.NewEncoder(&s.buf).Encode(v); err != nil {
+		return span{}, err
+	}
+	return s.append()
+}
+
+// getGob decodes into v the block that index holds for run; v is left
+// as it is when index has none.
+func (s *spool) getGob(index map[string]span, run string, v any) error {
+	at, ok := index[run]
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	b, err := s.block(at)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var cells []spoolCell
-	err = gob.NewDecoder(bytes.NewReader(b)).Decode(&cells)
-	return cells, err
+	return gob.NewDecoder(bytes.NewReader(b)).Decode(v)
 }
 
 // histEntry is the history statistic of one cell of a run, the cell

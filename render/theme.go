@@ -18,7 +18,7 @@ var (
 	themeTemplates = []string{
 		"partials.html", "tables.html", "chart.svg", "index.html", "scenario.html", "target.html",
 		"results.html", "methodology.html", "soft.html", "conformance.html",
-		"history.html", "downloads.html", "dump.html",
+		"history.html", "downloads.html", "dump.html", "latency.html",
 	}
 	themeAssets = []string{"site.js"}
 )

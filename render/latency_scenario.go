@@ -1,0 +1,152 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/fairbench/fairbench/parse"
+)
+
+// OpenSection is a scenario page's open-model part: p50 and p99 against
+// offered load, throughput against connections with the knee, and every
+// point in a table. nil when the scenario has no such point.
+type OpenSection struct {
+	Intro  string
+	Charts []LineChart
+	Notes  []string
+	Table  PointTable
+}
+
+// openSection lays out the latency and sweep points of scenario s.
+func (m *model) openSection(p Page, s string) *OpenSection {
+	var lat, sweep []*parse.Measurement
+	for _, meas := range m.points {
+		if meas.Scenario != s {
+			continue
+		}
+		if phaseOf(meas) == parse.PhaseSweep {
+			sweep = append(sweep, meas)
+		} else {
+			lat = append(lat, meas)
+		}
+	}
+	if len(lat)+len(sweep) == 0 {
+		return nil
+	}
+	o := &OpenSection{Table: PointTable{ShowTarget: true},
+		Intro: "Apart from the closed-loop numbers above. In the latency phase the load tool sends requests on a schedule at an offered rate, whatever the answers do, so a slow answer does not hold back the requests behind it (no coordinated omission); the rate is a share of each target's own capacity (its median closed-loop req/s here), so every target is loaded alike. The sweep runs the closed-loop tool at several counts of connections."}
+	id := m.links.scenario[s]
+	if len(lat) > 0 {
+		for _, q := range []float64{50, 99} {
+			if countUnplaced(lat) < len(lat) {
+				o.Charts = append(o.Charts, m.latencyChart(p, s, id, lat, q))
+			}
+		}
+		if n := countUnplaced(lat); n > 0 {
+			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d said no offered rate (a wrk2 dump without its -R command line): in the table only, not on the charts.", plural(n, "latency point"), len(lat)))
+		}
+		if n := countBehind(lat); n > 0 {
+			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d fell behind the schedule: drawn hollow and left out of the lines, for such a point's latency is the load tool's failure, not the target's (hover a point, or see the table, for by how much).", plural(n, "latency point"), len(lat)))
+		}
+	}
+	if len(sweep) > 0 {
+		chart, notes := m.sweepChart(p, s, id, sweep)
+		o.Charts = append(o.Charts, chart)
+		o.Notes = append(o.Notes, notes...)
+	}
+	for _, meas := range append(lat, sweep...) {
+		o.Table.Rows = append(o.Table.Rows, m.pointRow(p, meas))
+	}
+	return o
+}
+
+// seriesOf is the style of a target's line on every chart: its place
+// among the site's targets.
+func (m *model) seriesOf(name string) int {
+	if i := slices.Index(m.names, name); i >= 0 {
+		return i
+	}
+	return len(m.names) + slices.Index(m.openNames, name)
+}
+
+// countUnplaced counts the latency points the charts cannot place: no
+// offered rate known.
+func countUnplaced(ms []*parse.Measurement) int {
+	n := 0
+	for _, meas := range ms {
+		if meas.Rate <= 0 && meas.Open.Fraction <= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// countBehind counts the points whose sending fell behind.
+func countBehind(ms []*parse.Measurement) int {
+	n := 0
+	for _, meas := range ms {
+		if fellBehind(meas) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// byName groups points by target name, names sorted.
+func (m *model) byName(ms []*parse.Measurement) ([]string, map[string][]*parse.Measurement) {
+	g := map[string][]*parse.Measurement{}
+	for _, meas := range ms {
+		g[m.pointName(meas)] = append(g[m.pointName(meas)], meas)
+	}
+	return sortedKeys(g), g
+}
+
+// latencyChart is percentile q against offered load, a line per target:
+// x as a share of each target's capacity where every point was offered
+// so, else in req/s.
+func (m *model) latencyChart(p Page, s, id string, ms []*parse.Measurement, q float64) LineChart {
+	share := true
+	for _, meas := range ms {
+		share = share && (meas.Open.Fraction > 0 || meas.Rate <= 0)
+	}
+	pq := "p" + strconv.FormatFloat(q, 'f', -1, 64)
+	spec := LineSpec{ID: fmt.Sprintf("lat-%s-%s", id, pq), YScale: 1000, YUnit: pq + " latency, ms",
+		Title: fmt.Sprintf("%s: %s latency against offered load, one line per target", s, pq)}
+	if share {
+		spec.XUnit, spec.XMax = "offered load, % of the target's own capacity (its median closed-loop req/s)", 100
+	} else {
+		spec.XUnit = "offered load, req/s"
+	}
+	spec.Desc = fmt.Sprintf("Each dot is one repetition's %s at one offered rate, the line joins the medians; hollow dots fell behind their schedule. The table under the charts lists every point.", pq)
+	names, g := m.byName(ms)
+	var lines []LineInput
+	for _, name := range names {
+		li := LineInput{Name: name, Series: m.seriesOf(name), Knee: math.NaN()}
+		for _, meas := range g[name] {
+			v, ok := percentileOf(meas, q)
+			if !ok || meas.Rate <= 0 && meas.Open.Fraction <= 0 {
+				continue
+			}
+			x := meas.Rate
+			if share {
+				x = meas.Open.Fraction * 100
+			}
+			title := fmt.Sprintf("rep %d at %s req/s offered", meas.Rep, Count(meas.Rate))
+			if meas.Open.Fraction > 0 {
+				title = fmt.Sprintf("rep %d at %.0f%% of capacity (%s req/s offered)", meas.Rep, meas.Open.Fraction*100, Count(meas.Rate))
+			}
+			title += fmt.Sprintf(", %s req/s achieved: %s %s", Count(meas.Throughput()), pq, latencySeconds(v.Seconds()))
+			why := fellBehind(meas)
+			if why != "" {
+				title += "; " + why
+			}
+			li.Points = append(li.Points, PointInput{X: x, Y: v.Seconds(), Title: title, Href: p.href(m.links.Dump(meas.Source)), Behind: why != ""})
+		}
+		if len(li.Points) > 0 {
+			lines = append(lines, li)
+		}
+	}
+	return NewLineChart(spec, lines)
+}
