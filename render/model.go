@@ -98,10 +98,10 @@ func newModel(in *Input, site *Site) *model {
 		}
 	}
 	m.rankCells(pairs)
-	// The audit sees the closed-loop measurements only until its rules
-	// keep latency and sweep points apart themselves (a sweep point at one
-	// connection is no repetition of the throughput cell); then it gets set.
-	m.findings = audit.Audit(m.closed, audit.AuditOptions{Thresholds: th, Pairs: pairs})
+	// The audit sees every measurement: its rules keep latency and sweep
+	// points apart from the throughput cells themselves, and its open-model
+	// rules read the points.
+	m.findings = audit.Audit(set, audit.AuditOptions{Thresholds: th, Pairs: pairs})
 	m.facts = targetFacts(set, m.cells)
 	m.points = m.openPoints(set)
 	// One geometric mean over every run on show, as one group.
