@@ -154,7 +154,9 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 	if _, err := os.Stat(results); !os.IsNotExist(err) {
 		t.Errorf("results stream %s still there (err %v)", results, err)
 	}
-	if s.Sent != 50 || s.SendRate < 40 || s.SendRate > 60 || s.Behind < 0 || s.Behind > 0.5 {
-		t.Errorf("schedule %+v, want 50 sent at about 50 req/s", s)
+	// 50 are due in the second; a busy machine (tests run in parallel)
+	// may make vegeta's pacer send a few fewer before the window ends.
+	if s.Sent < 40 || s.Sent > 50 || s.SendRate < 40 || s.SendRate > 60 || s.Behind < 0 || s.Behind > 0.5 {
+		t.Errorf("schedule %+v, want 40 to 50 sent at about 50 req/s", s)
 	}
 }
