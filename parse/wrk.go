@@ -251,6 +251,7 @@ func (b *wrkBlock) end() ([]Record, error) {
 	if c := b.ctx.cmd; b.wrk2 || c != nil && (c.tool() == ToolWrk2 || hasFlag(c, "-R", "--rate")) {
 		m.Tool = ToolWrk2
 		m.Latency.Corrected = true
+		m.Phase = PhaseLatency // wrk2 sends on a schedule (-R): an open-model point
 	}
 	return []Record{m}, nil
 }

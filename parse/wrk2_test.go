@@ -13,7 +13,7 @@ func TestWrk2(t *testing.T) {
 		t.Fatalf("%d measurements, errors %v", len(got), errs)
 	}
 	checkMeasurement(t, "calibration", got[0], &Measurement{
-		Tool: ToolWrk2, Order: 1, URL: "http://127.0.0.1:18080/",
+		Tool: ToolWrk2, Phase: PhaseLatency, Order: 1, URL: "http://127.0.0.1:18080/",
 		Connections: 4, Threads: 2, Window: 13 * time.Second, Duration: 13 * time.Second,
 		Requests: 25996, ToolRPS: 1999.73, PerThreadRPS: Spread{Mean: 1050, Stdev: 76.48, Max: 1440},
 		BytesRead: 3355443, BytesPerSec: 251.92 * (1 << 10),

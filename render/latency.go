@@ -11,26 +11,12 @@ import (
 	"github.com/fairbench/fairbench/parse"
 )
 
-// phaseOf is the phase a measurement is shown in: its own, or
-// PhaseLatency for a wrk2 dump read outside a run dir, which takes part as
-// a latency point and never as a closed-loop repetition: wrk2 runs only at
-// a constant rate (-R is required) and corrects its latency for
-// coordinated omission (Latency.Corrected). Its offered rate (Rate) is
-// known where the dump or a command line before it says -R. A vegeta
-// measurement is a latency point too, whatever reader made it.
-func phaseOf(m *parse.Measurement) string {
-	if m.Phase == parse.PhaseThroughput && (m.Latency.Corrected || m.Tool == parse.ToolVegeta) {
-		return parse.PhaseLatency
-	}
-	return m.Phase
-}
-
-// closedOnly are the closed-loop measurements of ms (phaseOf ""): the only
+// closedOnly are the closed-loop measurements of ms (Phase ""): the only
 // ones cells, verdicts, cards, tables and history are made from.
 func closedOnly(ms []*parse.Measurement) []*parse.Measurement {
 	out := make([]*parse.Measurement, 0, len(ms))
 	for _, m := range ms {
-		if phaseOf(m) == parse.PhaseThroughput {
+		if m.Phase == parse.PhaseThroughput {
 			out = append(out, m)
 		}
 	}
@@ -48,7 +34,7 @@ func closedLoop(set *parse.Set) *parse.Set {
 func (m *model) openPoints(set *parse.Set) []*parse.Measurement {
 	var out []*parse.Measurement
 	for _, meas := range set.Measurements {
-		if !meas.Warmup && m.primary[meas.Run] && phaseOf(meas) != parse.PhaseThroughput {
+		if !meas.Warmup && m.primary[meas.Run] && meas.Phase != parse.PhaseThroughput {
 			out = append(out, meas)
 		}
 	}
@@ -57,8 +43,8 @@ func (m *model) openPoints(set *parse.Set) []*parse.Measurement {
 		switch {
 		case a.Scenario != b.Scenario:
 			return a.Scenario < b.Scenario
-		case phaseOf(a) != phaseOf(b):
-			return phaseOf(a) < phaseOf(b)
+		case a.Phase != b.Phase:
+			return a.Phase < b.Phase
 		case m.pointName(a) != m.pointName(b):
 			return m.pointName(a) < m.pointName(b)
 		case a.Rate != b.Rate:
@@ -93,7 +79,7 @@ const (
 // fellBehind says why a latency point's sending fell behind its schedule,
 // "" when it kept to it (or its tool does not say).
 func fellBehind(meas *parse.Measurement) string {
-	if phaseOf(meas) != parse.PhaseLatency {
+	if meas.Phase != parse.PhaseLatency {
 		return ""
 	}
 	o := meas.Open
@@ -144,7 +130,7 @@ func (m *model) pointRow(p Page, meas *parse.Measurement) PointRow {
 	r := PointRow{
 		Target:   Link{Href: p.href(m.links.Target(name)), Text: name},
 		Scenario: Link{Href: p.href(m.links.Scenario(meas.Scenario)), Text: meas.Scenario},
-		Phase:    phaseOf(meas),
+		Phase:    meas.Phase,
 		Rep:      strconv.Itoa(meas.Rep),
 		Behind:   fellBehind(meas),
 		Dump:     Link{Href: p.href(m.links.Dump(meas.Source)), Text: filepath.Base(filepath.Dir(meas.Source.File)) + "/" + dumpLabel(meas.Source), Title: "sha256 " + meas.Source.SHA256},

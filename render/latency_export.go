@@ -30,7 +30,7 @@ type exportPoint struct {
 }
 
 func newExportPoint(m *parse.Measurement) exportPoint {
-	e := exportPoint{Target: m.Target, Runtime: m.Runtime, Scenario: m.Scenario, Phase: phaseOf(m), Tool: m.Tool, ToolVersion: m.ToolVersion,
+	e := exportPoint{Target: m.Target, Runtime: m.Runtime, Scenario: m.Scenario, Phase: m.Phase, Tool: m.Tool, ToolVersion: m.ToolVersion,
 		Rep: m.Rep, Connections: m.Connections, Rate: m.Rate, Fraction: m.Open.Fraction, Capacity: m.Open.Capacity,
 		SendRate: m.Open.SendRate, Behind: m.Open.Behind, FellBehind: fellBehind(m), RPS: m.Throughput(),
 		Max: m.Latency.Max, Corrected: m.Latency.Corrected, Argv: m.Argv, Source: m.Source}
@@ -45,7 +45,7 @@ func newExportPoint(m *parse.Measurement) exportPoint {
 func pointsOf(ms []*parse.Measurement) []exportPoint {
 	var out []exportPoint
 	for _, m := range ms {
-		if !m.Warmup && phaseOf(m) != parse.PhaseThroughput {
+		if !m.Warmup && m.Phase != parse.PhaseThroughput {
 			out = append(out, newExportPoint(m))
 		}
 	}

@@ -26,7 +26,7 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 		if meas.Scenario != s {
 			continue
 		}
-		if phaseOf(meas) == parse.PhaseSweep {
+		if meas.Phase == parse.PhaseSweep {
 			sweep = append(sweep, meas)
 		} else {
 			lat = append(lat, meas)

@@ -417,8 +417,8 @@ func TestWrk2Points(t *testing.T) {
 	}
 	var rated int
 	for _, m := range set.Measurements {
-		if phaseOf(m) != parse.PhaseLatency {
-			t.Errorf("%s: phase %q, want latency", m.Source.File, phaseOf(m))
+		if m.Phase != parse.PhaseLatency {
+			t.Errorf("%s: phase %q, want latency", m.Source.File, m.Phase)
 		}
 		if m.Rate > 0 {
 			rated++

@@ -17,7 +17,7 @@ type model struct {
 	site *Site
 	in   *Input
 	set  *parse.Set // the runs on show, and dumps from outside run dirs
-	// closed is set with only its closed-loop measurements (phaseOf ""):
+	// closed is set with only its closed-loop measurements (Phase ""):
 	// what cells, verdicts, cards and tables are made from.
 	closed *parse.Set
 	// points are the latency and sweep measurements of the runs on show,

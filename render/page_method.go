@@ -281,7 +281,7 @@ func (m *model) loads() []LoadRow {
 			}
 		}
 		for _, meas := range m.set.Measurements {
-			if meas.Warmup && m.primary[meas.Run] && meas.Scenario == s && phaseOf(meas) == parse.PhaseThroughput {
+			if meas.Warmup && m.primary[meas.Run] && meas.Scenario == s && meas.Phase == parse.PhaseThroughput {
 				warm++
 			}
 		}
