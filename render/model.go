@@ -226,6 +226,14 @@ func (m *model) runByID(id string) *parse.Run {
 // family is the verdicts of cell c's scenario in c's run, nil if none.
 func (m *model) family(c *audit.Cell) *audit.ScenarioVerdicts { return m.dec.Scenario(c) }
 
+// suiteName is the suite of a run on show, or its ID where it names none.
+func (m *model) suiteName(run string) string {
+	if info := m.runByID(run); info != nil && info.Suite != "" {
+		return info.Suite
+	}
+	return run
+}
+
 // runsIn are the runs on show with cells in scenario s, in the order of
 // m.runs; more than one means the scenario page ranks each apart.
 func (m *model) runsIn(s string) []string {

@@ -234,10 +234,7 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 	r.Median.Title = ""
 	r.Rank = m.rankNum(c)
 	if len(m.runsIn(c.Scenario)) > 1 {
-		r.Run = Num{Text: c.Run, Title: "run " + c.Run}
-		if info := m.runByID(c.Run); info != nil && info.Suite != "" {
-			r.Run.Text = info.Suite
-		}
+		r.Run = Num{Text: m.suiteName(c.Run), Title: "run " + c.Run}
 	}
 	switch cmp, ok := m.vsLeader[c]; {
 	case m.leader[c] == c:
@@ -476,11 +473,7 @@ func (m *model) loadPerRun(s string, runs []string) string {
 			continue
 		}
 		_, load := describeLoad(sv.Cells)
-		name := run
-		if info := m.runByID(run); info != nil && info.Suite != "" {
-			name = info.Suite
-		}
-		parts = append(parts, name+": "+load)
+		parts = append(parts, m.suiteName(run)+": "+load)
 	}
 	return strings.Join(parts, "; ")
 }

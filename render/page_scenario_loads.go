@@ -127,6 +127,7 @@ func (m *model) loadTables(p Page, s string) ([]ConfigTable, error) {
 	})
 	ref := groups[0]
 	var out []ConfigTable
+	var prose *template.HTML // pipelining.md, read once where a table needs it
 	for _, g := range groups[1:] {
 		if g.config == ref.config {
 			continue
@@ -159,13 +160,18 @@ func (m *model) loadTables(p Page, s string) ([]ConfigTable, error) {
 		slices.SortFunc(t.Rows, func(a, b ConfigRow) int { return strings.Compare(a.Target.Text, b.Target.Text) })
 		t.Spread = Ratio(slices.Min(ratios)) + " to " + Ratio(slices.Max(ratios))
 		if ref.config.pipelining > 1 || g.config.pipelining > 1 {
-			src, file, err := m.site.content("pipelining.md")
-			if err != nil {
-				return nil, err
+			if prose == nil {
+				src, file, err := m.site.content("pipelining.md")
+				if err != nil {
+					return nil, err
+				}
+				html, err := Markdown([]byte(src))
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", file, err)
+				}
+				prose = &html
 			}
-			if t.Prose, err = Markdown([]byte(src)); err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
-			}
+			t.Prose = *prose
 		}
 		out = append(out, t)
 	}
@@ -174,12 +180,7 @@ func (m *model) loadTables(p Page, s string) ([]ConfigTable, error) {
 
 // loadColumn describes one side of a ConfigTable.
 func (m *model) loadColumn(p Page, g *loadGroup) ConfigColumn {
-	col := ConfigColumn{Scenario: Link{Href: p.href(m.links.Scenario(g.scenario)), Text: g.scenario}, Load: g.config.String()}
-	col.Suite = g.run
-	if info := m.runByID(g.run); info != nil && info.Suite != "" {
-		col.Suite = info.Suite
-	}
-	return col
+	return ConfigColumn{Scenario: Link{Href: p.href(m.links.Scenario(g.scenario)), Text: g.scenario}, Load: g.config.String(), Suite: m.suiteName(g.run)}
 }
 
 // medianLink is a cell's median, linking to the cell on its target's page.
