@@ -100,25 +100,46 @@ func apartNote(js []Judgement) string {
 // measured there) and subject ÷ each escape; ok is false when the row would
 // hold no ratio.
 func (m *model) cardRow(s, subject, baseline string, escapes []string) (CardRow, bool) {
-	sc := m.closedCell(s, subject)
+	// The row's cells come from the newest run that measured the subject
+	// beside its baseline (or, without one, the subject's own run), so a
+	// target published by two suites is compared where its baseline ran.
+	pick := m.closedCell
+	if run, ok := m.sharedRun(s, nonEmpty(subject, baseline)...); ok {
+		pick = func(s, name string) *audit.Cell {
+			if c := m.closedIn(run, s, name); c != nil {
+				return c
+			}
+			return m.closedCell(s, name)
+		}
+	}
+	sc := pick(s, subject)
 	if sc == nil {
 		return CardRow{}, false
 	}
 	row := CardRow{Scenario: Link{Href: m.links.Scenario(s), Text: s}, Subject: Count(sc.Stat(m.metric).Median)}
-	if bc := m.closedCell(s, baseline); baseline != "" && bc != nil {
+	if bc := pick(s, baseline); baseline != "" && bc != nil {
 		row.J, row.HasBaseline = m.judge(bc, sc)
 		row.Baseline = Count(bc.Stat(m.metric).Median)
 	}
 	for _, e := range escapes {
-		ec := m.closedCell(s, e)
-		if ec == nil {
+		// Each escape is judged against the subject where both ran.
+		ec, sub := pick(s, e), sc
+		if run, ok := m.sharedRun(s, subject, e); ok {
+			ec, sub = m.closedIn(run, s, e), m.closedIn(run, s, subject)
+		}
+		if ec == nil || sub == nil {
 			continue
 		}
-		if j, ok := m.judge(ec, sc); ok {
+		if j, ok := m.judge(ec, sub); ok {
 			row.Escapes = append(row.Escapes, CardFigure{Name: e, J: j, Value: Count(ec.Stat(m.metric).Median)})
 		}
 	}
 	return row, row.HasBaseline || len(row.Escapes) > 0
+}
+
+// nonEmpty is names without the empty ones.
+func nonEmpty(names ...string) []string {
+	return slices.DeleteFunc(names, func(n string) bool { return n == "" })
 }
 
 // cardReading is a card's "how to read", in the card's own names.

@@ -365,3 +365,74 @@ pairs = [["framework-00", "framework-01"]]
 		t.Errorf("table measured in ping only: columns %+v, rows %+v", p.Scenarios, p.Rows)
 	}
 }
+
+// TestCardTakesTheSharedRun: a target published by two suites is compared
+// where it was measured beside the other name, never across runs when one
+// run has both.
+func TestCardTakesTheSharedRun(t *testing.T) {
+	set, _ := fixture(t)
+	other, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, 2, 1, 3))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	runtime := ""
+	for _, m := range set.Measurements {
+		if m.Target == "stdlib" {
+			runtime = m.Runtime
+		}
+	}
+	for _, m := range other.Measurements {
+		m.Scenario = "ping"
+		if m.Target == "framework-00" {
+			// the fixture's stdlib, measured again beside framework-01
+			m.Target, m.Runtime = "stdlib", runtime
+		}
+	}
+	both := *set
+	both.Runs = append(slices.Clone(set.Runs), other.Runs...)
+	both.Targets = append(slices.Clone(set.Targets), other.Targets...)
+	both.Measurements = append(slices.Clone(set.Measurements), other.Measurements...)
+	m := tablesModel(t, &both, `
+[[card]]
+subject = "stdlib"
+baseline = "framework-01"
+escapes = ["chi"]
+
+[[card]]
+subject = "stdlib"
+baseline = "gin"
+
+[[comparison]]
+title = "shared"
+pairs = [["stdlib", "framework-01"], ["stdlib", "chi"]]
+`)
+	const benchRun = "20260101T000000Z-bench"
+	c := m.indexPage().Cards[0]
+	if len(c.Rows) != 1 || c.Apart != "" {
+		t.Fatalf("card: %d rows, apart %q; want one row from the run with both", len(c.Rows), c.Apart)
+	}
+	if v := c.Rows[0].J.Verdict; v.CellA == nil || v.CellA.Run != benchRun || v.CellB.Run != benchRun {
+		t.Errorf("card row judged %+v, want both cells from %s", v, benchRun)
+	}
+	// chi is only in the fixture's run: judged against the stdlib measured there.
+	if e := c.Rows[0].Escapes; len(e) != 1 || e[0].J.Verdict.CellA == nil || e[0].J.Verdict.CellB.Run == benchRun {
+		t.Errorf("escapes %+v, want chi against the fixture run's stdlib", e)
+	}
+	// gin is only in the newer run: stdlib is taken from there too.
+	g := m.indexPage().Cards[1]
+	if len(g.Rows) != 3 || g.Apart != "" {
+		t.Errorf("stdlib against gin: %d rows (want ping, query, body), apart %q", len(g.Rows), g.Apart)
+	}
+	for _, r := range g.Rows {
+		if v := r.J.Verdict; v.CellA == nil || v.CellA.Run == benchRun || v.CellB.Run == benchRun {
+			t.Errorf("stdlib against gin in %s: judged across runs", r.Scenario.Text)
+		}
+	}
+	v := m.comparisons()[0]
+	if strings.Contains(v.Apart, "framework-01") {
+		t.Errorf("table: stdlib and framework-01 share a run but read apart: %q", v.Apart)
+	}
+	if len(v.Rows) != 2 || v.Rows[1].Cells[0].J.Verdict.CellA == nil || v.Rows[1].Cells[0].J.Verdict.CellA.Run == benchRun {
+		t.Errorf("table: stdlib and chi should be judged in the fixture's run: %+v", v.Rows)
+	}
+}

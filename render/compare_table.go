@@ -137,7 +137,7 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 
 // comparisonCell is to ÷ from in scenario s, as the decision layer judged it.
 func (m *model) comparisonCell(s, from, to string) ComparisonCell {
-	a, b := m.closedCell(s, from), m.closedCell(s, to)
+	a, b := m.closedPair(s, from, to)
 	if a == nil || b == nil {
 		return ComparisonCell{Change: "–", Title: "not measured in both"}
 	}
@@ -157,7 +157,11 @@ func (m *model) comparisonCell(s, from, to string) ComparisonCell {
 // is closed-loop (Phase ""), nil otherwise: cards and tables compare
 // closed-loop throughput only, never a latency or sweep point.
 func (m *model) closedCell(s, name string) *audit.Cell {
-	c := m.cell(s, name)
+	return ifClosed(m.cell(s, name))
+}
+
+// ifClosed is c when every repetition in it is closed-loop, else nil.
+func ifClosed(c *audit.Cell) *audit.Cell {
 	if c == nil {
 		return nil
 	}
@@ -167,6 +171,23 @@ func (m *model) closedCell(s, name string) *audit.Cell {
 		}
 	}
 	return c
+}
+
+// closedPair is the closed-loop cells of a and b in scenario s, from the
+// newest run that measured both when there is one (nil for a name not
+// measured closed-loop there).
+func (m *model) closedPair(s, a, b string) (*audit.Cell, *audit.Cell) {
+	run, ok := m.sharedRun(s, a, b)
+	if !ok {
+		return m.closedCell(s, a), m.closedCell(s, b)
+	}
+	return m.closedIn(run, s, a), m.closedIn(run, s, b)
+}
+
+// closedIn is run's cell of name in scenario s when it is closed-loop, nil
+// otherwise.
+func (m *model) closedIn(run, s, name string) *audit.Cell {
+	return ifClosed(m.byRun[[3]string{run, s, name}])
 }
 
 // dropUnmeasured leaves out the scenario columns where no pair of the

@@ -41,6 +41,7 @@ type model struct {
 	scenarios []string // in the order they ran
 	names     []string // cell names, sorted
 	byKey     map[[2]string]*audit.Cell
+	byRun     map[[3]string]*audit.Cell // run, scenario, name → cell, for the runs on show
 	// dec is every pairwise verdict, made once by the decision layer: the
 	// family is all pairs of targets in one scenario of one run, so cells
 	// of different runs are ranked each within its run.
@@ -75,8 +76,10 @@ func newModel(in *Input, site *Site) *model {
 		}
 	}
 	m.byKey = map[[2]string]*audit.Cell{}
+	m.byRun = map[[3]string]*audit.Cell{}
 	names := map[string]bool{}
 	for _, c := range m.cells {
+		m.byRun[[3]string{c.Run, c.Scenario, c.Name}] = c
 		// A name measured in one scenario by two runs on show (two suites
 		// that share a scenario name) is looked up in the oldest of them:
 		// deterministic, whichever run came last.
@@ -271,6 +274,24 @@ func (m *model) scenarioCells(s string) []*audit.Cell {
 // cell is the primary run's cell of a name in a scenario, nil if none.
 func (m *model) cell(scenario, name string) *audit.Cell {
 	return m.byKey[[2]string{scenario, name}]
+}
+
+// sharedRun is the newest run on show in which every one of names has a
+// cell in scenario, "" and false when no run has them all. A comparison
+// takes its cells from one run where it can: no verdict crosses runs, and
+// a target published by two suites is then compared where it was measured
+// beside the other.
+func (m *model) sharedRun(scenario string, names ...string) (string, bool) {
+	for i := len(m.runs) - 1; i >= 0; i-- {
+		id := m.runs[i].ID
+		if !slices.ContainsFunc(names, func(n string) bool { return m.byRun[[3]string{id, scenario, n}] == nil }) {
+			return id, true
+		}
+	}
+	if m.primary[""] && !slices.ContainsFunc(names, func(n string) bool { return m.byRun[[3]string{"", scenario, n}] == nil }) {
+		return "", true
+	}
+	return "", false
 }
 
 // resolve finds the cell name a site.toml name means: a cell name, or a
