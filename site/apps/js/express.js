@@ -1,7 +1,11 @@
 // Express: the contract (../README.md) with express.Router routes,
 // express.json, zod for the validate route and express.static. The same
-// file runs on Node (target express-node) and on Bun (express-bun).
+// file runs on Node (target express-node) and on Bun (express-bun). With
+// STATIC=handler (target express-handler-node) /static is served by the
+// hand-written handler below in place of express.static: the static A/B.
 import express from "express";
+import { createReadStream, promises as fs } from "node:fs";
+import { join, normalize, sep } from "node:path";
 import * as c from "./contract.js";
 import { Person } from "./schema.js";
 
@@ -44,6 +48,27 @@ app.post("/validate", (req, res) => {
   if (!result.success) return res.status(400).json(c.VALIDATION_FAILED);
   res.json(c.person(result.data));
 });
-app.use("/static", express.static(c.STATIC_DIR));
+if (process.env.STATIC === "handler") {
+  app.get("/static/*file", sendFile);
+} else {
+  app.use("/static", express.static(c.STATIC_DIR));
+}
+
+// sendFile streams a file of STATIC_DIR itself: no ETag, no ranges, no
+// index files, only the bytes with their length and type.
+async function sendFile(req, res) {
+  const rel = normalize(req.path.slice("/static/".length));
+  if (rel.startsWith("..") || rel.includes(sep + "..")) return res.status(404).end();
+  const path = join(c.STATIC_DIR, rel);
+  let st;
+  try {
+    st = await fs.stat(path);
+  } catch {
+    return res.status(404).end();
+  }
+  if (!st.isFile()) return res.status(404).end();
+  res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": st.size });
+  createReadStream(path).pipe(res);
+}
 
 app.listen(c.port, c.hostname);
