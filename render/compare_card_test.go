@@ -326,19 +326,8 @@ func TestSiteTablesFill(t *testing.T) {
 // TestCardApart: a card whose subject and baseline come from runs of two
 // suites says so; the decision layer has no verdict across runs.
 func TestCardApart(t *testing.T) {
-	set, _ := fixture(t)
-	other, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, 2, 1, 3))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	for _, m := range other.Measurements {
-		m.Scenario = "ping" // the fixture's scenario, measured in another suite's run
-	}
-	both := *set
-	both.Runs = append(slices.Clone(set.Runs), other.Runs...)
-	both.Targets = append(slices.Clone(set.Targets), other.Targets...)
-	both.Measurements = append(slices.Clone(set.Measurements), other.Measurements...)
-	m := tablesModel(t, &both, `
+	both := twoSuites(t, false)
+	m := tablesModel(t, both, `
 [[card]]
 subject = "stdlib"
 baseline = "framework-01"
@@ -366,10 +355,12 @@ pairs = [["framework-00", "framework-01"]]
 	}
 }
 
-// TestCardTakesTheSharedRun: a target published by two suites is compared
-// where it was measured beside the other name, never across runs when one
-// run has both.
-func TestCardTakesTheSharedRun(t *testing.T) {
+// twoSuites is the fixture's run and a bench run measured in the fixture's
+// scenario ping, as two suites' runs on show; with stdlib, the bench run's
+// framework-00 is named stdlib (same runtime): one name published by two
+// suites, measured again beside framework-01.
+func twoSuites(t *testing.T, stdlib bool) *parse.Set {
+	t.Helper()
 	set, _ := fixture(t)
 	other, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, 2, 1, 3))
 	if len(errs) > 0 {
@@ -383,8 +374,7 @@ func TestCardTakesTheSharedRun(t *testing.T) {
 	}
 	for _, m := range other.Measurements {
 		m.Scenario = "ping"
-		if m.Target == "framework-00" {
-			// the fixture's stdlib, measured again beside framework-01
+		if stdlib && m.Target == "framework-00" {
 			m.Target, m.Runtime = "stdlib", runtime
 		}
 	}
@@ -392,7 +382,15 @@ func TestCardTakesTheSharedRun(t *testing.T) {
 	both.Runs = append(slices.Clone(set.Runs), other.Runs...)
 	both.Targets = append(slices.Clone(set.Targets), other.Targets...)
 	both.Measurements = append(slices.Clone(set.Measurements), other.Measurements...)
-	m := tablesModel(t, &both, `
+	return &both
+}
+
+// TestCardTakesTheSharedRun: a target published by two suites is compared
+// where it was measured beside the other name, never across runs when one
+// run has both.
+func TestCardTakesTheSharedRun(t *testing.T) {
+	both := twoSuites(t, true)
+	m := tablesModel(t, both, `
 [[card]]
 subject = "stdlib"
 baseline = "framework-01"
@@ -434,5 +432,28 @@ pairs = [["stdlib", "framework-01"], ["stdlib", "chi"]]
 	}
 	if len(v.Rows) != 2 || v.Rows[1].Cells[0].J.Verdict.CellA == nil || v.Rows[1].Cells[0].J.Verdict.CellA.Run == benchRun {
 		t.Errorf("table: stdlib and chi should be judged in the fixture's run: %+v", v.Rows)
+	}
+}
+
+// TestTargetPageShowsEveryRun: a target two suites on show measured has a
+// section per run on its page, each naming its run.
+func TestTargetPageShowsEveryRun(t *testing.T) {
+	both := twoSuites(t, true)
+	m := tablesModel(t, both, "")
+	p := m.targetPage("stdlib")
+	var ping []TargetScenario
+	for _, s := range p.Scenarios {
+		if s.Name.Text == "ping" {
+			ping = append(ping, s)
+		}
+	}
+	if len(ping) != 2 || ping[0].Run == "" || ping[1].Run == "" || ping[0].ID == ping[1].ID || ping[0].Median == ping[1].Median {
+		t.Fatalf("ping on stdlib's page: %+v, want one section per run, each naming its run", ping)
+	}
+	if len(p.Scenarios) != 4 { // ping twice, query and body once
+		t.Errorf("%d sections, want 4", len(p.Scenarios))
+	}
+	if one := m.targetPage("gin"); len(one.Scenarios) != 3 || one.Scenarios[0].Run != "" {
+		t.Errorf("gin, measured by one run: %d sections, run %q", len(one.Scenarios), one.Scenarios[0].Run)
 	}
 }

@@ -42,7 +42,10 @@ type PackageRow struct {
 
 // TargetScenario is one scenario of one target.
 type TargetScenario struct {
-	ID       string
+	ID string
+	// Run names the suite and run when the target was measured by more
+	// than one run on show; "" otherwise.
+	Run      string
 	Name     Link
 	Median   string
 	Interval string
@@ -66,12 +69,35 @@ func (m *model) targetPage(name string) *TargetPage {
 	p := &TargetPage{Name: name}
 	p.Page = m.newPage("target", m.links.Target(name), name)
 	p.Facts = m.targetFacts(name)
+	// A name two suites on show both measured has a section per run, each
+	// saying its run: the cards take whichever run measured their pair.
+	var runs []string
+	for _, r := range m.runs {
+		for _, s := range m.scenarios {
+			if m.byRun[[3]string{r.ID, s, name}] != nil {
+				runs = append(runs, r.ID)
+				break
+			}
+		}
+	}
 	for _, s := range m.scenarios {
 		c := m.cell(s, name)
 		if c == nil {
 			continue
 		}
-		p.Scenarios = append(p.Scenarios, m.targetScenario(p.Page, c))
+		for _, run := range runs {
+			if rc := m.byRun[[3]string{run, s, name}]; rc != nil && len(runs) > 1 {
+				ts := m.targetScenario(p.Page, rc)
+				ts.Run = m.suiteName(run) + " (run " + run + ")"
+				if rc != c { // the oldest keeps the scenario's anchor
+					ts.ID += "-" + run
+				}
+				p.Scenarios = append(p.Scenarios, ts)
+			}
+		}
+		if len(runs) <= 1 {
+			p.Scenarios = append(p.Scenarios, m.targetScenario(p.Page, c))
+		}
 	}
 	p.Points = m.targetPoints(p.Page, name)
 	t := m.facts[name]
