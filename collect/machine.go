@@ -66,6 +66,11 @@ type machine interface {
 	// keeps one found later.
 	tool(name string) manifest.Version
 	remember(name string, v manifest.Version)
+	// provideTool makes the load tool name runnable there and says which
+	// it is: here the one fairbench found (local); on an SSH host the
+	// binary fairbench pins (bombardier, vegeta) copied there and checked
+	// by sha256, or the host's own (wrk, autocannon) found on its PATH.
+	provideTool(ctx context.Context, name string, local manifest.Version) (manifest.Version, error)
 	// runTool runs a load tool's argv there, killed after limit. scratch
 	// is the local folder of the files it needs, which argv names as
 	// there (mirror's path).
@@ -101,6 +106,10 @@ type localMachine struct {
 
 func (l *localMachine) tool(name string) manifest.Version        { return l.tools[name] }
 func (l *localMachine) remember(name string, v manifest.Version) { l.tools[name] = v }
+
+func (l *localMachine) provideTool(_ context.Context, _ string, local manifest.Version) (manifest.Version, error) {
+	return local, nil
+}
 
 func (l *localMachine) name() string    { return "" }
 func (l *localMachine) address() string { return "127.0.0.1" }
@@ -216,6 +225,20 @@ func (h *sshHost) name() string { return h.spec.Name }
 
 func (h *sshHost) tool(name string) manifest.Version        { return h.tools[name] }
 func (h *sshHost) remember(name string, v manifest.Version) { h.tools[name] = v }
+
+func (h *sshHost) provideTool(ctx context.Context, name string, local manifest.Version) (manifest.Version, error) {
+	var v manifest.Version
+	var err error
+	if copiedTool(name) {
+		v, err = h.copyTool(ctx, name, local)
+	} else {
+		v, err = askToolOnHost(ctx, h, name)
+	}
+	if err != nil {
+		return v, fmt.Errorf("host %s: %w", h.spec.Name, err)
+	}
+	return v, nil
+}
 
 func (h *sshHost) claimPort(ctx context.Context, port int) (int, error) {
 	return remotePort(ctx, h, port)

@@ -50,7 +50,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			}
 			d, err := DriverFor(name)
 			if err == nil && c.suite.hasRole(RoleClient) && !copiedTool(name) {
-				c.drivers[name] = d // found on the client host (resolveOnClient)
+				c.drivers[name] = d // found on the client host (provideTools)
 				continue
 			}
 			if err == nil {

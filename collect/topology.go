@@ -104,28 +104,21 @@ func goArch(machine string) string {
 	return machine
 }
 
-// resolveOnClient finds each load tool on the client host and asks it its
-// version there. bombardier and vegeta are the binaries fairbench pinned here, copied to
-// the host (same architecture), checked by sha256 on arrival and asked to
-// run there; wrk and autocannon are the host's own.
-func (c *collector) resolveOnClient(ctx context.Context, h *sshHost) error {
+// provideTools makes every load tool runnable on the client machine and
+// keeps its version there: here, the tool preflight found; on a host, see
+// (*sshHost).provideTool.
+func (c *collector) provideTools(ctx context.Context) error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(c.drivers)) {
 		if c.drivers[name] == nil {
 			continue
 		}
-		var v manifest.Version
-		var err error
-		if copiedTool(name) {
-			v, err = c.copyTool(ctx, h, name)
-		} else {
-			v, err = askToolOnHost(ctx, h, name)
-		}
+		v, err := c.client.provideTool(ctx, name, c.tools[name])
 		if err != nil {
-			errs = append(errs, fmt.Errorf("host %s: %w", h.spec.Name, err))
+			errs = append(errs, err)
 			continue
 		}
-		h.tools[name] = v
+		c.client.remember(name, v)
 	}
 	return errors.Join(errs...)
 }
@@ -149,10 +142,9 @@ func askToolOnHost(ctx context.Context, h *sshHost, tool string) (manifest.Versi
 	return v, err
 }
 
-// copyTool copies the tool binary fairbench resolved here to h's work
-// folder, checks its sha256 there and that it runs.
-func (c *collector) copyTool(ctx context.Context, h *sshHost, tool string) (manifest.Version, error) {
-	local := c.tools[tool]
+// copyTool copies local, the tool binary fairbench resolved here, to h's
+// work folder, checks its sha256 there and that it runs.
+func (h *sshHost) copyTool(ctx context.Context, tool string, local manifest.Version) (manifest.Version, error) {
 	if goArch(h.arch) != runtime.GOARCH {
 		return manifest.Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
 	}
@@ -179,9 +171,7 @@ func (c *collector) copyTool(ctx context.Context, h *sshHost, tool string) (mani
 // runtimes on the server host, before the run dir is made.
 func (c *collector) preflightHosts(ctx context.Context, targets []Target) error {
 	var errs []error
-	if h, ok := c.client.(*sshHost); ok {
-		errs = append(errs, c.resolveOnClient(ctx, h))
-	}
+	errs = append(errs, c.provideTools(ctx))
 	if c.server.name() == "" {
 		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))...)
 	}
