@@ -22,6 +22,10 @@ const (
 	// PhaseSweep is one point of a closed-loop sweep over connections
 	// (Measurement.Connections).
 	PhaseSweep = "sweep"
+	// PhaseCeiling is the open-model tool sending as fast as its workers
+	// go, before a scenario's latency points: the most the client can send
+	// there, which no point is offered above.
+	PhaseCeiling = "ceiling"
 )
 
 // Measurement is one run of a load generator against one target and scenario,
