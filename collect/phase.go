@@ -152,6 +152,7 @@ func (c *collector) phases(ctx context.Context, ready []Target) error {
 		return c.storeError(err)
 	}
 	c.noteNotOffered(ready)
+	c.plan(ready) // the points not offered are not taken
 	for _, phase := range []string{PhaseLatency, PhaseSweep} {
 		reps := 0
 		for _, p := range c.phasePoints() {

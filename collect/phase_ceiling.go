@@ -104,6 +104,25 @@ func (c *collector) calibrate(ctx context.Context, ready []Target) error {
 	return nil
 }
 
+// calibrationPlan is the load windows of the calibrations still to take,
+// and their length, for Progress.Plan.
+func (c *collector) calibrationPlan() (windows int, total time.Duration) {
+	l, ok := c.suite.latency()
+	if !ok {
+		return 0, 0
+	}
+	for _, name := range l.Scenarios {
+		if _, ok := c.calibration(name); ok {
+			continue
+		}
+		windows, total = windows+1, total+l.Duration.Std()
+		if w := l.Warmup.Std(); w > 0 {
+			windows, total = windows+1, total+w
+		}
+	}
+	return windows, total
+}
+
 // phasePoint is a latency point of scenario name at no rate.
 func (c *collector) phasePoint(name string) phasePoint {
 	i := slices.IndexFunc(c.suite.Scenarios, func(sc Scenario) bool { return sc.Name == name })
@@ -137,7 +156,7 @@ func (c *collector) calibrateOn(ctx context.Context, t Target, p phasePoint, loa
 	if got.Error != "" {
 		return fmt.Errorf("%s", got.Error)
 	}
-	bound := fmt.Sprintf("at least: the load tool used %.0f%% of its CPUs, so %s held it back", got.ClientLoad*100, t.Name)
+	bound := fmt.Sprintf("at least: the load tool used %.0f%% of its CPUs, so %s or other load on the machine held it back", got.ClientLoad*100, t.Name)
 	if got.ClientBound {
 		bound = fmt.Sprintf("the client's own: it used %.0f%% of its CPUs", got.ClientLoad*100)
 	}

@@ -38,7 +38,7 @@ func ceilingNote(meas *parse.Measurement, clientLoad float64, clientBound bool, 
 	if meas.Open.SendRate <= 0 || limit <= 0 {
 		return fmt.Sprintf("The client's ceiling here was measured (%s sending as fast as %s could against %s), but its send rate was not recorded: no latency point is bounded by it.", meas.Tool, plural(meas.Connections, "worker"), meas.Target)
 	}
-	who := fmt.Sprintf("the target held it back (the load tool used %.0f%% of its CPUs), so the client can send at least that", clientLoad*100)
+	who := fmt.Sprintf("the load tool used %.0f%% of its CPUs, so the target or other load on the machine held it back, and the client can send at least that", clientLoad*100)
 	if clientBound {
 		who = fmt.Sprintf("the load tool used %.0f%% of its CPUs, so that is the client's own ceiling", clientLoad*100)
 	}
@@ -114,9 +114,9 @@ func (m *model) notOfferedNotes(ps []notOfferedPoint, withTarget, withScenario b
 		first := g[0]
 		why := fmt.Sprintf("the client could not send that many: the most it was measured to send%s in this run is %s req/s", where, Count(first.Ceiling))
 		if first.Calibration != "" {
-			bound := "with its own CPUs near their limit"
+			bound := "its own CPUs near their limit"
 			if !first.ClientBound {
-				bound = "at least; the target held it back"
+				bound = "its CPUs below their limit, so the target or other load on the machine held it back: it can send at least that, but was not seen to send more"
 			}
 			why = fmt.Sprintf("the client could not send that many: sending as fast as it could%s it sent %s req/s (%s), and a point offers at most %s req/s", where, Count(first.Ceiling), bound, Count(first.Limit))
 		}

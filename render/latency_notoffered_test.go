@@ -47,7 +47,7 @@ func TestNotOfferedNotes(t *testing.T) {
 		t.Fatal(errs)
 	}
 	out := build(t, set, nil)
-	why := "the client could not send that many: sending as fast as it could%s it sent 6,500 req/s (with its own CPUs near their limit), and a point offers at most 5,850 req/s"
+	why := "the client could not send that many: sending as fast as it could%s it sent 6,500 req/s (its own CPUs near their limit), and a point offers at most 5,850 req/s"
 	for _, tt := range []struct {
 		page       string
 		say, never []string

@@ -56,7 +56,7 @@ func ceilingFindings(set *parse.Set, th Thresholds) []Finding {
 				level = LevelWarning
 			}
 		default:
-			why = fmt.Sprintf("the load tool used %.0f%% of its CPUs, below the %.0f%% that would make it the client's limit: %s held it back, and the client can send at least that", cu*100, th.ClientSaturation*100, m.Target)
+			why = fmt.Sprintf("the load tool used %.0f%% of its CPUs, below the %.0f%% that would make it the client's limit: %s (or other load on the machine) held it back, and the client can send at least that", cu*100, th.ClientSaturation*100, m.Target)
 		}
 		msg := what + "; " + why
 		if limit > 0 {

@@ -36,7 +36,7 @@ func TestClientCeiling(t *testing.T) {
 		say   []string
 	}{
 		{9.5, LevelWarning, []string{"kept 95% of its CPUs busy", "no latency point is offered above 4,500 req/s", "a at 90% (900 req/s) were not offered"}},
-		{4, LevelInfo, []string{"used 40% of its CPUs", "b held it back, and the client can send at least that", "a at 90% (900 req/s) were not offered"}},
+		{4, LevelInfo, []string{"used 40% of its CPUs", "b (or other load on the machine) held it back, and the client can send at least that", "a at 90% (900 req/s) were not offered"}},
 		{0, LevelInfo, []string{"its CPU time was not recorded"}},
 	} {
 		s := withCeiling(tt.cpuS)
