@@ -127,3 +127,32 @@ func TestFractionAboveCeilingNotOffered(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeKeepsNotOffered merges two shards that each left a latency
+// point out above their own client's ceiling: the merged run lists both.
+func TestMergeKeepsNotOffered(t *testing.T) {
+	var paths []string
+	for i, s := range []fakeShard{{shard: "1/2", targets: []string{"a", "c"}}, {shard: "2/2", targets: []string{"b"}}} {
+		p := s.write(t)
+		d, err := collect.OpenRunDir(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		no := manifest.NotOffered{Target: s.targets[0], Scenario: "ping", Rate: float64(1000 * (i + 1)), Ceiling: 500, Limit: 450}
+		if err := d.Update(func(m *manifest.Manifest) { m.NotOffered = append(m.NotOffered, no) }); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	d, err := collect.MergeWith(t.TempDir(), paths, collect.MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, no := range d.Manifest().NotOffered {
+		got = append(got, no.Target+" "+strconv.FormatFloat(no.Rate, 'f', -1, 64))
+	}
+	if !slices.Equal(got, []string{"a 1000", "b 2000"}) {
+		t.Errorf("merged run lists %q as not offered, want a 1000 and b 2000", got)
+	}
+}
