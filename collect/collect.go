@@ -386,7 +386,8 @@ func (c *collector) plan(targets []Target) {
 			}
 		}
 	}
-	c.opt.Progress.Plan(windows, total)
+	w, d := c.calibrationPlan() // phase_ceiling.go
+	c.opt.Progress.Plan(windows+w, total+d)
 }
 
 // targetDir is where a target's argvs run.

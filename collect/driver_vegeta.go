@@ -49,7 +49,9 @@ type vegetaTarget struct {
 	Header map[string][]string `json:"header,omitempty"`
 }
 
-// Argv is `vegeta attack` at l.Rate requests a second for window, the
+// Argv is `vegeta attack` at l.Rate requests a second for window (0: as
+// fast as l.Connections workers go, each sending as soon as it has its
+// answer: the ceiling calibration, PhaseCeiling), the
 // request written as a JSON target in dir. It keeps no response bodies
 // (-max-body 0) and writes its binary results next to dir (vegetaResults),
 // outside the scratch folder a client host removes after the run.
@@ -57,8 +59,8 @@ type vegetaTarget struct {
 // each worker has one request in flight on its own connection, so the
 // connections are bounded alike.
 func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
-	if l.Rate <= 0 {
-		return nil, fmt.Errorf("vegeta needs a rate: it is the open-model tool of the [latency] phase")
+	if l.Rate < 0 {
+		return nil, fmt.Errorf("vegeta: rate %d req/s: give a rate, or 0 for as fast as its workers go", l.Rate)
 	}
 	if l.Pipelining > 1 {
 		return nil, fmt.Errorf("vegeta cannot pipeline")
@@ -82,13 +84,18 @@ func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, d
 		return nil, err
 	}
 	workers := strconv.Itoa(max(1, l.Connections))
+	start := strconv.Itoa(min(10, max(1, l.Connections)))
+	rate := strconv.Itoa(l.Rate) + "/1s"
+	if l.Rate == 0 {
+		rate, start = "0", workers // every worker sends as soon as it has its answer
+	}
 	return []string{bin, "attack",
 		"-format=json", "-targets=" + targets,
-		"-rate=" + strconv.Itoa(l.Rate) + "/1s",
+		"-rate=" + rate,
 		"-duration=" + window.String(),
 		"-timeout=" + l.Timeout.Std().String(),
 		"-max-body=0",
-		"-workers=" + strconv.Itoa(min(10, max(1, l.Connections))), "-max-workers=" + workers,
+		"-workers=" + start, "-max-workers=" + workers,
 		"-connections=" + workers, "-max-connections=" + workers,
 		"-output=" + vegetaResults(dir),
 	}, nil

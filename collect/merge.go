@@ -338,6 +338,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) manifes
 		m.Resumed = append(m.Resumed, s.m.Resumed...)
 		m.Services = append(m.Services, s.m.Services...)
 		m.Orphans = append(m.Orphans, s.m.Orphans...)
+		m.NotOffered = append(m.NotOffered, s.m.NotOffered...) // each shard measured its own ceiling
 		for _, e := range s.m.Errors {
 			m.Errors = append(m.Errors, "shard "+sh+": "+e)
 		}

@@ -4,13 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -95,7 +93,7 @@ func (c *collector) phasePoints() []phasePoint {
 
 // phasePending lists t's phase points still to take: those on scenarios
 // that passed the gate, not yet in run.json without an error, and, for a
-// fixed rate, not above the client's ceiling once that is known.
+// latency point, not above the client's limit on the scenario (offered).
 func (c *collector) phasePending(t Target) []phasePoint {
 	rec, _ := c.targetRecord(t.Name)
 	ms := c.dir.Manifest().Measurements
@@ -109,9 +107,9 @@ func (c *collector) phasePending(t Target) []phasePoint {
 		}) {
 			continue
 		}
-		if p.Rate > 0 {
-			if ceil, ok := c.ceiling(p.Scenario.Name); ok && float64(p.Rate) > ceil {
-				continue
+		if p.Phase == PhaseLatency {
+			if rate, _, ok := c.pointRate(t, p); ok && !c.offered(p.Scenario.Name, rate) {
+				continue // noteNotOffered says so
 			}
 		}
 		out = append(out, p)
@@ -147,7 +145,14 @@ func cmp0(a, b time.Duration) time.Duration {
 // [sweep], each interleaved like the first: repetition 1 of every target,
 // then repetition 2, …, each on a fresh server process.
 func (c *collector) phases(ctx context.Context, ready []Target) error {
-	c.noteCeilings()
+	if err := c.calibrate(ctx, ready); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return c.storeError(err)
+	}
+	c.noteNotOffered(ready)
+	c.plan(ready) // the points not offered are not taken
 	for _, phase := range []string{PhaseLatency, PhaseSweep} {
 		reps := 0
 		for _, p := range c.phasePoints() {
@@ -172,26 +177,6 @@ func (c *collector) phases(ctx context.Context, ready []Target) error {
 	return nil
 }
 
-// noteCeilings says which fixed rates of [latency] are not offered
-// because the client was not measured to send that many on the scenario,
-// once in run.json (a resumed run does not say it again).
-func (c *collector) noteCeilings() {
-	l, ok := c.suite.latency()
-	if !ok {
-		return
-	}
-	for _, name := range l.Scenarios {
-		ceil, ok := c.ceiling(name)
-		for _, r := range l.Rates {
-			if ok && float64(r) > ceil && !slices.ContainsFunc(c.dir.Manifest().Errors, func(e string) bool {
-				return strings.HasPrefix(e, fmt.Sprintf("latency %s: %d req/s not offered", name, r))
-			}) {
-				c.note("latency %s: %d req/s not offered: the most the client was measured to send on it in this run is %.0f req/s (closed-loop)", name, r, ceil)
-			}
-		}
-	}
-}
-
 // phaseRepetition starts a fresh server for t and takes the points of
 // phase and rep still missing, each after its warm-up.
 func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string, rep, reps int) error {
@@ -213,16 +198,13 @@ func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string,
 		mr := manifest.Measurement{Phase: p.Phase, Connections: p.Connections}
 		rate := p.Rate
 		if p.Phase == PhaseLatency {
-			if p.Fraction > 0 {
-				capacity, ok := c.capacity(t.Name, p.Scenario.Name)
-				if !ok {
-					c.note("%s %s %s: no closed-loop req/s recorded for it in this run: not measured", t.Name, p.Scenario.Name, p.label())
-					continue
-				}
-				rate = max(1, int(math.Round(p.Fraction*capacity)))
-				mr.RateFraction, mr.Capacity = p.Fraction, capacity
+			r, capacity, ok := c.pointRate(t, p)
+			if !ok {
+				c.note("%s %s %s: no closed-loop req/s recorded for it in this run: not measured", t.Name, p.Scenario.Name, p.label())
+				continue
 			}
-			mr.Rate = float64(rate)
+			rate, mr.Capacity, mr.Connections = r, capacity, c.phaseLoad(p, r).Connections
+			mr.Rate, mr.RateFraction = float64(rate), p.Fraction
 		}
 		what := p.Scenario.Name + " " + p.label()
 		if p.Phase == PhaseLatency {

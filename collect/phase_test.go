@@ -91,23 +91,13 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 		t.Skip("drives real load generators")
 	}
 	bin := sharedStdlib(t)
-	suite := phaseSuiteFor(t, bin, "1", "100, 9000000", "0s")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	var lines bytes.Buffer
-	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Progress: collect.NewLineProgress(&lines)})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, lines.String())
-	}
+	dir, lines := runComplete(t, phaseSuiteFor(t, bin, "1", "100, 9000000", "0s"))
 	m := dir.Manifest()
-	if m.Status != manifest.StatusComplete {
-		t.Fatalf("status %q: %v", m.Status, m.Errors)
-	}
 	if v := m.Tools["vegeta"]; v.Version != collect.VegetaVersion || !slices.Contains(v.Asked, "-m") {
 		t.Errorf("vegeta recorded as %+v, want %s asked with go version -m", v, collect.VegetaVersion)
 	}
 	closed := map[string][]float64{}
-	var latency, sweep []manifest.Measurement
+	var latency, sweep, ceiling []manifest.Measurement
 	for _, mr := range m.Measurements {
 		switch mr.Phase {
 		case "":
@@ -116,22 +106,55 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 			latency = append(latency, mr)
 		case collect.PhaseSweep:
 			sweep = append(sweep, mr)
+		case collect.PhaseCeiling:
+			ceiling = append(ceiling, mr)
 		}
 	}
-	if len(latency) != 2 {
-		t.Fatalf("%d latency points, want 2 (50%% and 100 req/s; 9000000 req/s is above the client's ceiling)\n%s", len(latency), lines.String())
-	}
+	limit := checkCeiling(t, dir.Path, ceiling, 32)
+	// Every latency point is taken or listed as not offered, never both:
+	// 100 req/s is taken, 9000000 req/s is not, and 50% of capacity is
+	// taken exactly when it is within the client's limit.
 	capacity := closed["ping"][0]
+	half := math.Round(0.5 * capacity)
+	want := []float64{100}
+	if half <= limit {
+		want = append(want, half)
+	}
+	var got []float64
 	for _, mr := range latency {
-		if mr.Tool != "vegeta" || mr.ToolVersion != collect.VegetaVersion || !slices.Contains(mr.Argv, "-max-body=0") || !slices.Contains(mr.Argv, "-max-workers=32") {
-			t.Errorf("%s: tool %s %s argv %q", mr.Dump, mr.Tool, mr.ToolVersion, mr.Argv)
+		got = append(got, mr.Rate)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("latency points at %v req/s, want %v (the client's limit is %v req/s)\n%s", got, want, limit, lines.String())
+	}
+	wantNot := []float64{9000000}
+	if half > limit {
+		wantNot = append(wantNot, half)
+	}
+	var not []float64
+	for _, no := range m.NotOffered {
+		not = append(not, no.Rate)
+		if no.Limit != limit || no.Calibration != ceiling[len(ceiling)-1].Dump || no.Target != "stdlib" || no.Scenario != "ping" {
+			t.Errorf("not offered %+v: want limit %v from %s", no, limit, ceiling[len(ceiling)-1].Dump)
+		}
+	}
+	slices.Sort(not)
+	slices.Sort(wantNot)
+	if !slices.Equal(not, wantNot) {
+		t.Errorf("run.json says %v req/s were not offered, want %v", not, wantNot)
+	}
+	for _, mr := range latency {
+		if mr.Tool != "vegeta" || mr.ToolVersion != collect.VegetaVersion || !slices.Contains(mr.Argv, "-max-body=0") || !slices.Contains(mr.Argv, "-max-workers=32") || mr.Connections != 32 {
+			t.Errorf("%s: tool %s %s connections %d argv %q", mr.Dump, mr.Tool, mr.ToolVersion, mr.Connections, mr.Argv)
 		}
 		if mr.Scenario != "ping" || mr.Error != "" {
 			t.Errorf("%s: scenario %q error %q", mr.Dump, mr.Scenario, mr.Error)
 		}
 		want := 100.0
 		if mr.RateFraction != 0 {
-			want = math.Round(0.5 * capacity)
+			want = half
 			if mr.RateFraction != 0.5 || mr.Capacity != capacity {
 				t.Errorf("%s: fraction %v of capacity %v, want 0.5 of %v (the closed-loop dump's req/s)", mr.Dump, mr.RateFraction, mr.Capacity, capacity)
 			}
@@ -176,16 +199,30 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 			n++
 		}
 	}
-	if n != 2 {
-		t.Errorf("parse read %d latency points with a send rate, want 2", n)
-	}
-	if !slices.ContainsFunc(m.Errors, func(e string) bool { return strings.Contains(e, "9000000 req/s not offered") }) {
-		t.Errorf("run.json does not say why 9000000 req/s was not offered: %q", m.Errors)
+	if n != len(latency) {
+		t.Errorf("parse read %d latency points with a send rate, want %d", n, len(latency))
 	}
 	t.Log(lines.String())
-	if !strings.Contains(lines.String(), "latency-50pct") || !strings.Contains(lines.String(), "behind schedule") || !strings.Contains(lines.String(), "sweep-c8") {
+	if !strings.Contains(lines.String(), "9000000 req/s not offered") || !strings.Contains(lines.String(), "behind schedule") || !strings.Contains(lines.String(), "sweep-c8") {
 		t.Errorf("progress does not show each point:\n%s", lines.String())
 	}
+}
+
+// runComplete collects suite in a fresh run dir, within two minutes, and
+// fails the test unless the run completes; lines are its progress.
+func runComplete(t *testing.T, suite *collect.Suite) (*collect.RunDir, *bytes.Buffer) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var lines bytes.Buffer
+	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Progress: collect.NewLineProgress(&lines)})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, lines.String())
+	}
+	if m := dir.Manifest(); m.Status != manifest.StatusComplete {
+		t.Fatalf("status %q: %v", m.Status, m.Errors)
+	}
+	return dir, &lines
 }
 
 // rpsOf is the req/s parse reads in a closed-loop dump.
@@ -255,8 +292,8 @@ func (p *cancelAt) Step(what string, window time.Duration) {
 
 // TestLatencyPhaseResumes interrupts a run in its latency phase and
 // finishes it with Resume: the points taken stay as they were, the rest
-// are taken once, at rates from the same capacity, and the closed-loop
-// pass is not run again.
+// are taken once, at rates from the same capacity, and neither the
+// closed-loop pass nor the client's ceiling is measured again.
 func TestLatencyPhaseResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives real load generators")
@@ -264,10 +301,12 @@ func TestLatencyPhaseResumes(t *testing.T) {
 	bin := sharedStdlib(t)
 	suite := phaseSuiteFor(t, bin, "1", "50", "1s")
 	suite.Sweep = nil
+	suite.Latency.Fractions = []float64{0.05} // well under the client's ceiling on a busy machine
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var lines bytes.Buffer
-	stop := &cancelAt{Progress: collect.NewLineProgress(&lines), what: "warm-up", n: 2, cancel: cancel}
+	// the third warm-up: the ceiling's, the 5% point's, then the 50 req/s one's
+	stop := &cancelAt{Progress: collect.NewLineProgress(&lines), what: "warm-up", n: 3, cancel: cancel}
 	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Progress: stop})
 	if err == nil {
 		t.Fatalf("the run was not interrupted:\n%s", lines.String())
@@ -277,16 +316,19 @@ func TestLatencyPhaseResumes(t *testing.T) {
 		t.Fatalf("status %q, want interrupted", first.Status)
 	}
 	var before []manifest.Measurement
+	var ceilingBefore manifest.Measurement
 	closedBefore := 0
 	for _, mr := range first.Measurements {
 		if mr.Phase == "" {
 			closedBefore++
+		} else if mr.Phase == collect.PhaseCeiling && !mr.Warmup {
+			ceilingBefore = mr
 		} else if !mr.Warmup {
 			before = append(before, mr)
 		}
 	}
-	if len(before) != 1 || before[0].RateFraction != 0.5 {
-		t.Fatalf("latency points before the interruption: %+v; want the 50%% one\n%s", before, lines.String())
+	if len(before) != 1 || before[0].RateFraction != 0.05 {
+		t.Fatalf("latency points before the interruption: %+v; want the 5%% one\n%s", before, lines.String())
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel2()
@@ -305,18 +347,24 @@ func TestLatencyPhaseResumes(t *testing.T) {
 			closed++
 			continue
 		}
+		if mr.Phase == collect.PhaseCeiling {
+			if !mr.Warmup && (mr.Dump != ceilingBefore.Dump || mr.SendRate != ceilingBefore.SendRate) {
+				t.Errorf("the ceiling was measured again on resume: %s at %v req/s, was %s at %v", mr.Dump, mr.SendRate, ceilingBefore.Dump, ceilingBefore.SendRate)
+			}
+			continue
+		}
 		if mr.Warmup {
 			continue
 		}
 		seen[filepath.Base(filepath.Dir(mr.Dump))]++
-		if mr.RateFraction == 0.5 && (mr.Dump != before[0].Dump || mr.Capacity != before[0].Capacity || mr.Rate != before[0].Rate) {
-			t.Errorf("the 50%% point changed on resume: %+v, was %+v", mr, before[0])
+		if mr.RateFraction == 0.05 && (mr.Dump != before[0].Dump || mr.Capacity != before[0].Capacity || mr.Rate != before[0].Rate) {
+			t.Errorf("the 5%% point changed on resume: %+v, was %+v", mr, before[0])
 		}
 	}
 	if closed != closedBefore {
 		t.Errorf("%d closed-loop measurements after resume, %d before: the closed-loop pass ran again", closed, closedBefore)
 	}
-	if seen["latency-50pct"] != 1 || seen["latency-50rps"] != 1 {
+	if seen["latency-5pct"] != 1 || seen["latency-50rps"] != 1 {
 		t.Errorf("latency points after resume: %v, want each once", seen)
 	}
 }

@@ -72,6 +72,7 @@ func (d *RunDir) Manifest() manifest.Manifest {
 	m.Measurements = append([]manifest.Measurement(nil), m.Measurements...)
 	m.Services = append([]manifest.Service(nil), m.Services...)
 	m.Orphans = append([]manifest.Orphan(nil), m.Orphans...)
+	m.NotOffered = append([]manifest.NotOffered(nil), m.NotOffered...)
 	return m
 }
 

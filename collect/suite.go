@@ -289,9 +289,13 @@ type LatencyPhase struct {
 	// Fractions are shares of capacity, in (0, 1]; by default 0.25, 0.5,
 	// 0.75 and 0.9 when no rates are given.
 	Fractions []float64 `toml:"fractions"`
-	// Rates are fixed offered rates, req/s. One above the client's ceiling
-	// (the most req/s any target reached closed-loop on the scenario in
-	// this run) is not offered: the client was never seen to send that many.
+	// Rates are fixed offered rates, req/s. Before the points of a
+	// scenario, vegeta sends as fast as MaxWorkers workers go against the
+	// target with the highest closed-loop median there (run.json's phase
+	// "ceiling", with its warm-up and window); a point, fixed or a
+	// fraction, above CeilingShare of the rate it reached is not offered,
+	// and run.json's not_offered lists it: the client could not send that
+	// many on schedule.
 	Rates       []int     `toml:"rates"`
 	Duration    Duration  `toml:"duration"`
 	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up

@@ -22,6 +22,10 @@ const (
 	// PhaseSweep is one point of a closed-loop sweep over connections
 	// (Measurement.Connections).
 	PhaseSweep = "sweep"
+	// PhaseCeiling is the open-model tool sending as fast as its workers
+	// go, before a scenario's latency points: the most the client can send
+	// there, which no point is offered above.
+	PhaseCeiling = "ceiling"
 )
 
 // Measurement is one run of a load generator against one target and scenario,
@@ -42,7 +46,7 @@ type Measurement struct {
 	Warmup   bool   // a warm-up run, excluded from statistics
 	Order    int    // position in the run's global order, 0 if unknown
 	// Phase is the pass of a run the measurement belongs to: PhaseThroughput
-	// (""), PhaseLatency or PhaseSweep. A dump read outside a run dir is in
+	// (""), PhaseLatency, PhaseSweep or PhaseCeiling. A dump read outside a run dir is in
 	// PhaseThroughput, except an open-model tool's (vegeta; wrk2 with -R),
 	// which is in PhaseLatency.
 	Phase string

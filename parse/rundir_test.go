@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestCommittedRunsRead reads every run this project published with the
@@ -30,5 +31,48 @@ func TestCommittedRunsRead(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 			}
 		}
+	}
+}
+
+// TestRunDirWorkersAndCeiling reads a latency point and the ceiling
+// measurement before it from a run dir: each carries run.json's workers as
+// its connections; the ceiling has no offered rate (-rate=0: as fast as
+// the workers go) and the send rate run.json recorded.
+func TestRunDirWorkersAndCeiling(t *testing.T) {
+	dir := t.TempDir()
+	dump := readFixture(t, vegetaPrefix+"behind_rundir.txt")
+	for _, name := range []string{"latency-50pct/1.txt", "ceiling/1.txt"} {
+		file := filepath.Join(dir, "dumps/a/ping", name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, dump, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := `{"schema":1,"id":"r1","status":"complete","targets":[{"name":"a","runtime":"go"}],
+"measurements":[{"target":"a","scenario":"ping","rep":1,"order":1,"tool":"vegeta","phase":"ceiling","connections":4,
+"send_rate":900.5,"client_load":0.97,"client_bound":true,"limit":810.45,
+"argv":["vegeta","attack","-rate=0","-duration=2s","-workers=4","-max-workers=4"],"dump":"dumps/a/ping/ceiling/1.txt"},
+{"target":"a","scenario":"ping","rep":1,"order":2,"tool":"vegeta","phase":"latency","connections":4,"rate":500,"rate_fraction":0.5,"capacity":1000,
+"argv":["vegeta","attack","-rate=500/1s","-duration=2s","-workers=4","-max-workers=4"],"dump":"dumps/a/ping/latency-50pct/1.txt"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), []byte(run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	byPhase := map[string]*Measurement{}
+	errs := Walk([]string{dir}, func(r Record) error {
+		if m, ok := r.(*Measurement); ok {
+			byPhase[m.Phase] = m
+		}
+		return nil
+	})
+	if len(errs) > 0 || len(byPhase) != 2 {
+		t.Fatalf("measurements %v, errors %v", byPhase, errs)
+	}
+	if c := byPhase[PhaseCeiling]; c == nil || c.Connections != 4 || c.Rate != 0 || c.Open.SendRate != 900.5 || c.Window != 2*time.Second {
+		t.Errorf("ceiling: %+v", c)
+	}
+	if l := byPhase[PhaseLatency]; l == nil || l.Connections != 4 || l.Rate != 500 || l.Open.Fraction != 0.5 {
+		t.Errorf("latency point: %+v", l)
 	}
 }

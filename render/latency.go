@@ -107,6 +107,9 @@ func percentileOf(meas *parse.Measurement, q float64) (time.Duration, bool) {
 type PointTable struct {
 	ShowTarget, ShowScenario bool
 	Rows                     []PointRow
+	// Notes say which points were not offered and why (a target page's;
+	// a scenario page's are OpenSection.Notes).
+	Notes []string
 }
 
 // PointRow is one point: one repetition at one offered rate or one count
@@ -187,15 +190,16 @@ func successOf(meas *parse.Measurement) (float64, bool) {
 	return 0, false
 }
 
-// targetPoints is the table of every point of one target, nil for none.
+// targetPoints is the table of every point of one target, with the notes
+// on its points not offered; nil for neither.
 func (m *model) targetPoints(p Page, name string) *PointTable {
-	t := &PointTable{ShowScenario: true}
+	t := &PointTable{ShowScenario: true, Notes: m.notOfferedNotes(m.notOffered("", name), false, true)}
 	for _, meas := range m.points {
 		if m.pointName(meas) == name {
 			t.Rows = append(t.Rows, m.pointRow(p, meas))
 		}
 	}
-	if len(t.Rows) == 0 {
+	if len(t.Rows)+len(t.Notes) == 0 {
 		return nil
 	}
 	return t

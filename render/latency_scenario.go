@@ -21,23 +21,29 @@ type OpenSection struct {
 
 // openSection lays out the latency and sweep points of scenario s.
 func (m *model) openSection(p Page, s string) *OpenSection {
-	var lat, sweep []*parse.Measurement
+	var lat, sweep, ceil []*parse.Measurement
 	for _, meas := range m.points {
 		if meas.Scenario != s {
 			continue
 		}
-		if meas.Phase == parse.PhaseSweep {
+		switch meas.Phase {
+		case parse.PhaseSweep:
 			sweep = append(sweep, meas)
-		} else {
+		case parse.PhaseCeiling:
+			ceil = append(ceil, meas)
+		default:
 			lat = append(lat, meas)
 		}
 	}
-	if len(lat)+len(sweep) == 0 {
+	notes := m.ceilingNotes(ceil)
+	notes = append(notes, m.notOfferedNotes(m.notOffered(s, ""), true, false)...)
+	if len(lat)+len(sweep)+len(notes) == 0 {
 		return nil
 	}
 	o := &OpenSection{Table: PointTable{ShowTarget: true},
 		Intro: "Apart from the closed-loop numbers above. In the latency phase the load tool sends requests on a schedule at an offered rate, whatever the answers do, so a slow answer does not hold back the requests behind it (no coordinated omission); the rate is a share of each target's own capacity (its median closed-loop req/s here), so every target is loaded alike. The sweep runs the closed-loop tool at several counts of connections."}
 	id := m.links.scenario[s]
+	o.Notes = notes
 	if len(lat) > 0 {
 		for _, q := range []float64{50, 99} {
 			if countUnplaced(lat) < len(lat) {
@@ -56,7 +62,7 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 		o.Charts = append(o.Charts, chart)
 		o.Notes = append(o.Notes, notes...)
 	}
-	for _, meas := range append(lat, sweep...) {
+	for _, meas := range slices.Concat(ceil, lat, sweep) {
 		o.Table.Rows = append(o.Table.Rows, m.pointRow(p, meas))
 	}
 	return o

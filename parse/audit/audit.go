@@ -145,6 +145,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, driftFindings(runs, cells, th)...)
 	fs = append(fs, closedLoopFindings(cells, openCells(set))...) // audit_causes.go
 	fs = append(fs, openModelFindings(set, th)...)                // rule_openmodel.go
+	fs = append(fs, ceilingFindings(set, th)...)                  // rule_phase_ceiling.go
 	fs = append(fs, sweepFindings(set)...)                        // rule_sweep.go
 	fs = append(fs, outlierFindings(cells, th)...)
 	fs = append(fs, hostPairFindings(cells)...)

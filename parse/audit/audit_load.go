@@ -40,16 +40,21 @@ type recordKey struct {
 
 // keyOfRecord is the place of run.json's record mr in run id.
 func keyOfRecord(id string, mr *manifest.Measurement) recordKey {
-	return recordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
+	k := recordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
+	if mr.Phase == parse.PhaseLatency {
+		k.connections = 0 // a latency point is known by its rate; its workers were recorded only later
+	}
+	return k
 }
 
 // keyOfMeasurement is the place of m, as keyOfRecord keys its record: a
 // throughput measurement's connections and rate are the suite's (0 in
-// run.json), a sweep point's connections and a latency point's rate its own.
+// run.json), a sweep point's connections, a latency point's rate and a
+// ceiling point's workers their own.
 func keyOfMeasurement(m *parse.Measurement) recordKey {
 	k := recordKey{run: m.Run, target: m.Target, scenario: m.Scenario, phase: m.Phase, rep: m.Rep, warmup: m.Warmup}
 	switch m.Phase {
-	case parse.PhaseSweep:
+	case parse.PhaseSweep, parse.PhaseCeiling:
 		k.connections = m.Connections
 	case parse.PhaseLatency:
 		k.rate = m.Rate

@@ -52,7 +52,35 @@ type Manifest struct {
 	// was out of reach (or the collector died). The next connection to the
 	// host, or -resume, ends them over a fresh connection.
 	Leftovers []Leftover `json:"leftovers,omitempty"`
-	Errors    []string   `json:"errors,omitempty"`
+	// NotOffered are the latency points the run did not take because
+	// their offered rate was above what the client was measured to send
+	// on the scenario (a "ceiling" measurement): each once, repetitions
+	// aside.
+	NotOffered []NotOffered `json:"not_offered,omitempty"`
+	Errors     []string     `json:"errors,omitempty"`
+}
+
+// NotOffered is a latency point left out because the load tool could not
+// be relied on to send its rate: Rate is above Limit, the share of the
+// client's measured ceiling on the scenario that a point may ask for.
+type NotOffered struct {
+	Target   string `json:"target"`
+	Scenario string `json:"scenario"`
+	// Rate is the rate the point would have offered, req/s; RateFraction
+	// and Capacity say how it was set, as in Measurement (0 for a fixed
+	// rate).
+	Rate         float64 `json:"rate"`
+	RateFraction float64 `json:"rate_fraction,omitempty"`
+	Capacity     float64 `json:"capacity,omitempty"`
+	// Ceiling is the rate the client sent at when sending as fast as it
+	// could (the ceiling measurement's send_rate), req/s; ClientBound says
+	// whether its own CPUs were what held it there, else the ceiling is
+	// "at least" that. Limit is the highest rate a point was offered.
+	Ceiling     float64 `json:"ceiling"`
+	ClientBound bool    `json:"client_bound,omitempty"`
+	Limit       float64 `json:"limit"`
+	// Calibration is the dump of the ceiling measurement.
+	Calibration string `json:"calibration,omitempty"`
 }
 
 // Facts are what a machine says about itself, asked at the start of a run.
@@ -183,9 +211,12 @@ type Measurement struct {
 	Warmup   bool   `json:"warmup"`
 	Order    int    `json:"order"`
 	// Phase is "" for the closed-loop pass, "latency" for a point of the
-	// open-model pass, "sweep" for a point of a connections sweep.
+	// open-model pass, "sweep" for a point of a connections sweep,
+	// "ceiling" for the open-model tool sending as fast as it can before
+	// the latency points of a scenario, to learn the most it can send.
 	Phase string `json:"phase,omitempty"`
-	// Connections is a sweep point's connections; 0: the suite's.
+	// Connections is a sweep point's connections, and the workers (each
+	// with its connection) of a latency or ceiling point; 0: the suite's.
 	Connections int `json:"connections,omitempty"`
 	// Rate is an open-model point's offered rate, req/s. Where the suite set
 	// it as a share of capacity, Rate = RateFraction × Capacity, Capacity
@@ -197,8 +228,19 @@ type Measurement struct {
 	// SendRate is the rate the load tool achieved in sending (requests ÷
 	// the time sending took), and BehindS how far sending fell behind its
 	// schedule, s: the latest any request went out after its scheduled time.
-	SendRate    float64   `json:"send_rate,omitempty"`
-	BehindS     float64   `json:"behind_s,omitempty"`
+	SendRate float64 `json:"send_rate,omitempty"`
+	BehindS  float64 `json:"behind_s,omitempty"`
+	// ClientLoad is the share of its CPUs the load tool kept busy in the
+	// window (client_cpu_s ÷ window ÷ its CPUs), and ClientBound whether
+	// that was near all of them: for a ceiling measurement, whether its
+	// SendRate is the client's limit (else the target held it back and
+	// the client can send at least that). Recorded for ceiling
+	// measurements.
+	ClientLoad  float64 `json:"client_load,omitempty"`
+	ClientBound bool    `json:"client_bound,omitempty"`
+	// Limit is, for a ceiling measurement, the highest rate a latency
+	// point of its scenario was offered, req/s: a share of SendRate.
+	Limit       float64   `json:"limit,omitempty"`
 	Tool        string    `json:"tool"`
 	ToolVersion string    `json:"tool_version"`
 	Argv        []string  `json:"argv"`

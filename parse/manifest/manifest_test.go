@@ -134,3 +134,30 @@ func TestWordsDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestCeilingRoundTrip writes and reads back the fields of the client's
+// ceiling: a ceiling measurement's load and limit, and a point not offered.
+func TestCeilingRoundTrip(t *testing.T) {
+	in := &manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r",
+		Measurements: []manifest.Measurement{{Target: "stdlib", Scenario: "ping", Rep: 1, Phase: "ceiling", Connections: 32,
+			SendRate: 30123.5, ClientLoad: 0.97, ClientBound: true, Limit: 27111.15, Dump: "dumps/stdlib/ping/ceiling/1.txt"}},
+		NotOffered: []manifest.NotOffered{{Target: "gin", Scenario: "ping", Rate: 54000, RateFraction: 0.9, Capacity: 60000,
+			Ceiling: 30123.5, ClientBound: true, Limit: 27111.15, Calibration: "dumps/stdlib/ping/ceiling/1.txt"}},
+	}
+	b, err := manifest.Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"not_offered"`, `"client_load"`, `"client_bound"`, `"limit"`, `"calibration"`, `"ceiling"`} {
+		if !bytes.Contains(b, []byte(key)) {
+			t.Errorf("run.json lacks %s:\n%s", key, b)
+		}
+	}
+	out, err := manifest.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out.NotOffered, in.NotOffered) || !reflect.DeepEqual(out.Measurements, in.Measurements) {
+		t.Errorf("read back %+v %+v, wrote %+v %+v", out.NotOffered, out.Measurements, in.NotOffered, in.Measurements)
+	}
+}
