@@ -19,29 +19,32 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// ResultsSchema is the version of results.json's layout. 3: "points"
+// ResultsSchema is the version of results.json's layout. 4:
+// "not_offered" lists the latency points of the runs on show that were not
+// offered because they lay above the client's measured ceiling. 3: "points"
 // carries every latency and sweep point (cells only closed-loop ones), and
 // results.csv lists them after the cells' repetitions, with a phase column
 // and the columns of an open-model point. 2: cells carry
 // their interval's kind and level, rank_lo and rank_hi (no tier, no bare
 // "confidence"); "verdicts", "cards" and "comparisons" carry the decision
 // layer's records.
-const ResultsSchema = 3
+const ResultsSchema = 4
 
 // resultsDoc is results.json: every cell of every run in base units,
 // every latency and sweep point of every run, and every verdict of the
 // runs on show.
 type resultsDoc struct {
-	Schema     int             `json:"schema"`
-	Metric     string          `json:"metric"`
-	PrimaryRun string          `json:"primary_run"`
-	Runs       []resultsRun    `json:"runs"`
-	Cells      []resultsCell   `json:"cells"`
-	Points     []resultsPoint  `json:"points"`
-	Verdicts   []verdictRecord `json:"verdicts"`
-	Cards      []resultsJudged `json:"cards"`
-	Compares   []resultsJudged `json:"comparisons"`
-	Findings   []audit.Finding `json:"findings"`
+	Schema     int                `json:"schema"`
+	Metric     string             `json:"metric"`
+	PrimaryRun string             `json:"primary_run"`
+	Runs       []resultsRun       `json:"runs"`
+	Cells      []resultsCell      `json:"cells"`
+	Points     []resultsPoint     `json:"points"`
+	NotOffered []notOfferedRecord `json:"not_offered"`
+	Verdicts   []verdictRecord    `json:"verdicts"`
+	Cards      []resultsJudged    `json:"cards"`
+	Compares   []resultsJudged    `json:"comparisons"`
+	Findings   []audit.Finding    `json:"findings"`
 }
 
 // resultsJudged is a card or a comparison of site.toml with the verdict
@@ -497,7 +500,7 @@ func (r *resultsJSON) tail() error {
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"verdicts", verdictRecords(r.m.dec.All())}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
+	}{{"not_offered", r.m.notOfferedRecords()}, {"verdicts", verdictRecords(r.m.dec.All())}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
 		if err := r.writeField(f.name, f.v, false); err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // exportPoint is one latency or sweep point as results.json and
@@ -233,4 +234,20 @@ func csvPoint(w *csv.Writer, r pointRecord) error {
 		csvText(r.href), strconv.Itoa(p.Source.LineStart), strconv.Itoa(p.Source.LineEnd), p.Source.SHA256,
 		p.Phase, conns, pos(p.Rate), pos(p.Fraction), pos(p.Capacity), pos(p.SendRate), dur(p.Behind, p.Behind > 0),
 		csvText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0)})
+}
+
+// notOfferedRecord is a latency point the collector did not offer, as
+// results.json writes it: run.json's record with its run.
+type notOfferedRecord struct {
+	Run string `json:"run"`
+	manifest.NotOffered
+}
+
+// notOfferedRecords are the points not offered in the runs on show.
+func (m *model) notOfferedRecords() []notOfferedRecord {
+	out := []notOfferedRecord{}
+	for _, p := range m.notOffered("", "") {
+		out = append(out, notOfferedRecord{Run: p.run.ID, NotOffered: p.NotOffered})
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,21 @@ func TestNotOfferedNotes(t *testing.T) {
 	}
 	if page := readFile(t, filepath.Join(out, "scenario", "ping.html")); !strings.Contains(page, "12 latency points of 12 fell behind") {
 		t.Error("the ping page lost its points")
+	}
+	// results.json lists them too, with their run.
+	var doc struct {
+		NotOffered []struct {
+			Run      string  `json:"run"`
+			Target   string  `json:"target"`
+			Rate     float64 `json:"rate"`
+			Fraction float64 `json:"rate_fraction"`
+			Ceiling  float64 `json:"ceiling"`
+		} `json:"not_offered"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "results.json"))), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if n := doc.NotOffered; len(n) != 3 || n[0].Target != "gin" || n[0].Fraction != 0.75 || n[0].Rate != 6074 || n[0].Ceiling != 6500 || n[0].Run != filepath.Base(phaseRun) {
+		t.Errorf("results.json not_offered: %+v", n)
 	}
 }
