@@ -182,6 +182,7 @@ func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts PostgreSQL, builds and starts database targets")
 	}
+	t.Parallel() // measures nothing: it waits on builds, starts and PostgreSQL
 	for _, c := range []string{"initdb", "postgres", "pg_isready", "psql"} {
 		if _, err := exec.LookPath(c); err != nil {
 			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
