@@ -60,6 +60,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fairbench and loads servers")
 	}
+	t.Parallel() // watches only the processes of the fairbench it starts
 	hi, fairbench := sharedBinaries(t)
 	work := t.TempDir()
 	suitePath := filepath.Join(work, "suite.toml")
@@ -114,6 +115,7 @@ func TestInterruptAndResume(t *testing.T) {
 // and recording it in run.json: resume keeps the file as an orphan and
 // measures again under a new name.
 func TestResumeKeepsUnrecordedDump(t *testing.T) {
+	t.Parallel()
 	hi := buildHi(t)
 	src := strings.ReplaceAll(resumeSuite, "BIN", hi)
 	src = strings.Replace(src, "repetitions = 2", "repetitions = 1", 1)

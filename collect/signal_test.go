@@ -48,6 +48,7 @@ func TestSignalAtEveryStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fairbench and loads servers")
 	}
+	t.Parallel() // its subtests too: each watches only the fairbench it starts
 	hi, fairbench := sharedBinaries(t)
 	stages := []struct {
 		name string
