@@ -82,6 +82,7 @@ func TestDetachedChild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers and loads them")
 	}
+	t.Parallel() // the detached sleeps are found by their own folder
 	hi, fairbench := sharedBinaries(t)
 	t.Run("verify", func(t *testing.T) {
 		suitePath, dir := detachedCase(t, hi)

@@ -43,7 +43,7 @@ func liveDescendants() []int {
 func leakSuite(t *testing.T, hi string, targets, scenarios int) *collect.Suite {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString("name = \"leak\"\n[load]\nconnections = 2\nduration = \"1s\"\nwarmup = \"0s\"\nrepetitions = 1\n")
+	b.WriteString("name = \"leak\"\n[load]\nconnections = 2\nduration = \"1s\"\nwarmup = \"0s\"\nrepetitions = 1\nrate = 1000 # plumbing, not speed\n")
 	for i := 1; i <= targets; i++ {
 		fmt.Fprintf(&b, "[[target]]\nname = \"t%02d\"\nstart = [%q]\nenv = { BODY = \"Hi\" }\n", i, hi)
 	}

@@ -19,14 +19,12 @@ func TestPackageVersionsGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
+	t.Parallel()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "fairbench")
-	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "fairbench")).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testBinary(t, "fairbench") // built once for the package's tests
 	mods := []string{"github.com/BurntSushi/toml", "github.com/yuin/goldmark"}
 	var want []manifest.Package
 	for _, mod := range mods {

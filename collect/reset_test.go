@@ -51,6 +51,7 @@ expect = { status = 200, body = "hi" }
 // window opens (its clock is read inside the reset), and its time is
 // recorded; the scenario without a reset key runs none.
 func TestResetRunsBeforeEveryWindow(t *testing.T) {
+	t.Parallel()
 	hi := buildHi(t)
 	log := filepath.Join(t.TempDir(), "resets")
 	src := strings.NewReplacer("HI", hi, "LOG", log).Replace(resetSuite)

@@ -35,6 +35,9 @@ connections = 4
 duration = "1s"
 warmup = "1s"
 repetitions = 2
+# capped: these tests check plumbing, not speed; uncapped, every window
+# takes both cores from the tests running beside it
+rate = 1000
 
 [[target]]
 name = "one"
@@ -60,6 +63,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fairbench and loads servers")
 	}
+	t.Parallel() // watches only the processes of the fairbench it starts
 	hi, fairbench := sharedBinaries(t)
 	work := t.TempDir()
 	suitePath := filepath.Join(work, "suite.toml")
@@ -114,6 +118,7 @@ func TestInterruptAndResume(t *testing.T) {
 // and recording it in run.json: resume keeps the file as an orphan and
 // measures again under a new name.
 func TestResumeKeepsUnrecordedDump(t *testing.T) {
+	t.Parallel()
 	hi := buildHi(t)
 	src := strings.ReplaceAll(resumeSuite, "BIN", hi)
 	src = strings.Replace(src, "repetitions = 2", "repetitions = 1", 1)

@@ -26,6 +26,9 @@ connections = 4
 duration = "1s"
 warmup = "1s"
 repetitions = 2
+# capped: these tests check plumbing, not speed; uncapped, every window
+# takes both cores from the tests running beside it
+rate = 1000
 
 [[target]]
 name = "one"
@@ -48,6 +51,7 @@ func TestSignalAtEveryStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fairbench and loads servers")
 	}
+	t.Parallel() // its subtests too: each watches only the fairbench it starts
 	hi, fairbench := sharedBinaries(t)
 	stages := []struct {
 		name string

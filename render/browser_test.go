@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -156,14 +157,7 @@ func TestBrowser(t *testing.T) {
 	project := buildProjectSite(t, filepath.Join(root, "project"))
 	srv := serveSites(t, root, rules)
 
-	artifacts := os.Getenv("FAIRBENCH_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = t.ArtifactDir()
-	}
-	shots := filepath.Join(artifacts, "screenshots")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t, "screenshots")
 
 	ctx, events := newBrowser(t, exe, srv.URL)
 
@@ -198,25 +192,60 @@ func TestBrowser(t *testing.T) {
 			}
 			if keyPages[rel] {
 				shown++
-				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-				if err != nil {
-					t.Fatalf("%s: screenshot: %v", rel, err)
-				}
-				name := fmt.Sprintf("%s-%d-%s.png", strings.NewReplacer("/", "_", ".html", "").Replace(rel), width, scheme)
-				if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				screenshot(t, ctx, shots, fmt.Sprintf("%s-%d-%s.png", pageName(rel), width, scheme), 100)
 			}
 			for _, p := range events.take() {
 				t.Errorf("%s (%d px, %s): %s", rel, width, scheme, p)
 			}
 		}
 	})
-	t.Logf("%d pages loaded, %d screenshots in %s", len(pages), shown, shots)
+	t.Logf("%d pages loaded, %d loads of the key pages in every look; screenshots: %q", len(pages), shown, shots)
 	checkHarmless(t, ctx, srv.URL+"/default")
 	for _, p := range events.take() {
 		t.Errorf("%s", p)
 	}
+}
+
+// screenshotDir is the folder under which a test keeps its screenshots,
+// made, or "" when none are kept: go test removes its artifact folder
+// unless -artifacts is given, and a full-page screenshot costs seconds on
+// a busy 2-core machine (24 s for the tables index at 1440 px), so they
+// are taken only for FAIRBENCH_ARTIFACTS or go test -artifacts.
+func screenshotDir(t *testing.T, sub string) string {
+	t.Helper()
+	dir := os.Getenv("FAIRBENCH_ARTIFACTS")
+	if f := flag.Lookup("test.artifacts"); dir == "" && f != nil && f.Value.String() == "true" {
+		dir = t.ArtifactDir()
+	}
+	if dir == "" {
+		return ""
+	}
+	dir = filepath.Join(dir, sub)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// screenshot saves the whole page ctx shows as dir/name (PNG at quality
+// 100, else JPEG), unless dir is "" (screenshotDir).
+func screenshot(t *testing.T, ctx context.Context, dir, name string, quality int) {
+	t.Helper()
+	if dir == "" {
+		return
+	}
+	img, err := chromedp.Run(ctx, chromedp.FullScreenshot(quality))
+	if err != nil {
+		t.Fatalf("%s: screenshot: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pageName is a site path as a file name: scenario/ping.html → scenario_ping.
+func pageName(rel string) string {
+	return strings.NewReplacer("/", "_", ".html", "").Replace(rel)
 }
 
 // serveSites serves the sites under root (/default/, /mono/, …) with the

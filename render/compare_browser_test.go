@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -94,10 +93,7 @@ func TestIndexTablesBrowser(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	artifacts := os.Getenv("FAIRBENCH_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = t.ArtifactDir()
-	}
+	shots := screenshotDir(t, "")
 	load := func(rel string, width int64) indexFacts {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900)); err != nil {
@@ -110,14 +106,7 @@ func TestIndexTablesBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", rel, err)
 		}
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := fmt.Sprintf("tables-%s-%d.png", strings.NewReplacer("/", "_", ".html", "").Replace(rel), width)
-		if err := os.WriteFile(filepath.Join(artifacts, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		screenshot(t, ctx, shots, fmt.Sprintf("tables-%s-%d.jpg", pageName(rel), width), 90)
 		mu.Lock()
 		for _, p := range problems {
 			t.Errorf("%s at %d px: %s", rel, width, p)

@@ -2,9 +2,7 @@ package render
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -64,10 +62,7 @@ func TestBrowserLatency(t *testing.T) {
 	}
 	srv := serveSites(t, root, rules)
 	ctx, events := newBrowser(t, exe, srv.URL)
-	artifacts := os.Getenv("FAIRBENCH_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = t.ArtifactDir()
-	}
+	shots := screenshotDir(t, "")
 	latency, gin := 0, 0
 	for _, p := range points {
 		if p.Phase == "latency" {
@@ -95,20 +90,13 @@ func TestBrowserLatency(t *testing.T) {
 					t.Errorf("%s (%s): %d points listed (%v), want gin's %d", rel, look, rows, err, gin)
 				}
 			}
-			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-			if err != nil {
-				t.Fatalf("%s: screenshot: %v", rel, err)
-			}
-			name := fmt.Sprintf("%s-%d-%s.png", strings.NewReplacer("/", "_", ".html", "").Replace(rel), width, scheme)
-			if err := os.WriteFile(filepath.Join(artifacts, name), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			screenshot(t, ctx, shots, fmt.Sprintf("%s-%d-%s.png", pageName(rel), width, scheme), 100)
 			for _, p := range events.take() {
 				t.Errorf("%s (%s): %s", rel, look, p)
 			}
 		}
 	})
-	t.Logf("screenshots in %s", artifacts)
+	t.Logf("screenshots: %q", shots)
 }
 
 // checkCharts checks the ping page's three charts as drawn.

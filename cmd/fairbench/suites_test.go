@@ -65,7 +65,9 @@ func containsBase(paths []string, base string) bool {
 
 // TestSiteSuitesPassTheGate builds and starts every target of the published
 // suites and checks every scenario and variant byte for byte, as
-// `fairbench verify` does.
+// `fairbench verify` does. A program is started once for all the suites
+// that run it (gatePlan): post.toml's targets are js.toml's, an A/A twin
+// is its pair, and nest.toml's one tsc build serves its four programs.
 func TestSiteSuitesPassTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts every Go and JavaScript target")
@@ -74,13 +76,13 @@ func TestSiteSuitesPassTheGate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
 		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
 	}
+	var suites []*collect.Suite
 	for _, path := range gatedSuites(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".toml"), func(t *testing.T) {
+		suites = append(suites, loadSuite(t, path))
+	}
+	for _, suite := range gatePlan(t, suites) {
+		t.Run(strings.TrimSuffix(filepath.Base(suite.File), ".toml"), func(t *testing.T) {
 			t.Parallel() // the Go builds while the JavaScript targets start
-			suite, err := collect.LoadSuite(path)
-			if err != nil {
-				t.Fatal(err)
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
 			results, err := collect.Verify(ctx, suite, collect.Options{BaseDir: repoRoot})
@@ -180,6 +182,7 @@ func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts PostgreSQL, builds and starts database targets")
 	}
+	t.Parallel() // measures nothing: it waits on builds, starts and PostgreSQL
 	for _, c := range []string{"initdb", "postgres", "pg_isready", "psql"} {
 		if _, err := exec.LookPath(c); err != nil {
 			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)

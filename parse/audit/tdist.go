@@ -1,6 +1,9 @@
 package audit
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // studentTwoSided is P(|T| ≥ |t|) for Student's t with df degrees of
 // freedom (df > 0, not necessarily whole, as Welch's approximation gives):
@@ -22,6 +25,23 @@ func studentQuantile(q, df float64) float64 {
 	if !(q > 0.5 && q < 1) || !(df > 0) {
 		return math.NaN()
 	}
+	key := [2]float64{q, df}
+	if t, ok := quantiles.Load(key); ok {
+		return t.(float64)
+	}
+	t := bisectQuantile(q, df)
+	quantiles.Store(key, t)
+	return t
+}
+
+// quantiles holds every studentQuantile answered, by (q, df): the power
+// search (Power, repsFor) asks the same few for every scenario on every
+// page that shows it, and each is a bisection over some sixty incomplete
+// beta functions (90% of a large site's render before it was kept).
+var quantiles sync.Map // [2]float64 → float64
+
+// bisectQuantile is studentQuantile's bisection, for q and df it checked.
+func bisectQuantile(q, df float64) float64 {
 	tail := 2 * (1 - q) // two-sided p at the quantile
 	lo, hi := 0.0, 1.0
 	for studentTwoSided(hi, df) > tail {

@@ -35,3 +35,25 @@ func boolf(b bool) float64 {
 	}
 	return 0
 }
+
+// TestStudentQuantileKept checks that a quantile is computed once and then
+// answered as kept, the same to the bit, and that invalid input is not kept.
+func TestStudentQuantileKept(t *testing.T) {
+	const q, df = 0.9871, 37
+	first := studentQuantile(q, df)
+	kept, ok := quantiles.Load([2]float64{q, df})
+	if !ok {
+		t.Fatalf("studentQuantile(%v, %v) was not kept", q, df)
+	}
+	if kept.(float64) != first || studentQuantile(q, df) != first || bisectQuantile(q, df) != first {
+		t.Errorf("kept %v, returned %v, computed %v", kept, studentQuantile(q, df), bisectQuantile(q, df))
+	}
+	for _, bad := range [][2]float64{{math.NaN(), 3}, {0.4, 3}, {0.9, 0}} {
+		if !math.IsNaN(studentQuantile(bad[0], bad[1])) {
+			t.Errorf("studentQuantile(%v, %v) is a number", bad[0], bad[1])
+		}
+		if _, ok := quantiles.Load(bad); ok {
+			t.Errorf("studentQuantile(%v, %v) was kept", bad[0], bad[1])
+		}
+	}
+}
