@@ -71,9 +71,22 @@ func (g *localGroup) stop(grace time.Duration) {
 	<-g.exited
 }
 
-// watchPeak samples the RSS of the process tree every interval; the tree
-// is listed anew every second.
+// watchPeak follows the tree's peak the way the kernel keeps it, as on an
+// SSH host: each process's VmHWM is set back to its RSS now (resetPeaks)
+// and their sum read when the window ends, so that fairbench does nothing
+// during the window. Where a process's peak cannot be reset (another
+// user's), the tree's RSS is sampled every interval instead
+// (samplePeak).
 func (g *localGroup) watchPeak(interval time.Duration) func() int64 {
+	if resetPeaks(processTree(g.leader())) {
+		return func() int64 { return treePeak(processTree(g.leader())) }
+	}
+	return g.samplePeak(interval)
+}
+
+// samplePeak samples the RSS of the process tree every interval; the tree
+// is listed anew every second.
+func (g *localGroup) samplePeak(interval time.Duration) func() int64 {
 	stop, done := make(chan struct{}), make(chan int64)
 	go func() {
 		tree := processTree(g.leader())

@@ -174,15 +174,19 @@ func cpuOf(pid int) float64 {
 	return (utime + stime) / clockTicks
 }
 
-func rssOf(pid int) int64 {
+func rssOf(pid int) int64 { return statusKB(pid, "VmRSS:") << 10 }
+
+// statusKB is the value in kB of a key ("VmRSS:") in /proc/<pid>/status,
+// 0 when it cannot be read.
+func statusKB(pid int, key string) int64 {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, key); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
+			return kb
 		}
 	}
 	return 0
@@ -231,4 +235,26 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// resetPeaks sets the VmHWM of each of pids back to its RSS (clear_refs
+// 5): the peak starts anew. It reports false when one of them could not
+// be reset.
+func resetPeaks(pids []int) bool {
+	for _, pid := range pids {
+		if os.WriteFile(filepath.Join("/proc", strconv.Itoa(pid), "clear_refs"), []byte("5"), 0) != nil {
+			return false
+		}
+	}
+	return len(pids) > 0
+}
+
+// treePeak sums the VmHWM of pids: each process's own peak since its
+// start or its last resetPeaks. Processes that ended are not counted.
+func treePeak(pids []int) int64 {
+	var total int64
+	for _, pid := range pids {
+		total += statusKB(pid, "VmHWM:") << 10
+	}
+	return total
 }
