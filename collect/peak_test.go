@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"testing"
 	"time"
 )
@@ -53,4 +54,27 @@ func TestPeakSpike(t *testing.T) {
 	b = nil
 	debug.FreeOSMemory()
 	time.Sleep(30 * time.Second)
+}
+
+// TestTreeListedOncePerSide: the reads around a window (CPU time, memory,
+// the peak) share one listing of the server's process tree on each side
+// of it, and a process started during the window is in the listing after
+// (the shell's first child, sleep 0.4, gives way to its second).
+func TestTreeListedOncePerSide(t *testing.T) {
+	s, err := startProcess("forks", []string{"sh", "-c", "sleep 0.4; sleep 30 & wait"}, t.TempDir(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop(time.Second)
+	g := s.group.(*localGroup)
+	first := g.tree()
+	s.CPUSeconds()
+	s.RSS()
+	if again := g.tree(); &again[0] != &first[0] {
+		t.Errorf("the tree was listed again within %v", treeFresh)
+	}
+	time.Sleep(time.Second)
+	if after := g.tree(); len(after) != 2 || slices.Contains(first, after[1]) {
+		t.Errorf("tree %v after the second child started, %v before: want the shell and its new child", after, first)
+	}
 }
