@@ -25,14 +25,18 @@ type built struct {
 // nothing is measured while a build runs. A build whose argv names {bin}
 // writes its output there, a folder of its own, and runs beside any other;
 // builds that do not (tsc -p nest) may write into their dir, so targets
-// sharing a dir build one after another, in suite order. Each target's
-// time is its own build's wall time, taken while the others ran.
+// sharing a dir build one after another, in suite order. Targets whose
+// build is the same argv in the same dir with the same artifact (five
+// NestJS targets of one tsc build) build once and share what it left.
+// Each target's time is its own build's wall time, taken while the others
+// ran.
 func (c *collector) buildAll(ctx context.Context, targets []Target) map[string]built {
 	out := make(map[string]built, len(targets))
 	if len(targets) == 0 {
 		return out
 	}
-	lanes := buildLanes(targets, c.targetDir)
+	own, same := c.sameBuilds(targets)
+	lanes := buildLanes(own, c.targetDir)
 	width := min(len(lanes), onlineCPUs(ctx, c.server))
 	// Progress is told from this goroutine alone, as it asks.
 	steps := make(chan string)
@@ -61,7 +65,35 @@ func (c *collector) buildAll(ctx context.Context, targets []Target) map[string]b
 	for step := range steps {
 		c.opt.Progress.Step(step, 0)
 	}
+	for _, t := range targets {
+		if first, ok := same[t.Name]; ok {
+			c.opt.Progress.Step(fmt.Sprintf("%s: built by %s's build, the same argv in the same dir", t.Name, first), 0)
+			out[t.Name] = out[first]
+		}
+	}
 	return out
+}
+
+// sameBuilds splits targets into those that build (own) and those whose
+// build is one of theirs (same: target → the target that builds it): the
+// same argv, in the same dir on the server machine, measuring the same
+// artifact.
+func (c *collector) sameBuilds(targets []Target) (own []Target, same map[string]string) {
+	same = map[string]string{}
+	first := map[string]string{} // build → the target that runs it
+	for _, t := range targets {
+		if len(t.Build) > 0 {
+			x := c.expanded(t)
+			key := strings.Join(append([]string{c.dirOn(t), x.Artifact}, x.Build...), "\x00")
+			if f, ok := first[key]; ok {
+				same[t.Name] = f
+				continue
+			}
+			first[key] = t.Name
+		}
+		own = append(own, t)
+	}
+	return own, same
 }
 
 // buildLanes groups targets into lanes that may build side by side: a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +14,8 @@ import (
 // TestBuildsSideBySide: targets whose builds write into {bin} build side
 // by side, as many at a time as the machine has CPUs, each timed by
 // itself; builds that write into a dir they share build one after
-// another; a failed build keeps its output and fails only its target.
+// another, and the same build for two targets runs once; a failed build
+// keeps its output and fails only its target.
 func TestBuildsSideBySide(t *testing.T) {
 	shared, own, running := t.TempDir(), t.TempDir(), t.TempDir()
 	seen := filepath.Join(t.TempDir(), "seen")
@@ -26,7 +28,8 @@ func TestBuildsSideBySide(t *testing.T) {
 		{Name: "a", Dir: own, Build: slow, Artifact: "{bin}/server"},
 		{Name: "b", Dir: own, Build: slow, Artifact: "{bin}/server"},
 		{Name: "n1", Dir: shared, Build: exclusive},
-		{Name: "n2", Dir: shared, Build: exclusive},
+		{Name: "n2", Dir: shared, Build: append(slices.Clone(exclusive[:2]), exclusive[2]+"; true")},
+		{Name: "n1-again", Dir: shared, Build: exclusive},
 		{Name: "broken", Dir: own, Build: []string{"sh", "-c", "echo no such package >&2; exit 2"}},
 	}}
 	c := newCollector(suite, Options{})
@@ -35,7 +38,7 @@ func TestBuildsSideBySide(t *testing.T) {
 	start := time.Now()
 	got := c.buildAll(context.Background(), suite.Targets)
 	wall := time.Since(start)
-	for _, name := range []string{"a", "b", "n1", "n2"} {
+	for _, name := range []string{"a", "b", "n1", "n2", "n1-again"} {
 		b := got[name]
 		if b.err != nil {
 			t.Errorf("%s: %v", name, b.err)
@@ -50,9 +53,15 @@ func TestBuildsSideBySide(t *testing.T) {
 	if err := got["broken"].err; err == nil || !strings.Contains(err.Error(), "no such package") {
 		t.Errorf("broken: %v, want the build's output in its error", err)
 	}
+	if got["n1-again"] != got["n1"] {
+		t.Errorf("n1-again built %+v, n1 %+v: want n1's build shared (the same argv in the same dir)", got["n1-again"], got["n1"])
+	}
 	b, err := os.ReadFile(seen)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := len(strings.Fields(string(b))); n != 4 {
+		t.Errorf("%d builds ran, want 4 (a, b, n1, n2; n1-again is n1's)", n)
 	}
 	most := 0
 	for _, f := range strings.Fields(string(b)) {
