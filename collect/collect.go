@@ -292,8 +292,9 @@ func (c *collector) stopServices() {
 	c.services = nil
 }
 
-// run builds every target (buildAll), gates each, then measures the ones that passed, repetition
-// by repetition: rep 1 of every target, then rep 2, …
+// run builds every target (buildAll), gates each, then measures the ones
+// that passed, repetition by repetition: rep 1 of every target, then rep
+// 2, …
 func (c *collector) run(ctx context.Context, targets []Target) error {
 	c.plan(targets)
 	var todo, ready []Target

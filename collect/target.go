@@ -11,9 +11,10 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// prepare takes what building t left (buildAll), asks its packages' versions
-// and runs the gate, recording the transcript in the run dir. A resumed run keeps what an earlier session
-// measured of the target and adds to its failed scenarios.
+// prepare takes what building t left (buildAll), asks its packages'
+// versions and runs the gate, recording the transcript in the run dir. A
+// resumed run keeps what an earlier session measured of the target and
+// adds to its failed scenarios.
 func (c *collector) prepare(ctx context.Context, t Target, b built) (manifest.Target, error) {
 	rec := manifest.Target{Name: t.Name, Runtime: t.Runtime}
 	old, resumed := c.targetRecord(t.Name)
