@@ -292,16 +292,20 @@ func (c *collector) stopServices() {
 	c.services = nil
 }
 
-// run gates every target, then measures the ones that passed, repetition
-// by repetition: rep 1 of every target, then rep 2, …
+// run builds every target (buildAll), gates each, then measures the ones
+// that passed, repetition by repetition: rep 1 of every target, then rep
+// 2, …
 func (c *collector) run(ctx context.Context, targets []Target) error {
 	c.plan(targets)
-	var ready []Target
+	var todo, ready []Target
 	for _, t := range targets {
-		if c.finished(t) {
-			continue // a resumed run: nothing left to measure
+		if !c.finished(t) { // a resumed run: nothing left to measure
+			todo = append(todo, t)
 		}
-		rec, err := c.prepare(ctx, t)
+	}
+	builds := c.buildAll(ctx, todo)
+	for _, t := range todo {
+		rec, err := c.prepare(ctx, t, builds[t.Name])
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

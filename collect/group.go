@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -34,6 +35,27 @@ type localGroup struct {
 	exited <-chan struct{}
 	// started is the leader's start time in clock ticks since boot.
 	started uint64
+
+	// pids is the process tree as last listed, at listed (tree).
+	mu     sync.Mutex
+	pids   []int
+	listed time.Time
+}
+
+// treeFresh is how long a listing of a group's process tree serves: the
+// reads before a window (CPU time, the peak's reset) share one listing of
+// /proc, and those after it another, instead of one each.
+const treeFresh = 100 * time.Millisecond
+
+// tree lists the group's process tree, or returns the listing of the last
+// treeFresh.
+func (g *localGroup) tree() []int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pids == nil || time.Since(g.listed) > treeFresh {
+		g.pids, g.listed = processTree(g.leader()), time.Now()
+	}
+	return g.pids
 }
 
 func (g *localGroup) host() string                { return "" }
@@ -42,7 +64,7 @@ func (g *localGroup) leader() int                 { return g.cmd.Process.Pid }
 
 func (g *localGroup) stats() groupStats {
 	var st groupStats
-	for _, pid := range processTree(g.leader()) {
+	for _, pid := range g.tree() {
 		st.CPUSeconds += cpuOf(pid)
 		st.RSS += rssOf(pid)
 	}
@@ -71,9 +93,22 @@ func (g *localGroup) stop(grace time.Duration) {
 	<-g.exited
 }
 
-// watchPeak samples the RSS of the process tree every interval; the tree
-// is listed anew every second.
+// watchPeak follows the tree's peak the way the kernel keeps it, as on an
+// SSH host: each process's VmHWM is set back to its RSS now (resetPeaks)
+// and their sum read when the window ends, so that fairbench does nothing
+// during the window. Where a process's peak cannot be reset (another
+// user's), the tree's RSS is sampled every interval instead
+// (samplePeak).
 func (g *localGroup) watchPeak(interval time.Duration) func() int64 {
+	if resetPeaks(g.tree()) {
+		return func() int64 { return treePeak(g.tree()) }
+	}
+	return g.samplePeak(interval)
+}
+
+// samplePeak samples the RSS of the process tree every interval; the tree
+// is listed anew every second.
+func (g *localGroup) samplePeak(interval time.Duration) func() int64 {
 	stop, done := make(chan struct{}), make(chan int64)
 	go func() {
 		tree := processTree(g.leader())

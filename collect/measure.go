@@ -18,7 +18,7 @@ import (
 const DefaultToolGrace = 30 * time.Second
 
 // rssSampleEvery is how often the server's RSS is sampled during a window
-// for its peak.
+// for its peak where the kernel cannot keep it (localGroup.watchPeak).
 const rssSampleEvery = 20 * time.Millisecond
 
 // repetition starts a fresh server for t and takes every measurement of rep
@@ -146,6 +146,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + c.opt.ToolGrace
+	back := c.offServerCPUs()
 	peak := srv.group.watchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
 	w := c.startWindow(ctx) // interference.go
@@ -154,6 +155,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	tr := c.client.runTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
 	w.end(ctx)
+	back()
 	if load.Tool == "vegeta" && ctx.Err() == nil {
 		var s schedule
 		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, limit, tr)
@@ -189,6 +191,18 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		}
 	}
 	return mr, nil
+}
+
+// offServerCPUs keeps fairbench off the server's CPUs for a window
+// (keepOff) when the server runs here and the suite pins both the server
+// and the load tool (whose taskset then sets its own CPUs whatever it
+// inherits); the returned function undoes it.
+func (c *collector) offServerCPUs() func() {
+	iso := c.suite.Isolation
+	if c.server != c.here || iso.ServerCPUs == "" || iso.ClientCPUs == "" {
+		return func() {}
+	}
+	return keepOff(iso.ServerCPUs)
 }
 
 // toolRun is what one run of a load tool left.

@@ -13,6 +13,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
+
+	"github.com/fairbench/fairbench/collect/pinning"
 )
 
 // Server is a running target: a process group of its own, pinned to a CPU
@@ -174,15 +177,19 @@ func cpuOf(pid int) float64 {
 	return (utime + stime) / clockTicks
 }
 
-func rssOf(pid int) int64 {
+func rssOf(pid int) int64 { return statusKB(pid, "VmRSS:") << 10 }
+
+// statusKB is the value in kB of a key ("VmRSS:") in /proc/<pid>/status,
+// 0 when it cannot be read.
+func statusKB(pid int, key string) int64 {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, key); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
+			return kb
 		}
 	}
 	return 0
@@ -231,4 +238,94 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// resetPeaks sets the VmHWM of each of pids back to its RSS (clear_refs
+// 5): the peak starts anew. It reports false when one of them could not
+// be reset.
+func resetPeaks(pids []int) bool {
+	for _, pid := range pids {
+		if os.WriteFile(filepath.Join("/proc", strconv.Itoa(pid), "clear_refs"), []byte("5"), 0) != nil {
+			return false
+		}
+	}
+	return len(pids) > 0
+}
+
+// treePeak sums the VmHWM of pids: each process's own peak since its
+// start or its last resetPeaks. Processes that ended are not counted.
+func treePeak(pids []int) int64 {
+	var total int64
+	for _, pid := range pids {
+		total += statusKB(pid, "VmHWM:") << 10
+	}
+	return total
+}
+
+// cpuMask is a thread's CPU affinity as sched_setaffinity takes it: one
+// bit a CPU, up to 1024.
+type cpuMask [16]uint64
+
+func affinity(tid int) (cpuMask, error) {
+	var m cpuMask
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SCHED_GETAFFINITY, uintptr(tid), unsafe.Sizeof(m), uintptr(unsafe.Pointer(&m))); e != 0 {
+		return m, e
+	}
+	return m, nil
+}
+
+func setAffinity(tid int, m cpuMask) error {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, uintptr(tid), unsafe.Sizeof(m), uintptr(unsafe.Pointer(&m))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// ownThreads lists fairbench's own threads.
+func ownThreads() []int { return idsIn("/proc/self/task") }
+
+// idsIn lists the numeric names in a /proc folder: pids, thread ids.
+func idsIn(dir string) []int {
+	entries, _ := os.ReadDir(dir)
+	var ids []int
+	for _, e := range entries {
+		if id, err := strconv.Atoi(e.Name()); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// keepOff moves every thread of fairbench off the CPUs in cpus (a CPU
+// list) until the returned function puts them back where they were, so
+// that what little fairbench does during a window (a timer, the runtime's
+// own housekeeping) never takes the server's CPU. Threads started
+// meanwhile inherit the mask. It does nothing when cpus is empty, cannot
+// be read, or covers every CPU fairbench may use.
+func keepOff(cpus string) func() {
+	set, err := pinning.ParseList(cpus)
+	if err != nil || len(set) == 0 {
+		return func() {}
+	}
+	was, err := affinity(0)
+	if err != nil {
+		return func() {}
+	}
+	off := was
+	for _, cpu := range set {
+		if cpu >= 0 && cpu < 64*len(off) {
+			off[cpu/64] &^= 1 << (cpu % 64)
+		}
+	}
+	if off == (cpuMask{}) || off == was {
+		return func() {}
+	}
+	for _, tid := range ownThreads() {
+		setAffinity(tid, off)
+	}
+	return func() {
+		for _, tid := range ownThreads() {
+			setAffinity(tid, was)
+		}
+	}
 }

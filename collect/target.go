@@ -11,20 +11,20 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// prepare builds t, measures its artifact and runs the gate, recording the
-// transcript in the run dir. A resumed run keeps what an earlier session
-// measured of the target and adds to its failed scenarios.
-func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, error) {
+// prepare takes what building t left (buildAll), asks its packages'
+// versions and runs the gate, recording the transcript in the run dir. A
+// resumed run keeps what an earlier session measured of the target and
+// adds to its failed scenarios.
+func (c *collector) prepare(ctx context.Context, t Target, b built) (manifest.Target, error) {
 	rec := manifest.Target{Name: t.Name, Runtime: t.Runtime}
 	old, resumed := c.targetRecord(t.Name)
 	if resumed {
 		rec = old
 		rec.Error = ""
 	}
-	buildS, artifact, err := c.build(ctx, t)
-	if err != nil {
-		rec.Error = err.Error()
-		return rec, err
+	if b.err != nil {
+		rec.Error = b.err.Error()
+		return rec, b.err
 	}
 	pkgs, errs := packageVersions(ctx, c.server, c.expanded(t), c.dirOn(t))
 	rec.Packages = pkgs
@@ -37,7 +37,7 @@ func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, err
 		return rec, err
 	}
 	if !resumed || old.Conformance == "" {
-		rec.BuildS, rec.ArtifactBytes = buildS, artifact
+		rec.BuildS, rec.ArtifactBytes = b.seconds, b.artifact
 		rec.StartupS, rec.RSSBefore = g.Startup.Seconds(), g.RSS
 	}
 	rec.Transcript = filepath.ToSlash(filepath.Join("conformance", t.Name+".txt"))
@@ -69,44 +69,6 @@ func (c *collector) prepare(ctx context.Context, t Target) (manifest.Target, err
 		rec.Conformance = "fail"
 	}
 	return rec, nil
-}
-
-// build copies t's dir to the server machine (unless it is there
-// already), runs its build argv there, timed, and measures its artifact
-// there.
-func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifact int64, err error) {
-	m := c.server
-	dir := c.dirOn(t)
-	if t.RemoteDir == "" { // remote_dir: the files are there already
-		if m.name() != "" {
-			c.opt.Progress.Step(t.Name+": copying to host "+m.name(), 0)
-		}
-		if err := m.sync(ctx, c.targetDir(t), dir); err != nil {
-			return 0, 0, err
-		}
-	}
-	t = c.expanded(t)
-	if len(t.Build) > 0 {
-		c.opt.Progress.Step(t.Name+": building"+onMachine(m), 0)
-		if out, err := m.run(ctx, program{argv: []string{"mkdir", "-p", c.binDir(t)}}); err != nil {
-			return 0, 0, fmt.Errorf("build: make %s%s: %v\n%s", c.binDir(t), onMachine(m), err, out)
-		}
-		start := time.Now()
-		if out, err := m.run(ctx, program{dir: dir, argv: t.Build}); err != nil {
-			return 0, 0, fmt.Errorf("build %q in %s%s: %v\n%s", t.Build, dir, onMachine(m), err, out)
-		}
-		buildS = time.Since(start).Seconds()
-	}
-	if t.Artifact != "" {
-		path := t.Artifact
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		if artifact, err = m.size(ctx, path); err != nil {
-			return buildS, 0, fmt.Errorf("artifact%s: %w", onMachine(m), err)
-		}
-	}
-	return buildS, artifact, nil
 }
 
 // gateRun is the gate's verdict with what was seen of the server meanwhile.

@@ -39,10 +39,11 @@ func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, err
 	if err := c.startServices(ctx); err != nil {
 		return nil, err
 	}
+	builds := c.buildAll(ctx, targets)
 	var out []VerifyResult
 	for _, t := range targets {
 		r := VerifyResult{Target: t.Name}
-		if _, _, r.Err = c.build(ctx, t); r.Err == nil {
+		if r.Err = builds[t.Name].err; r.Err == nil {
 			var g gateRun
 			g, r.Err = c.gate(ctx, t)
 			r.GateResult = g.GateResult

@@ -4,13 +4,16 @@
 //   - collector overhead: the wall time of `fairbench collect` on a suite of
 //     4 targets × 3 scenarios × 3 repetitions with 2 s windows and 1 s
 //     warm-ups, divided by the sum of its warm-up and measurement windows
-//     (aim ≤ 1.05), with where the rest went, read from run.json: before
-//     the run dir (preflight), before the first window (builds, gates),
+//     (aim ≤ 1.05), with where the rest went, read from run.json and the
+//     progress lines: before the run dir (preflight), before the first
+//     window (builds, gates; builds are the wall time while a target was
+//     building, from its progress lines),
 //     between windows on one server, between servers (stop, start,
 //     readiness), and the tool's own start and exit around its window;
 //   - transparency: req/s of the stdlib server measured through `fairbench
 //     collect`, divided by req/s of the same bombardier argv run by hand on
-//     the same server, in alternated pairs (aim ≥ 0.98).
+//     the same server, in alternated pairs (aim ≥ 0.98); with -baseline,
+//     the baseline's collector is a third arm of each round.
 //
 // Both are measured in several rounds and printed as the median with the
 // lowest and highest round, so that one noisy round neither passes nor
@@ -19,7 +22,7 @@
 //
 //	go run ./collect/internal/overhead
 //	go run ./collect/internal/overhead -rounds 1 -reps 1 -pairs 3    # a quicker look
-//	go run ./collect/internal/overhead -baseline ../main             # this collector against another's, alternated
+//	go run ./collect/internal/overhead -baseline ../main             # this collector against another's, alternated in both
 //
 // The machine is shared with whatever else runs: the numbers say how this
 // run went, not a bound.
@@ -29,10 +32,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
@@ -51,7 +51,7 @@ func main() {
 	reps := flag.Int("reps", 3, "repetitions of the overhead suite (0: measure transparency alone)")
 	window := flag.Duration("window", 2*time.Second, "measurement window")
 	warmup := flag.Duration("warmup", time.Second, "warm-up window")
-	pairs := flag.Int("pairs", 5, "alternated pairs (collector, by hand) for transparency, each round")
+	pairs := flag.Int("pairs", 5, "alternated pairs (collector, by hand; with -baseline, triples) for transparency, each round")
 	rounds := flag.Int("rounds", 3, "rounds of both measurements")
 	baseline := flag.String("baseline", "", "another fairbench checkout (e.g. the main branch's) whose collector is alternated with this one's in every round")
 	flag.Parse()
@@ -107,7 +107,7 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline str
 	loadBefore := loadAvg()
 	// this and base are the rounds of this collector and of the baseline's.
 	var this, base tally
-	var ratios, ownRatios, transparencies []float64
+	var ratios, ownRatios, transparencies, baseTransparencies, thisOverBase []float64
 	for r := 1; r <= rounds; r++ {
 		if reps > 0 {
 			// With a baseline, the two collectors take turns going first.
@@ -136,14 +136,19 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline str
 				ownRatios = append(ownRatios, this.own[r-1]/base.own[r-1])
 			}
 		}
-		fmt.Fprintf(os.Stderr, "overhead: round %d/%d: %d alternated pairs for transparency…\n", r, rounds, pairs)
-		viaCollect, byHand, err := b.transparency(pairs, window, warmup)
+		fmt.Fprintf(os.Stderr, "overhead: round %d/%d: %d alternated rounds of %s for transparency…\n", r, rounds, pairs, strings.Join(b.arms(), ", "))
+		rps, err := b.transparency(pairs, window, warmup)
 		if err != nil {
 			return err
 		}
-		mc, mh := median(viaCollect), median(byHand)
+		mc, mh := median(rps[armCollect]), median(rps[armHand])
 		transparencies = append(transparencies, mc/mh)
-		fmt.Fprintf(os.Stderr, "overhead: round %d: transparency %.3f (req/s via collect %s; by hand %s)\n", r, mc/mh, rates(viaCollect), rates(byHand))
+		fmt.Fprintf(os.Stderr, "overhead: round %d: transparency %.3f (req/s via collect %s; by hand %s)\n", r, mc/mh, rates(rps[armCollect]), rates(rps[armHand]))
+		if b.baseline != "" {
+			mb := median(rps[armBaseline])
+			baseTransparencies, thisOverBase = append(baseTransparencies, mb/mh), append(thisOverBase, mc/mb)
+			fmt.Fprintf(os.Stderr, "overhead: round %d: baseline's transparency %.3f (req/s %s)\n", r, mb/mh, rates(rps[armBaseline]))
+		}
 	}
 	if reps > 0 {
 		fmt.Printf("collector overhead  %s   wall ÷ windows, %d rounds of 4 targets × 3 scenarios × %d reps (%v + %v warm-up); aim ≤ 1.05\n",
@@ -160,6 +165,10 @@ func run(rounds, reps int, window, warmup time.Duration, pairs int, baseline str
 	}
 	fmt.Printf("transparency        %s   median req/s via collect ÷ by hand, %d rounds of %d alternated pairs (stdlib ping, bombardier); aim ≥ 0.98\n",
 		spread(transparencies), rounds, pairs)
+	if b.baseline != "" {
+		fmt.Printf("baseline's          %s   the same through %s's fairbench, alternated with both\n", spread(baseTransparencies), baseline)
+		fmt.Printf("this ÷ baseline     %s   median req/s through this collector ÷ through the baseline's\n", spread(thisOverBase))
+	}
 	fmt.Printf("load average        %s before, %s after (1, 5, 15 min); %d CPUs\n", loadBefore, loadAvg(), runtime.NumCPU())
 	return nil
 }
@@ -243,7 +252,7 @@ func (b *bench) overhead(bin string, reps int, window, warmup time.Duration) (sp
 		return spent{}, err
 	}
 	start := time.Now()
-	runDir, err := b.collect(bin, suite, "overhead")
+	runDir, lines, err := b.collect(bin, suite, "overhead")
 	wall := time.Since(start)
 	if err != nil {
 		return spent{}, err
@@ -255,18 +264,22 @@ func (b *bench) overhead(bin string, reps int, window, warmup time.Duration) (sp
 	if want := 4 * 3 * reps * 2; len(m.Measurements) != want {
 		return spent{}, fmt.Errorf("%s: %d windows, want %d", runDir, len(m.Measurements), want)
 	}
-	return account(m, start, wall, window, warmup), nil
+	sp := account(m, start, wall, window, warmup)
+	sp.build = buildSpan(lines)
+	return sp, nil
 }
 
-// collect runs `fairbench collect` and returns the run dir it printed.
-func (b *bench) collect(bin, suite, out string) (string, error) {
+// collect runs `fairbench collect` and returns the run dir it printed,
+// with its progress lines, each stamped with when it came.
+func (b *bench) collect(bin, suite, out string) (string, []stamped, error) {
 	cmd := exec.Command(bin, "collect", "-suite", suite, "-out", filepath.Join(b.work, out), "-base", b.root)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stdout bytes.Buffer
+	stderr := &stampWriter{}
+	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("fairbench collect %s: %v\n%s", suite, err, stderr.String())
+		return "", nil, fmt.Errorf("fairbench collect %s: %v\n%s", suite, err, stderr.all.String())
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	return strings.TrimSpace(stdout.String()), stderr.lines, nil
 }
 
 func readManifest(runDir string) (manifest.Manifest, error) {
@@ -276,150 +289,6 @@ func readManifest(runDir string) (manifest.Manifest, error) {
 		err = json.Unmarshal(b, &m)
 	}
 	return m, err
-}
-
-// transparency alternates a one-measurement collect and the same
-// bombardier argv run by hand on a fresh server, pair by pair, swapping
-// which goes first in every other pair.
-func (b *bench) transparency(pairs int, window, warmup time.Duration) (viaCollect, byHand []float64, err error) {
-	suite := filepath.Join(b.work, "transparency.toml")
-	src := fmt.Sprintf("name = \"transparency\"\n[load]\ntool = \"bombardier\"\nconnections = 32\nduration = %q\nwarmup = %q\nrepetitions = 1\n%s\n[[target]]\nname = \"stdlib\"\nstart = [%q]\n%s",
-		window, warmup, b.isolation(), b.server, ping)
-	if err := os.WriteFile(suite, []byte(src), 0o644); err != nil {
-		return nil, nil, err
-	}
-	var argv []string
-	through := func() error {
-		runDir, err := b.collect(b.fairbench, suite, "transparency")
-		if err != nil {
-			return err
-		}
-		m, err := readManifest(runDir)
-		if err != nil {
-			return err
-		}
-		i := slices.IndexFunc(m.Measurements, func(mr manifest.Measurement) bool { return !mr.Warmup })
-		if i < 0 {
-			return fmt.Errorf("%s: no measurement", runDir)
-		}
-		argv = m.Measurements[i].Argv
-		dump, err := os.ReadFile(filepath.Join(runDir, m.Measurements[i].Dump))
-		if err != nil {
-			return err
-		}
-		rps, err := bombardierRate(dump)
-		viaCollect = append(viaCollect, rps)
-		return err
-	}
-	hand := func() error {
-		rps, err := b.byHand(argv, warmup)
-		byHand = append(byHand, rps)
-		return err
-	}
-	// The first pair starts with collect, which gives the argv to copy.
-	for i := 0; i < pairs; i++ {
-		steps := []func() error{through, hand}
-		if i%2 == 1 {
-			steps[0], steps[1] = hand, through
-		}
-		for _, step := range steps {
-			if err := step(); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	return viaCollect, byHand, nil
-}
-
-// byHand starts the server as a person would, waits for it, warms it up
-// with the same tool, then runs argv against it (its URL's port replaced).
-func (b *bench) byHand(argv []string, warmup time.Duration) (float64, error) {
-	port, err := freePort()
-	if err != nil {
-		return 0, err
-	}
-	server := []string{b.server}
-	if b.isolate {
-		server = append([]string{"taskset", "-c", "0"}, server...)
-	}
-	srv := exec.Command(server[0], server[1:]...)
-	srv.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	srv.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := srv.Start(); err != nil {
-		return 0, err
-	}
-	defer func() {
-		syscall.Kill(-srv.Process.Pid, syscall.SIGKILL)
-		srv.Wait()
-	}()
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			return 0, errors.New("the server did not listen within 10 s")
-		}
-	}
-	run := make([]string, len(argv))
-	for i, a := range argv {
-		if strings.HasPrefix(a, "http://127.0.0.1:") {
-			u := strings.TrimPrefix(a, "http://127.0.0.1:")
-			_, path, _ := strings.Cut(u, "/")
-			a = "http://" + addr + "/" + path
-		}
-		run[i] = a
-	}
-	if warmup > 0 {
-		warm := slices.Clone(run)
-		for i := range warm {
-			if warm[i] == "-d" && i+1 < len(warm) {
-				warm[i+1] = warmup.String()
-			}
-		}
-		if err := exec.Command(warm[0], warm[1:]...).Run(); err != nil {
-			return 0, fmt.Errorf("warm-up %q: %w", warm, err)
-		}
-	}
-	out, err := exec.Command(run[0], run[1:]...).Output()
-	if err != nil {
-		return 0, fmt.Errorf("%q: %w", run, err)
-	}
-	return bombardierRate(out)
-}
-
-// bombardierRate is completed requests ÷ the time bombardier took, from its
-// JSON: the same arithmetic for both sides.
-func bombardierRate(dump []byte) (float64, error) {
-	var d struct {
-		Result struct {
-			Time   float64 `json:"timeTakenSeconds"`
-			R1     int64   `json:"req1xx"`
-			R2     int64   `json:"req2xx"`
-			R3     int64   `json:"req3xx"`
-			R4     int64   `json:"req4xx"`
-			R5     int64   `json:"req5xx"`
-			Others int64   `json:"others"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(dump, &d); err != nil {
-		return 0, fmt.Errorf("bombardier JSON: %w", err)
-	}
-	r := d.Result
-	if r.Time <= 0 {
-		return 0, errors.New("bombardier JSON: no timeTakenSeconds")
-	}
-	return float64(r.R1+r.R2+r.R3+r.R4+r.R5+r.Others) / r.Time, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 func median(xs []float64) float64 {

@@ -1,0 +1,49 @@
+package collect
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/collect/pinning"
+)
+
+// TestKeepOffServerCPUs: for a window, every thread of fairbench leaves
+// the server's CPUs, and comes back to the CPUs it had afterwards.
+func TestKeepOffServerCPUs(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("needs two CPUs")
+	}
+	allowed := func() map[string]bool {
+		lists := map[string]bool{}
+		for _, tid := range ownThreads() {
+			b, err := os.ReadFile(filepath.Join("/proc/self/task", strconv.Itoa(tid), "status"))
+			if err != nil {
+				continue // ended meanwhile
+			}
+			for _, l := range strings.Split(string(b), "\n") {
+				if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+					lists[strings.TrimSpace(v)] = true
+				}
+			}
+		}
+		return lists
+	}
+	before := allowed()
+	back := keepOff("0")
+	during := allowed()
+	back()
+	after := allowed()
+	for list := range during {
+		if cpus, _ := pinning.ParseList(list); len(cpus) == 0 || cpus[0] == 0 {
+			t.Errorf("a thread of fairbench may run on %q during the window, want CPU 0 left out", list)
+		}
+	}
+	if !maps.Equal(before, after) {
+		t.Errorf("threads on %v after the window, %v before", after, before)
+	}
+}

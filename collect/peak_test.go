@@ -1,0 +1,93 @@
+package collect
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"testing"
+	"time"
+)
+
+// spikeBytes is what the spiking server holds for a moment.
+const spikeBytes = 64 << 20
+
+// TestPeakKeptByTheKernel: a server's memory peak in a window is read from
+// the kernel's own high-water mark, so that fairbench runs nothing during
+// the window (no sampler competing with the server for a CPU) and a spike
+// between two samples still counts.
+func TestPeakKeptByTheKernel(t *testing.T) {
+	// This test binary, run again as TestPeakSpike: it holds 64 MiB for a
+	// moment, gives them back to the system, and waits.
+	done := filepath.Join(t.TempDir(), "spiked")
+	s, err := startProcess("spike", []string{os.Args[0], "-test.run=^TestPeakSpike$"}, t.TempDir(), []string{"FAIRBENCH_PEAK_SPIKE=" + done}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop(time.Second)
+	time.Sleep(100 * time.Millisecond) // started, not yet spiked
+	before := runtime.NumGoroutine()
+	peak := s.group.watchPeak(rssSampleEvery)
+	during := runtime.NumGoroutine()
+	// The spike is over when the server says so (a busy machine may take
+	// seconds).
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+	}
+	now := s.RSS()
+	got := peak()
+	if during != before {
+		t.Errorf("%d goroutines during the window, %d before: fairbench samples instead of reading the kernel's peak", during, before)
+	}
+	if got < spikeBytes || now >= spikeBytes {
+		t.Errorf("peak %d bytes, %d resident after the spike: want a peak of at least %d", got, now, spikeBytes)
+	}
+}
+
+// TestPeakSpike is the spiking server of TestPeakKeptByTheKernel; it does
+// nothing unless FAIRBENCH_PEAK_SPIKE is set.
+func TestPeakSpike(t *testing.T) {
+	if os.Getenv("FAIRBENCH_PEAK_SPIKE") == "" {
+		t.Skip("the server of TestPeakKeptByTheKernel")
+	}
+	time.Sleep(300 * time.Millisecond)
+	b := make([]byte, spikeBytes)
+	for i := range b {
+		b[i] = 1
+	}
+	runtime.KeepAlive(b)
+	b = nil
+	debug.FreeOSMemory()
+	os.WriteFile(os.Getenv("FAIRBENCH_PEAK_SPIKE"), nil, 0o644)
+	time.Sleep(30 * time.Second)
+}
+
+// TestTreeListedOncePerSide: the reads around a window (CPU time, memory,
+// the peak) share one listing of the server's process tree on each side
+// of it, and a process started during the window is in the listing after
+// (the shell's first child, sleep 0.4, gives way to its second).
+func TestTreeListedOncePerSide(t *testing.T) {
+	s, err := startProcess("forks", []string{"sh", "-c", "sleep 0.4; sleep 30 & wait"}, t.TempDir(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop(time.Second)
+	g := s.group.(*localGroup)
+	first := g.tree()
+	s.CPUSeconds()
+	s.RSS()
+	if again := g.tree(); &again[0] != &first[0] {
+		t.Errorf("the tree was listed again within %v", treeFresh)
+	}
+	// The second child comes after 0.4 s, or later on a busy machine.
+	var after []int
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if after = g.tree(); len(after) == 2 && !slices.Contains(first, after[1]) {
+			return
+		}
+	}
+	t.Errorf("tree %v after the second child started, %v before: want the shell and its new child", after, first)
+}
