@@ -75,6 +75,16 @@ func judgementOf(c audit.Comparison, other, base string) Judgement {
 		if c.Ratio > 1 {
 			j.Dir = "up"
 		}
+		if v.Reason == audit.ReasonAtLeast {
+			// The faster side's number is a lower bound: the ratio
+			// understates how far apart they are.
+			bound := "≥ "
+			if c.Ratio < 1 {
+				bound = "≤ "
+			}
+			j.Ratio, j.Change = bound+j.Ratio, bound+j.Change
+			j.Short = "at least" // Title explains it (Verdict.Explain)
+		}
 		return j
 	}
 	j.Mark, j.Class, j.Dir = "~", "ratio same", "same"

@@ -222,3 +222,22 @@ func TestChartReadable(t *testing.T) {
 		t.Errorf("geomean bar title %q", g.Bars[0].Title)
 	}
 }
+
+// TestJudgementAtLeast: a claim whose faster side saturated its load
+// generator shows its ratio as a bound, in the direction it was judged.
+func TestJudgementAtLeast(t *testing.T) {
+	for _, tc := range []struct {
+		ratio float64
+		want  string
+	}{{3.06, "≥ 3.06×"}, {1 / 3.06, "≤ 0.327×"}} {
+		v := audit.Verdict{Verdict: audit.VerdictA, Reason: audit.ReasonAtLeast, Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Level: 0.99}
+		j := judgementOf(audit.Comparison{Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Verdict: v}, "a", "b")
+		if j.Ratio != tc.want || j.Mark != "" || j.Why != "" || j.Short != "at least" {
+			t.Errorf("ratio %.3f: %q mark %q why %q short %q, want %q claimed, at least", tc.ratio, j.Ratio, j.Mark, j.Why, j.Short, tc.want)
+		}
+	}
+	v := audit.Verdict{Verdict: audit.VerdictA, Reason: audit.ReasonDiffers, Ratio: 2}
+	if j := judgementOf(audit.Comparison{Ratio: 2, Verdict: v}, "a", "b"); j.Ratio != Ratio(2) || j.Short != "" {
+		t.Errorf("a plain claim reads %q (%q)", j.Ratio, j.Short)
+	}
+}

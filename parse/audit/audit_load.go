@@ -170,8 +170,9 @@ func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
 }
 
 // clientBound is the cells whose load generator was saturated (the
-// client-saturated rule): their number measures the client, so their
-// verdicts read "~" (ReasonClientBound).
+// client-saturated rule): their number measures the client and is a lower
+// bound of the target's capacity, so a verdict in their favour reads "at
+// least" (ReasonAtLeast) and any other "~" (ReasonClientBound).
 func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 	out := map[*Cell]bool{}
 	if set == nil {
@@ -230,10 +231,10 @@ func clientSaturatedSpec(phase string, th Thresholds) foldSpec {
 					th.ClientSaturation*100, phase, scopeSpace(scope), evidenceList(ev))
 			}
 			if scope == "" {
-				return fmt.Sprintf("the load generator kept %s of the CPUs it could use busy: the number measures the client as much as the server, so its comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
+				return fmt.Sprintf("the load generator kept %s of the CPUs it could use busy: the number measures the client as much as the server: it is a lower bound of the target's capacity, so a comparison it wins reads \"at least\" and one it loses reads \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
 					ev[0])
 			}
-			return fmt.Sprintf("the load generator kept at least %.0f%% of the CPUs it could use busy %s (%s): the numbers measure the client as much as the servers, so their comparisons read \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
+			return fmt.Sprintf("the load generator kept at least %.0f%% of the CPUs it could use busy %s (%s): the numbers measure the client as much as the servers: each is a lower bound of its target's capacity, so a comparison one wins reads \"at least\" and one it loses reads \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
 				th.ClientSaturation*100, scope, evidenceList(ev))
 		}}
 }

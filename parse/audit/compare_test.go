@@ -52,8 +52,9 @@ func TestVerdictReasons(t *testing.T) {
 	near := simCell("near", []float64{100.5, 101.5, 102.5, 103.5}, th)
 	thin := simCell("thin", []float64{150, 151}, th)
 	none := simCell("none", []float64{0, 0, 0}, th)
-	busy := simCell("busy", []float64{400, 401, 402, 403}, th)
-	sv := decideScenario([]*Cell{fast, slow, near, thin, none, busy}, MetricRPS, th, defaultFloor(th), map[*Cell]bool{busy: true})
+	busy := simCell("busy", []float64{400, 401, 402, 403}, th)     // its load generator saturated, the fastest
+	capped := simCell("capped", []float64{100, 101, 102, 103}, th) // its load generator saturated, slow
+	sv := decideScenario([]*Cell{fast, slow, near, thin, none, busy, capped}, MetricRPS, th, defaultFloor(th), map[*Cell]bool{busy: true, capped: true})
 	for _, c := range []struct {
 		a, b            *Cell
 		verdict, reason string
@@ -62,15 +63,20 @@ func TestVerdictReasons(t *testing.T) {
 		{near, slow, VerdictTie, ReasonNotSignificant},
 		{fast, thin, VerdictTie, ReasonTooFewReps},
 		{none, slow, VerdictTie, ReasonNoData},
-		{busy, slow, VerdictTie, ReasonClientBound},
+		{busy, slow, VerdictA, ReasonAtLeast},         // a lower bound above slow: at least this much faster
+		{fast, capped, VerdictTie, ReasonClientBound}, // capped's capacity may be anywhere above its number
+		{busy, capped, VerdictTie, ReasonClientBound}, // both saturated: not tested
 	} {
 		v, ok := sv.Pair(c.a, c.b)
 		if !ok || v.Verdict != c.verdict || v.Reason != c.reason {
 			t.Errorf("%s vs %s: %s %s, want %s %s (%s)", c.a.Name, c.b.Name, v.Verdict, v.Reason, c.verdict, c.reason, v.Explain())
 		}
 	}
-	if sv.Family != 3 {
-		t.Errorf("family %d, want 3 (fast, near, slow)", sv.Family)
+	if sv.Family != 9 {
+		t.Errorf("family %d, want 9 (the pairs of fast, near, slow, busy and capped, busy with capped aside)", sv.Family)
+	}
+	if v, _ := sv.Pair(busy, capped); v.Tested() {
+		t.Error("two saturated sides were tested")
 	}
 	// A floor wider than the difference keeps a significant pair at "~".
 	wide := defaultFloor(th)

@@ -165,7 +165,7 @@ func judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell
 			v.Reason = whyA
 		case !okB:
 			v.Reason = whyB
-		case bound[a] || bound[b]:
+		case bound[a] && bound[b]:
 			v.Reason = ReasonClientBound
 		default:
 			w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
@@ -190,6 +190,17 @@ func judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell
 			v.Verdict, v.Reason = VerdictB, ReasonDiffers
 		default:
 			v.Reason = ReasonWithinFloor
+		}
+		// A saturated side's number is a lower bound of its capacity: a
+		// claim in its favour stands, as "at least"; any other outcome
+		// cannot be told from the client's limit.
+		if a, b := bound[v.CellA], bound[v.CellB]; a || b {
+			switch {
+			case v.Verdict == VerdictA && a, v.Verdict == VerdictB && b:
+				v.Reason = ReasonAtLeast
+			default:
+				v.Verdict, v.Reason = VerdictTie, ReasonClientBound
+			}
 		}
 	}
 	for i := range vs {

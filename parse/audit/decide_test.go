@@ -66,19 +66,27 @@ func TestDecideAAFloor(t *testing.T) {
 }
 
 // TestClientBoundFromCPU: a cell whose load generator used nearly all of
-// its CPU has "~" verdicts with reason client-bound.
+// its CPU is a lower bound: faster than the other, the claim stands as "at
+// least"; slower, its verdict is "~" with reason client-bound.
 func TestClientBoundFromCPU(t *testing.T) {
-	fast := series("r", "fast", "ping", 1, 2, 2000, 2010, 1990, 2005)
-	slow := series("r", "slow", "ping", 2, 2, 1000, 1010, 990, 1005)
-	for _, m := range fast {
-		m.ClientCPU = 9.9 // of 10 s on one client CPU
-	}
-	s := setOf(fast, slow)
-	s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Facts: manifest.Facts{Threads: 2}}}}
-	s.Runs[0].Isolation.ServerCPUs, s.Runs[0].Isolation.ClientCPUs = "0", "1"
-	d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
-	if v := d.All()[0]; v.Reason != ReasonClientBound || v.Claimed() {
-		t.Errorf("fast vs slow with fast's client saturated: %s %s, want ~ client-bound", v.Verdict, v.Reason)
+	for _, tc := range []struct {
+		saturated, reason string
+		claimed           bool
+	}{{"fast", ReasonAtLeast, true}, {"slow", ReasonClientBound, false}} {
+		fast := series("r", "fast", "ping", 1, 2, 2000, 2010, 1990, 2005)
+		slow := series("r", "slow", "ping", 2, 2, 1000, 1010, 990, 1005)
+		for _, m := range append(fast, slow...) {
+			if m.Target == tc.saturated {
+				m.ClientCPU = 9.9 // of 10 s on one client CPU
+			}
+		}
+		s := setOf(fast, slow)
+		s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Facts: manifest.Facts{Threads: 2}}}}
+		s.Runs[0].Isolation.ServerCPUs, s.Runs[0].Isolation.ClientCPUs = "0", "1"
+		d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
+		if v := d.All()[0]; v.Reason != tc.reason || v.Claimed() != tc.claimed || (v.Claimed() && v.Faster().Name != "fast") {
+			t.Errorf("fast vs slow with %s's client saturated: %s %s, want %s", tc.saturated, v.Verdict, v.Reason, tc.reason)
+		}
 	}
 }
 

@@ -29,8 +29,14 @@ const (
 	// ReasonNoData: a side has no positive throughput; not tested.
 	ReasonNoData = "no-data"
 	// ReasonClientBound: a side's load generator was saturated (the
-	// client-saturated rule), so its number measures the client; not tested.
+	// client-saturated rule), so its number measures the client: both
+	// sides saturated, or the test would favour the side that was not (a
+	// saturated side's true capacity may be anywhere above its number).
 	ReasonClientBound = "client-bound"
+	// ReasonAtLeast: a claim in favour of a side whose load generator was
+	// saturated. Its number is a lower bound of its capacity, so the claim
+	// holds and the ratio understates the difference: "at least" this.
+	ReasonAtLeast = "at-least"
 	// ReasonOtherRun: the cells are from different runs, which are ranked
 	// each on its own; no verdict across runs exists.
 	ReasonOtherRun = "other-run"
@@ -110,6 +116,9 @@ func (v Verdict) Explain() string {
 		return "~: a side has no positive throughput"
 	case ReasonClientBound:
 		return "~: the load generator was saturated on a side, so its number measures the client, not the server"
+	case ReasonAtLeast:
+		return fmt.Sprintf("%s (%s): Holm-adjusted p=%.2g < %g over %d pairs and the interval clears the %.1f%% noise floor; the faster side's load generator was saturated, so its number is a lower bound and the difference is at least this",
+			interval, pct(v.Ratio), v.PAdj, v.Alpha, v.Family, v.Floor*100)
 	case ReasonOtherRun:
 		return "~: the cells are from different runs, ranked each within its run"
 	}
