@@ -46,4 +46,15 @@ func TestKeepOffServerCPUs(t *testing.T) {
 	if !maps.Equal(before, after) {
 		t.Errorf("threads on %v after the window, %v before", after, before)
 	}
+	// Two windows side by side in one process (collects in tests), the
+	// first ending first: the mask comes back only when both have ended.
+	first, second := keepOff("0"), keepOff("0")
+	first()
+	if mid := allowed(); maps.Equal(mid, before) {
+		t.Errorf("threads back on %v while a window still runs", mid)
+	}
+	second()
+	if last := allowed(); !maps.Equal(last, before) {
+		t.Errorf("threads on %v after both windows, %v before", last, before)
+	}
 }

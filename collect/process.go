@@ -307,9 +307,13 @@ func keepOff(cpus string) func() {
 	if err != nil || len(set) == 0 {
 		return func() {}
 	}
-	was, err := affinity(0)
-	if err != nil {
-		return func() {}
+	offCPUs.Lock()
+	defer offCPUs.Unlock()
+	was := offCPUs.was
+	if offCPUs.holders == 0 {
+		if was, err = affinity(0); err != nil {
+			return func() {}
+		}
 	}
 	off := was
 	for _, cpu := range set {
@@ -320,12 +324,31 @@ func keepOff(cpus string) func() {
 	if off == (cpuMask{}) || off == was {
 		return func() {}
 	}
+	offCPUs.was = was
+	offCPUs.holders++
 	for _, tid := range ownThreads() {
 		setAffinity(tid, off)
 	}
+	var once sync.Once
 	return func() {
-		for _, tid := range ownThreads() {
-			setAffinity(tid, was)
-		}
+		once.Do(func() {
+			offCPUs.Lock()
+			defer offCPUs.Unlock()
+			// Collects side by side in one process (tests) share the
+			// mask: the last to finish its window puts it back.
+			if offCPUs.holders--; offCPUs.holders == 0 {
+				for _, tid := range ownThreads() {
+					setAffinity(tid, offCPUs.was)
+				}
+			}
+		})
 	}
+}
+
+// offCPUs is the process's mask before the first keepOff still in force,
+// and how many windows hold one.
+var offCPUs struct {
+	sync.Mutex
+	holders int
+	was     cpuMask
 }
