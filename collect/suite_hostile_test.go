@@ -313,6 +313,7 @@ func FuzzParseSuite(f *testing.F) {
 		"name = \"x\"\n[load]\nconnections = 0\nduration = \"1000h\"\n" + okTarget + okScenario,
 		"name = \"x\"\n" + okTarget + "[[scenario]]\nname = \"p\"\nrequest = { path = \"/a\\r\\n\", headers = { \"x\\ny\" = \"1\\r\\n\" } }\nexpect = { status = 200 }\nload = { rate = 0 }\n",
 		"name = \"x\"\naa_pair = [\"a\", \"b\"]\n[[target]]\nname = \"a\"\nstart = [\"a\"]\nenv = { \"A=B\" = \"\" }\n" + okScenario,
+		"\"a\\n0\" =", // a quoted key with a newline, at the end of the file (CI's finding)
 		"name = \"x\"\n[[host]]\nname = \"s\"\nssh = \"a\\u000bb\"\nroles = [\"server\"]\n" + okTarget + okScenario,
 	} {
 		f.Add([]byte(s))

@@ -20,7 +20,7 @@ func (f *File) shapes(t reflect.Type, md toml.MetaData) error {
 			continue
 		}
 		if got := md.Type(k...); got != "Hash" && got != "ArrayHash" {
-			return fmt.Errorf("%s:%d: %s: want a table like { key = \"value\" }, got %s", f.Name, e.line, k[len(k)-1], article(got))
+			return fmt.Errorf("%s:%d: %s: want a table like { key = \"value\" }, got %s", f.Name, e.line, showKey(k[len(k)-1]), article(got))
 		}
 	}
 	return nil

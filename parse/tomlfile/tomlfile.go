@@ -8,12 +8,15 @@ package tomlfile
 import (
 	"errors"
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"io"
 	"os"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/fairbench/fairbench/parse"
 
 	"github.com/BurntSushi/toml"
 )
@@ -94,16 +97,16 @@ func Decode(name string, src []byte, v any, hint string) (*File, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			msg := pe.Message
+			msg := oneLine(pe.Message) // it may quote the raw input, newlines and all
 			if pe.LastKey != "" {
 				return nil, fmt.Errorf("%s:%d: %s: %s", name, max(pe.Position.Line, 1), lastKey(pe.LastKey), msg)
 			}
 			return nil, fmt.Errorf("%s:%d: %s", name, max(pe.Position.Line, 1), msg)
 		}
 		if m := typeError.FindStringSubmatch(err.Error()); m != nil {
-			return nil, fmt.Errorf("%s:%s: %s: %s", name, m[1], lastKey(m[2]), m[3])
+			return nil, fmt.Errorf("%s:%s: %s: %s", name, m[1], lastKey(m[2]), oneLine(m[3]))
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, oneLine(err.Error()))
 	}
 	f.order = keyLines(src, md)
 	if err := f.shapes(reflect.TypeOf(v), md); err != nil {
@@ -147,9 +150,43 @@ func Decode(name string, src []byte, v any, hint string) (*File, error) {
 var typeError = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*)"\): (.*)$`)
 
 // lastKey is the last piece of a dotted key, the one a message names.
+// A piece that is not a bare TOML key (a quoted key may hold a newline or
+// any other character) is shown quoted, so that a message stays one line.
 func lastKey(k string) string {
 	if i := strings.LastIndexByte(k, '.'); i >= 0 {
-		return k[i+1:]
+		k = k[i+1:]
+	}
+	return showKey(k)
+}
+
+// oneLine escapes control characters, so that a message quoting input is one
+// line that still reads as the input did ("'0b\\n'").
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// showKey is one key as a message names it: bare when TOML would accept it
+// bare, quoted otherwise.
+func showKey(k string) string {
+	if k == "" {
+		return `""`
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return strconv.Quote(k)
+		}
 	}
 	return k
 }
