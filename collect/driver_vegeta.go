@@ -173,6 +173,9 @@ type schedule struct {
 	// not from when it was due, so a window that fell behind understates
 	// latency: it measures the client, not the server.
 	Behind float64
+	// FromSchedule is the latency timed from when each request was due
+	// (parse.FromSchedule), as run.json keeps it; nil without results.
+	FromSchedule *manifest.ScheduleLatency
 }
 
 // readSchedule reads vegeta's CSV encoding of results with package
@@ -194,6 +197,7 @@ func readSchedule(r io.Reader, name string, rate float64) (schedule, error) {
 		s.SendRate = float64(len(results)-1) / span
 	}
 	s.Behind = parse.Behind(results, rate).Seconds()
+	s.FromSchedule = parse.ScheduleRecord(parse.FromSchedule(results, rate))
 	return s, nil
 }
 

@@ -159,7 +159,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	if load.Tool == "vegeta" && ctx.Err() == nil {
 		var s schedule
 		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, limit, tr)
-		mr.SendRate, mr.BehindS = s.SendRate, s.Behind
+		mr.SendRate, mr.BehindS, mr.FromSchedule = s.SendRate, s.Behind, s.FromSchedule
 		mr.Reports = vegetaReportArgvs(tool.Path, vegetaResults(there))
 	}
 	mr.RSSPeak = peak()

@@ -33,6 +33,10 @@ func TestReadSchedule(t *testing.T) {
 	if s.Sent != 4 || math.Abs(s.SendRate-10) > 1e-9 || math.Abs(s.Behind-0.05) > 1e-9 {
 		t.Errorf("schedule %+v, want 4 sent at 10 req/s, 0.05 s behind", s)
 	}
+	// each took 5 µs; the one sent 50 ms late, 50.005 ms from its due time
+	if f := s.FromSchedule; f == nil || math.Abs(f.MaxS-0.050005) > 1e-9 || math.Abs(f.P50S-5e-6) > 1e-12 {
+		t.Errorf("from schedule %+v, want p50 5 µs and max 50.005 ms", f)
+	}
 	if _, err := readSchedule(strings.NewReader("1,200\n"), "r.csv", 10); err == nil || !strings.Contains(err.Error(), "r.csv:1:") {
 		t.Errorf("a short line: err %v, want one naming r.csv line 1", err)
 	}

@@ -170,6 +170,9 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 		if mr.SendRate <= 0 || mr.BehindS < 0 || strict && (mr.SendRate < 0.8*want || mr.SendRate > 1.2*want || mr.BehindS > 0.5) {
 			t.Errorf("%s: sent %v req/s at most %v s behind, offered %v", mr.Dump, mr.SendRate, mr.BehindS, want)
 		}
+		if f := mr.FromSchedule; f == nil || !(f.P99S > 0) || f.MaxS < f.P99S {
+			t.Errorf("%s: latency from the schedule %+v, want a p99 and a max", mr.Dump, f)
+		}
 		checkVegetaDump(t, filepath.Join(dir.Path, mr.Dump), mr.Rate, strict)
 		if len(mr.Reports) != 2 || mr.Reports[0][1] != "report" || mr.Reports[1][2] != "-type="+collect.VegetaHist {
 			t.Errorf("%s: reports recorded as %q", mr.Dump, mr.Reports)

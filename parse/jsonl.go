@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // JSON Lines schema (`fairbench parse -format json`), one object per line.
@@ -89,7 +91,10 @@ import (
 //	                reports do not print it
 //	open            {"fraction", "capacity", "send_rate", "behind_s", "wait_s",
 //	                "success"}: what an open-model run says of its schedule
-//	                (parse.OpenModel); "success" (0 to 1) only where known
+//	                (parse.OpenModel); "success" (0 to 1) only where known;
+//	                "from_schedule" {"p50_s", "p90_s", "p95_s", "p99_s", "p99_9_s",
+//	                "max_s"}: the latency timed from when each request was due,
+//	                where the results stream was read
 //	latency_buckets [{"low_s", "high_s", "count"}]: the latency histogram the tool
 //	                printed (vegeta's hist report), ascending; high_s 0 is +Inf
 //
@@ -170,6 +175,8 @@ type jsonOpen struct {
 	BehindS  float64  `json:"behind_s"`
 	WaitS    float64  `json:"wait_s"`
 	Success  *float64 `json:"success,omitempty"`
+	// FromSchedule: latency timed from when each request was due.
+	FromSchedule *manifest.ScheduleLatency `json:"from_schedule,omitempty"`
 }
 
 type jsonLatencyBucket struct {
@@ -180,11 +187,12 @@ type jsonLatencyBucket struct {
 
 // openJSON is nil for a closed-loop measurement.
 func openJSON(o OpenModel) *jsonOpen {
-	if o == (OpenModel{}) {
+	if o.IsZero() {
 		return nil
 	}
+	sched := ScheduleRecord(o.FromSchedule)
 	j := &jsonOpen{Fraction: o.Fraction, Capacity: o.Capacity, SendRate: o.SendRate,
-		BehindS: o.Behind.Seconds(), WaitS: o.Wait.Seconds()}
+		BehindS: o.Behind.Seconds(), WaitS: o.Wait.Seconds(), FromSchedule: sched}
 	if o.SuccessKnown {
 		j.Success = &o.Success
 	}

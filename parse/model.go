@@ -183,6 +183,12 @@ type OpenModel struct {
 	// Behind is how far sending fell behind the schedule: the latest any
 	// request went out after its scheduled time, where known.
 	Behind time.Duration
+	// FromSchedule is the latency of the point's requests timed from when
+	// each was due, not from when it went out (FromSchedule in
+	// vegeta_schedule.go), where the results were read: equal to the
+	// printed latency when sending kept its schedule, longer in the tail
+	// when it did not. The zero Latency where unknown.
+	FromSchedule Latency
 	// Wait is the time from the last request sent to the last answer
 	// (vegeta's "wait").
 	Wait time.Duration
@@ -190,6 +196,12 @@ type OpenModel struct {
 	// (vegeta's "success", 0 to 1), where SuccessKnown.
 	Success      float64
 	SuccessKnown bool
+}
+
+// IsZero reports whether o says nothing: a closed-loop measurement's.
+func (o OpenModel) IsZero() bool {
+	return o.Fraction == 0 && o.Capacity == 0 && o.SendRate == 0 && o.Behind == 0 && o.Wait == 0 &&
+		o.Success == 0 && !o.SuccessKnown && o.FromSchedule.Max == 0 && len(o.FromSchedule.Percentiles) == 0
 }
 
 // RatePercentile is one percentile of a rate (req/s), P in percent.

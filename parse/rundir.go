@@ -154,6 +154,7 @@ func openModel(m *Measurement, mr manifest.Measurement) {
 	if mr.BehindS > 0 {
 		m.Open.Behind = seconds(mr.BehindS)
 	}
+	m.Open.FromSchedule = scheduleLatency(mr.FromSchedule)
 }
 
 // measurementKey is what makes a measurement of run.json one: its dump, or

@@ -66,42 +66,6 @@ func ReadVegetaCSV(r io.Reader, name string) ([]VegetaResult, error) {
 	return out, nil
 }
 
-// Behind is how late the latest request went out against the attack's
-// schedule at rate req/s: each request seq is due at the first request's
-// time + seq/rate, and Behind is the most any was sent after it was due,
-// 0 when none was late or rate is not positive. vegeta numbers requests
-// in the order its workers take them, so a request's seq is its tick.
-func Behind(results []VegetaResult, rate float64) time.Duration {
-	sent := make([]sending, len(results))
-	for i, r := range results {
-		sent[i] = sending{r.Seq, r.Timestamp.UnixNano()}
-	}
-	return behind(sent, rate)
-}
-
-// sending is when one request went out (Unix ns) and its place in the schedule.
-type sending struct {
-	seq uint64
-	at  int64
-}
-
-// behind is Behind on what it needs of each result.
-func behind(sent []sending, rate float64) time.Duration {
-	if len(sent) == 0 || !(rate > 0) || math.IsInf(rate, 0) {
-		return 0
-	}
-	first := sent[0].at
-	for _, s := range sent[1:] {
-		first = min(first, s.at)
-	}
-	var late time.Duration
-	for _, s := range sent {
-		due := time.Duration(float64(s.seq) / rate * float64(time.Second))
-		late = max(late, time.Duration(s.at-first)-due)
-	}
-	return late
-}
-
 // parseVegetaCSV parses one CSV line of results.
 func parseVegetaCSV(text string) (VegetaResult, error) {
 	var r VegetaResult
@@ -290,6 +254,7 @@ func (b *vegetaResultsBlock) end() ([]Record, error) {
 		if v, ok := vegetaFlag(cmd.argv, "rate"); ok {
 			if rate, ok := vegetaRate(v); ok {
 				m.Open.Behind = behind(b.tally.sent, rate)
+				m.Open.FromSchedule = fromSchedule(b.tally.sent, rate)
 			}
 		}
 	}
@@ -322,7 +287,7 @@ func (t *vegetaTally) add(r VegetaResult) {
 	t.codes[r.Code]++
 	t.bytesIn += r.BytesIn
 	t.latencies = append(t.latencies, r.Latency)
-	t.sent = append(t.sent, sending{r.Seq, r.Timestamp.UnixNano()})
+	t.sent = append(t.sent, sending{r.Seq, r.Timestamp.UnixNano(), r.Latency})
 	t.total += r.Latency
 	if r.Timestamp.Before(t.earliest) {
 		t.earliest = r.Timestamp

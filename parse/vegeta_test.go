@@ -69,7 +69,7 @@ func TestVegetaReportsAgree(t *testing.T) {
 func TestVegetaResultsAgree(t *testing.T) {
 	for _, c := range []string{"ok", "refused", "non2xx", "behind"} {
 		res, js := readVegeta(t, c+"_results.csv"), readVegeta(t, c+"_json.json")
-		if res.Requests != js.Requests || res.Status != js.Status || res.Open != js.Open || res.ToolRPS != js.ToolRPS ||
+		if res.Requests != js.Requests || res.Status != js.Status || !reflect.DeepEqual(res.Open, js.Open) || res.ToolRPS != js.ToolRPS ||
 			res.Duration != js.Duration || res.Latency.Min != js.Latency.Min || res.Latency.Max != js.Latency.Max ||
 			res.Latency.Mean != js.Latency.Mean || res.RPS != js.RPS {
 			t.Errorf("%s: results %d %+v %+v tput %g dur %s lat %s/%s/%s, JSON %d %+v %+v %g %s %s/%s/%s", c,

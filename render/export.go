@@ -580,13 +580,15 @@ func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	}
 	for i, r := range c.reps {
 		dump := c.dumps[i]
-		if err := w.Write([]string{csvText(c.run), csvText(c.scenario), csvText(c.name), csvText(c.target), csvText(c.runtime),
+		row := []string{csvText(c.run), csvText(c.scenario), csvText(c.name), csvText(c.target), csvText(c.runtime),
 			strconv.Itoa(r.Rep), csvText(r.Tool), csvText(r.ToolVersion),
 			fl(r.RPS), r.RPSBasis, fl(r.ToolRPS), fl(r.GoodRPS), r.GoodBasis, strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
 			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256,
-			parse.PhaseThroughput, "", "", "", "", "", "", "", "", "", ""}); err != nil {
+			parse.PhaseThroughput}
+		// a closed-loop row leaves the points' other columns empty
+		if err := w.Write(append(row, make([]string, len(pointCSVHeader)-1)...)); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // closedOnly are the closed-loop measurements of ms (Phase ""): the only
@@ -62,39 +63,21 @@ func (m *model) pointName(meas *parse.Measurement) string {
 	return m.in.cellName(meas.Target, meas.Runtime)
 }
 
-// When a point's sending fell behind its schedule, the requests it sent
-// late waited in the load tool, and their wait is in no latency it
-// printed: the point shows the client's failure, not the server's latency.
-const (
-	// sendShortfall is how far below the offered rate the send rate may
-	// fall before the point counts as behind: 5%, above the rounding of a
-	// short window's start and end.
-	sendShortfall = 0.05
-	// behindLimit is how late the latest request may go out: 50 ms, more
-	// than a scheduler tick or a garbage-collection pause of the load tool,
-	// and already a p99 at most loads this site measures.
-	behindLimit = 50 * time.Millisecond
-)
-
-// fellBehind says why a latency point's sending fell behind its schedule,
-// "" when it kept to it (or its tool does not say).
+// fellBehind says why a latency point measures the client rather than
+// the server, "" when it does not: the audit's judgment, so that a page
+// and the findings never disagree about a point.
 func fellBehind(meas *parse.Measurement) string {
-	if meas.Phase != parse.PhaseLatency {
-		return ""
-	}
-	o := meas.Open
-	switch {
-	case meas.Rate > 0 && o.SendRate > 0 && o.SendRate < meas.Rate*(1-sendShortfall):
-		return fmt.Sprintf("the load tool sent %s req/s of the %s offered (%.0f%% short): its latency is the client's failure, not the server's", Count(o.SendRate), Count(meas.Rate), (1-o.SendRate/meas.Rate)*100)
-	case o.Behind > behindLimit:
-		return fmt.Sprintf("the load tool's sending fell %s behind its schedule (more than %s): its latency leaves out that wait and is the client's failure, not the server's", Latency(o.Behind), Latency(behindLimit))
-	}
-	return ""
+	return audit.ClientFellBehind(meas)
 }
 
 // percentileOf is percentile q of a measurement, false if not printed.
 func percentileOf(meas *parse.Measurement, q float64) (time.Duration, bool) {
-	for _, p := range meas.Latency.Percentiles {
+	return percentileIn(meas.Latency, q)
+}
+
+// percentileIn is percentile q of l, false if l has none.
+func percentileIn(l parse.Latency, q float64) (time.Duration, bool) {
+	for _, p := range l.Percentiles {
 		if p.P == q {
 			return p.Value, true
 		}
@@ -122,6 +105,7 @@ type PointRow struct {
 	Rep              string
 	Achieved, Sent   Num
 	P50, P99, Max    Num
+	P99Due           Num // p99 timed from when each request was due, where the results were read
 	Success          Num
 	Behind           string // why the point shows the client's failure, "" if it does not
 	Dump             Link
@@ -171,6 +155,8 @@ func (m *model) pointRow(p Page, meas *parse.Measurement) PointRow {
 	p99, ok99 := percentileOf(meas, 99)
 	r.P50, r.P99 = lat(p50, ok50, "p50"), lat(p99, ok99, "p99")
 	r.Max = lat(meas.Latency.Max, meas.Latency.Max > 0, "max")
+	due, okDue := percentileIn(meas.Open.FromSchedule, 99)
+	r.P99Due = lat(due, okDue, "p99 timed from when each request was due")
 	r.Success = dash
 	if s, ok := successOf(meas); ok {
 		r.Success = Num{Text: fmt.Sprintf("%.2f%%", s*100), Sort: strconv.FormatFloat(s, 'g', -1, 64)}

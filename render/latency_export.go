@@ -25,7 +25,8 @@ type exportPoint struct {
 	SuccessKnown                     bool
 	P50, P90, P99, Max               time.Duration
 	HasP50, HasP90, HasP99           bool
-	Corrected                        bool // latency corrected for coordinated omission (wrk2)
+	Corrected                        bool          // latency corrected for coordinated omission (wrk2)
+	P99Due                           time.Duration // p99 timed from when each request was due (vegeta's results); 0 if unknown
 	Argv                             []string
 	Source                           parse.Source
 }
@@ -39,6 +40,7 @@ func newExportPoint(m *parse.Measurement) exportPoint {
 	e.P50, e.HasP50 = percentileOf(m, 50)
 	e.P90, e.HasP90 = percentileOf(m, 90)
 	e.P99, e.HasP99 = percentileOf(m, 99)
+	e.P99Due, _ = percentileIn(m.Open.FromSchedule, 99)
 	return e
 }
 
@@ -102,6 +104,7 @@ type resultsPoint struct {
 	P99S        *float64     `json:"latency_p99_s"`
 	MaxS        *float64     `json:"latency_max_s"`
 	Corrected   bool         `json:"latency_corrected"`
+	P99DueS     *float64     `json:"latency_p99_from_schedule_s,omitempty"`
 	Argv        []string     `json:"argv,omitempty"`
 	Source      parse.Source `json:"source"`
 	Href        string       `json:"href,omitempty"`
@@ -189,7 +192,7 @@ func (r pointRecord) json() resultsPoint {
 		Rep: p.Rep, Tool: p.Tool, ToolVersion: p.ToolVersion, OfferedRPS: pos(p.Rate), Fraction: pos(p.Fraction),
 		CapacityRPS: pos(p.Capacity), SendRPS: pos(p.SendRate), BehindS: dur(p.Behind, p.Behind > 0), FellBehind: p.FellBehind,
 		RPS: p.RPS, P50S: dur(p.P50, p.HasP50), P90S: dur(p.P90, p.HasP90), P99S: dur(p.P99, p.HasP99), MaxS: dur(p.Max, p.Max > 0),
-		Corrected: p.Corrected, Argv: p.Argv, Source: src, Href: r.href}
+		Corrected: p.Corrected, P99DueS: dur(p.P99Due, p.P99Due > 0), Argv: p.Argv, Source: src, Href: r.href}
 	if p.Connections > 0 {
 		out.Connections = &p.Connections
 	}
@@ -202,7 +205,7 @@ func (r pointRecord) json() resultsPoint {
 // pointCSVHeader are the columns results.csv adds after the closed-loop
 // ones; a closed-loop row leaves them empty but its phase, "".
 var pointCSVHeader = []string{"phase", "connections", "offered_rps", "fraction", "capacity_rps", "send_rps", "behind_s",
-	"fell_behind", "success", "latency_p90_s", "latency_max_s"}
+	"fell_behind", "success", "latency_p90_s", "latency_max_s", "latency_p99_from_schedule_s"}
 
 // csvPoint writes one point as a results.csv line: the columns the
 // closed-loop rows share, then pointCSVHeader's.
@@ -233,7 +236,7 @@ func csvPoint(w *csv.Writer, r pointRecord) error {
 		fl(p.RPS), "", "", "", "", "", "", "", dur(p.P50, p.HasP50), dur(p.P99, p.HasP99), "", "",
 		csvText(r.href), strconv.Itoa(p.Source.LineStart), strconv.Itoa(p.Source.LineEnd), p.Source.SHA256,
 		p.Phase, conns, pos(p.Rate), pos(p.Fraction), pos(p.Capacity), pos(p.SendRate), dur(p.Behind, p.Behind > 0),
-		csvText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0)})
+		csvText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)})
 }
 
 // notOfferedRecord is a latency point the collector did not offer, as

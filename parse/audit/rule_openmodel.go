@@ -32,10 +32,12 @@ const (
 	// latency: 0.1% of a 4 s window at 4 ms, so a kept schedule stays well
 	// inside it.
 	rateTolerance = 0.02
-	// behindFloor is the least lateness of a request that counts as the
-	// schedule not kept, whatever the point's latency: a Go timer under
-	// load fires up to about a millisecond late, and a collector pause of
-	// the load tool is as long; neither is the client failing.
+	// behindFloor is the least lateness of a request (or, where the
+	// latency from the schedule is known, the least shift of the p99) that
+	// counts as the schedule not kept, whatever the point's latency: a Go
+	// timer under load fires up to about a millisecond late, and a
+	// collector pause of the load tool is as long; neither is the client
+	// failing.
 	behindFloor = time.Millisecond
 	// behindFallback is the bound of a point that printed no p99: ten times
 	// behindFloor, the order of a fast service's tail on loopback.
@@ -48,10 +50,8 @@ const (
 // reports: Gil Tene's coordinated omission, on the client's side), not
 // below behindFloor; behindFallback where no p99 was printed.
 func behindBound(m *parse.Measurement) time.Duration {
-	for _, p := range m.Latency.Percentiles {
-		if p.P == 99 {
-			return max(p.Value, behindFloor)
-		}
+	if p99, ok := percentile(m.Latency, 99); ok {
+		return max(p99, behindFloor)
 	}
 	return behindFallback
 }
@@ -162,26 +162,31 @@ const (
 )
 
 // whoFellBehind says who kept a point below its offered rate, and how.
-// Sending below the rate by more than rateTolerance, or a request sent
-// later than behindBound, is the client's failure; answers below what was
-// sent, the target's; where the tool does not say how sending went (wrk2),
-// answers below the offered rate are either's. Where the offered rate was
-// not recorded (a vegeta report read alone), only the lateness and the
-// answers against what was sent are judged.
+// Sending below the rate by more than rateTolerance is the client's
+// failure; so is sending late enough to change what the point reports:
+// where the results stream was read (run.json's from_schedule), a p99
+// timed from when each request was due that is longer than the printed
+// one by more than behindFloor (a few late requests move the max, not
+// the tail); where it was not, any request later than behindBound.
+// Answers below what was sent are the target's; where the tool does not
+// say how sending went (wrk2), answers below the offered rate are
+// either's. Where the offered rate was not recorded (a vegeta report read
+// alone), only the lateness and the answers against what was sent are
+// judged.
 func whoFellBehind(m *parse.Measurement) (who, how string) {
 	offered, o := m.Rate, m.Open
 	if offered <= 0 && o.SendRate <= 0 {
 		return behindNone, ""
 	}
-	bound := behindBound(m)
+	late, lateHow := sentLate(m)
 	short := offered > 0 && o.SendRate > 0 && o.SendRate < offered*(1-rateTolerance)
 	switch {
-	case short && o.Behind > bound:
-		return behindClient, fmt.Sprintf("sent %s req/s, up to %s behind the schedule", formatCount(o.SendRate), formatMS(o.Behind))
+	case short && late:
+		return behindClient, fmt.Sprintf("sent %s req/s; %s", formatCount(o.SendRate), lateHow)
 	case short:
 		return behindClient, fmt.Sprintf("sent %s req/s", formatCount(o.SendRate))
-	case o.Behind > bound:
-		return behindClient, fmt.Sprintf("a request went out %s behind the schedule, beyond the point's %s bound", formatMS(o.Behind), formatMS(bound))
+	case late:
+		return behindClient, lateHow
 	}
 	sent, known := o.SendRate, o.SendRate > 0 || o.Behind > 0
 	if !known {
@@ -198,6 +203,52 @@ func whoFellBehind(m *parse.Measurement) (who, how string) {
 		return behindEither, fmt.Sprintf("answered %s req/s; %s does not say how its sending kept to the schedule", formatCount(got), m.Tool)
 	}
 	return behindTarget, fmt.Sprintf("answered %s req/s of %s sent", formatCount(got), formatCount(sent))
+}
+
+// sentLate reports whether m's requests went out late enough that its
+// latency is not the server's, and how (whoFellBehind).
+func sentLate(m *parse.Measurement) (bool, string) {
+	o := m.Open
+	if sched, ok := percentile(o.FromSchedule, 99); ok {
+		printed, ok := percentile(m.Latency, 99)
+		if !ok {
+			return false, ""
+		}
+		// vegeta's printed p99 is a t-digest estimate, the one from the
+		// schedule exact: a shift within rateTolerance of it (or within
+		// behindFloor) is the estimate's, not lateness.
+		if sched-printed > max(behindFloor, time.Duration(rateTolerance*float64(printed))) {
+			return true, fmt.Sprintf("requests went out up to %s late: timed from when each was due, the p99 is %s, not the %s printed", formatMS(o.Behind), formatMS(sched), formatMS(printed))
+		}
+		return false, ""
+	}
+	if bound := behindBound(m); o.Behind > bound {
+		return true, fmt.Sprintf("a request went out %s behind the schedule, beyond the point's %s bound", formatMS(o.Behind), formatMS(bound))
+	}
+	return false, ""
+}
+
+// percentile is percentile q of l, false where l has none.
+func percentile(l parse.Latency, q float64) (time.Duration, bool) {
+	for _, p := range l.Percentiles {
+		if p.P == q {
+			return p.Value, true
+		}
+	}
+	return 0, false
+}
+
+// ClientFellBehind is why a latency point measures the client rather than
+// the server, "" when it does not: the audit's own judgment
+// (achieved-below-offered's), for pages to show beside the point.
+func ClientFellBehind(m *parse.Measurement) string {
+	if m.Phase != parse.PhaseLatency {
+		return ""
+	}
+	if who, how := whoFellBehind(m); who == behindClient {
+		return "the load tool fell behind its schedule (" + how + "): this point's latency is the client's failure, not the server's"
+	}
+	return ""
 }
 
 // formatMS is a duration in milliseconds, three significant digits.

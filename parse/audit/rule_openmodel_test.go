@@ -104,6 +104,18 @@ func TestAchievedBelowOffered(t *testing.T) {
 		{"sent late", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.Behind = 40 * time.Millisecond }), "a"),
 			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the client in 2 of 2 repetitions (a request went out 40 ms behind the schedule, beyond the point's 4 ms bound)"},
 		{"late by less than p99", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.Behind = 3 * time.Millisecond }), "a"), nil, ""},
+		// where the results stream was read, the tail timed from the
+		// schedule decides: one request 57 ms late does not move a p99 of
+		// 4 ms, and is not the client failing
+		{"one late request, tail unmoved", phaseOf(atNinety(func(m *parse.Measurement) {
+			m.Open.Behind = 57 * time.Millisecond
+			m.Open.FromSchedule = fromSchedule(m, 4*time.Millisecond+300*time.Microsecond)
+		}), "a"), nil, ""},
+		{"late enough to move the tail", phaseOf(atNinety(func(m *parse.Measurement) {
+			m.Open.Behind = 57 * time.Millisecond
+			m.Open.FromSchedule = fromSchedule(m, 31*time.Millisecond)
+		}), "a"),
+			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the client in 2 of 2 repetitions (requests went out up to 57 ms late: timed from when each was due, the p99 is 31 ms, not the 4 ms printed)"},
 		{"sent too slowly", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.SendRate = 8000 }), "a", "b"),
 			[]string{"r"}, "a/ping at 90% (9,000 req/s) the client in 2 of 2 repetitions (sent 8,000 req/s)"},
 		{"answered too few", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.Wait = 2 * time.Second }), "a"),
@@ -122,6 +134,18 @@ func TestAchievedBelowOffered(t *testing.T) {
 			checkPlaces(t, rulesOfKind(Audit(tt.set, AuditOptions{}), RuleAchievedBelowOffered), tt.where, tt.want)
 		})
 	}
+}
+
+// fromSchedule is m's latency with its p99 timed from the schedule at p99.
+func fromSchedule(m *parse.Measurement, p99 time.Duration) parse.Latency {
+	l := parse.Latency{Max: max(p99, m.Latency.Max), Corrected: true}
+	for _, p := range m.Latency.Percentiles {
+		if p.P == 99 {
+			p.Value = p99
+		}
+		l.Percentiles = append(l.Percentiles, p)
+	}
+	return l
 }
 
 // TestAchievedBelowOfferedSimulated checks the rule by simulation (fixed

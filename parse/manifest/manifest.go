@@ -230,6 +230,12 @@ type Measurement struct {
 	// schedule, s: the latest any request went out after its scheduled time.
 	SendRate float64 `json:"send_rate,omitempty"`
 	BehindS  float64 `json:"behind_s,omitempty"`
+	// FromSchedule is a latency point's latency timed from when each
+	// request was due rather than when it went out, computed from the
+	// results stream before it is deleted: where it is longer than the
+	// dump's, sending fell behind far enough to change what the point
+	// reports.
+	FromSchedule *ScheduleLatency `json:"from_schedule,omitempty"`
 	// ClientLoad is the share of its CPUs the load tool kept busy in the
 	// window (client_cpu_s ÷ window ÷ its CPUs), and ClientBound whether
 	// that was near all of them: for a ceiling measurement, whether its
@@ -284,4 +290,15 @@ type Measurement struct {
 	// ResetS is the time the scenario's reset took (its services' reset
 	// argvs, run just before the window and kept out of it); 0: none.
 	ResetS float64 `json:"reset_s,omitempty"`
+}
+
+// ScheduleLatency is latency percentiles and max, in seconds: P50S is the
+// 50th percentile, P999S the 99.9th.
+type ScheduleLatency struct {
+	P50S  float64 `json:"p50_s"`
+	P90S  float64 `json:"p90_s"`
+	P95S  float64 `json:"p95_s"`
+	P99S  float64 `json:"p99_s"`
+	P999S float64 `json:"p99_9_s"`
+	MaxS  float64 `json:"max_s"`
 }

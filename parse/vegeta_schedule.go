@@ -1,0 +1,146 @@
+package parse
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// An open-model attack sends request seq at the attack's start + seq ÷
+// rate. vegeta times each request from when a worker sends it, so a
+// request sent late leaves its wait out of the latency it records: on a
+// client that fell behind, the tail it prints is shorter than the one a
+// user on that schedule would have met (Gil Tene's coordinated omission,
+// on the client's side). The results stream has what it takes to put the
+// wait back: each request's seq, when it went out and its latency.
+
+// sending is one request of an attack: its place in the schedule, when it
+// went out (Unix ns) and its latency as vegeta timed it.
+type sending struct {
+	seq     uint64
+	at      int64
+	latency time.Duration
+}
+
+// sendings are results as the schedule needs them.
+func sendings(results []VegetaResult) []sending {
+	sent := make([]sending, len(results))
+	for i, r := range results {
+		sent[i] = sending{r.Seq, r.Timestamp.UnixNano(), r.Latency}
+	}
+	return sent
+}
+
+// Behind is how late the latest request went out against the attack's
+// schedule at rate req/s: each request seq is due at the first request's
+// time + seq/rate, and Behind is the most any was sent after it was due,
+// 0 when none was late or rate is not positive. vegeta numbers requests
+// in the order its workers take them, so a request's seq is its tick.
+func Behind(results []VegetaResult, rate float64) time.Duration {
+	return behind(sendings(results), rate)
+}
+
+// FromSchedule is the latency of results timed from when each request was
+// due rather than when it went out: its latency plus how late it was sent
+// (never less than its latency), with the percentiles of fromSchedulePs
+// (nearest rank) and the max, Corrected set. The zero Latency where there
+// are no results or rate is not positive. Set beside the latency vegeta
+// printed, it says whether lateness changed the tail a point reports.
+func FromSchedule(results []VegetaResult, rate float64) Latency {
+	return fromSchedule(sendings(results), rate)
+}
+
+// fromSchedulePs are the percentiles FromSchedule gives: vegeta's own
+// (50, 90, 95, 99) and 99.9, the tail a schedule's lateness moves first.
+var fromSchedulePs = [...]float64{50, 90, 95, 99, 99.9}
+
+// lateness is how long after it was due each request went out, by index
+// of sent, at rate req/s; nil where the schedule is unknown.
+func lateness(sent []sending, rate float64) []time.Duration {
+	if len(sent) == 0 || !(rate > 0) || math.IsInf(rate, 0) {
+		return nil
+	}
+	first := sent[0].at
+	for _, s := range sent[1:] {
+		first = min(first, s.at)
+	}
+	late := make([]time.Duration, len(sent))
+	for i, s := range sent {
+		due := time.Duration(math.Round(float64(s.seq) * float64(time.Second) / rate))
+		late[i] = max(time.Duration(s.at-first)-due, 0)
+	}
+	return late
+}
+
+// behind is Behind on what it needs of each result.
+func behind(sent []sending, rate float64) time.Duration {
+	var most time.Duration
+	for _, l := range lateness(sent, rate) {
+		most = max(most, l)
+	}
+	return most
+}
+
+// fromSchedule is FromSchedule on what it needs of each result.
+func fromSchedule(sent []sending, rate float64) Latency {
+	late := lateness(sent, rate)
+	if late == nil {
+		return Latency{}
+	}
+	total := make([]time.Duration, len(sent))
+	var sum time.Duration
+	for i, s := range sent {
+		total[i] = s.latency + late[i]
+		sum += total[i]
+	}
+	slices.Sort(total)
+	l := Latency{Min: total[0], Max: total[len(total)-1], Mean: sum / time.Duration(len(total)), Corrected: true}
+	for _, p := range fromSchedulePs {
+		rank := int(math.Ceil(p / 100 * float64(len(total))))
+		l.Percentiles = append(l.Percentiles, Percentile{P: p, Value: total[max(rank, 1)-1]})
+	}
+	return l
+}
+
+// ScheduleRecord is l as run.json keeps it; nil for the zero Latency.
+func ScheduleRecord(l Latency) *manifest.ScheduleLatency {
+	if l.Max <= 0 {
+		return nil
+	}
+	r := &manifest.ScheduleLatency{MaxS: l.Max.Seconds()}
+	for _, p := range l.Percentiles {
+		switch p.P {
+		case 50:
+			r.P50S = p.Value.Seconds()
+		case 90:
+			r.P90S = p.Value.Seconds()
+		case 95:
+			r.P95S = p.Value.Seconds()
+		case 99:
+			r.P99S = p.Value.Seconds()
+		case 99.9:
+			r.P999S = p.Value.Seconds()
+		}
+	}
+	return r
+}
+
+// scheduleLatency is a run.json record read back, Corrected set; the zero
+// Latency for nil or a record with no max.
+func scheduleLatency(r *manifest.ScheduleLatency) Latency {
+	if r == nil || !(r.MaxS > 0) {
+		return Latency{}
+	}
+	l := Latency{Max: seconds(r.MaxS), Corrected: true}
+	for _, p := range []struct {
+		p float64
+		s float64
+	}{{50, r.P50S}, {90, r.P90S}, {95, r.P95S}, {99, r.P99S}, {99.9, r.P999S}} {
+		if p.s > 0 {
+			l.Percentiles = append(l.Percentiles, Percentile{P: p.p, Value: seconds(p.s)})
+		}
+	}
+	return l
+}
