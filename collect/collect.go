@@ -332,7 +332,7 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 		reps = max(reps, c.suite.LoadFor(sc).Repetitions)
 	}
 	for rep := 1; rep <= reps; rep++ {
-		for _, t := range ready {
+		for _, t := range inTurn(ready, rep) {
 			if err := c.repetition(ctx, t, rep); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -345,6 +345,20 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 		}
 	}
 	return c.phases(ctx, ready)
+}
+
+// inTurn is the order targets take round rep in: suite order, started one
+// target later each round (round 2 starts with the second target), so that
+// each target runs at each place of a round in turn: a spell of the host
+// running slow, or a trend within rounds, does not land on the same
+// target's turn every round, and an A/A twin does not always follow its
+// pair.
+func inTurn(targets []Target, rep int) []Target {
+	if len(targets) == 0 {
+		return nil
+	}
+	k := (rep - 1) % len(targets)
+	return append(slices.Clone(targets[k:]), targets[:k]...)
 }
 
 // storeFailed reports whether err says the run dir cannot be written: the

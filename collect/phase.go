@@ -161,7 +161,7 @@ func (c *collector) phases(ctx context.Context, ready []Target) error {
 			}
 		}
 		for rep := 1; rep <= reps; rep++ {
-			for _, t := range ready {
+			for _, t := range inTurn(ready, rep) {
 				if err := c.phaseRepetition(ctx, t, phase, rep, reps); err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
