@@ -95,15 +95,7 @@ func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresh
 
 // targetCells splits one run's cells by target name, in name order.
 func targetCells(cells []*Cell) [][]*Cell {
-	by := map[string][]*Cell{}
-	var names []string
-	for _, c := range cells {
-		if by[c.Name] == nil {
-			names = append(names, c.Name)
-		}
-		by[c.Name] = append(by[c.Name], c)
-	}
-	sort.Strings(names)
+	names, by := groupCells(cells, func(c *Cell) string { return c.Name })
 	out := make([][]*Cell, len(names))
 	for i, n := range names {
 		out[i] = by[n]
@@ -235,13 +227,47 @@ func (pt processTest) finding(run string, p float64, family int, runCells []*Cel
 	msg := fmt.Sprintf("repetition %d ran at %.2f× the level of the other %d repetitions (geometric mean over its %d scenarios; theirs lie from %.2f× to %.2f×), %s in %d of %d scenarios (%s; t=%.1f, p=%.2g Holm-adjusted over the run's %d repetitions of all targets): one server process served every scenario of a repetition, so this is that process (its JIT, its garbage collector's sizing, the CPU it got), not the scenarios' noise",
 		row.rep, pt.ratio, len(pt.rows)-1, len(pt.cells), pt.lo, pt.hi, way, pt.agree, len(pt.cells),
 		strings.Join(per, ", "), pt.t, p, family)
-	msg += pt.cpuNote()
+	msg += pt.cpuNote() + pt.timeNote(way)
 	msg += "; " + pt.effect(runCells, floors, th)
 	msg += "; look at what that process did (its dumps, its CPU seconds and RSS in run.json), and run more repetitions so that one process weighs less"
-	if row.rep == 1 {
-		msg += " (it is the first process: a longer warm-up helps if it was still warming)"
-	}
 	return Finding{Rule: RuleProcess, Level: LevelWarning, Run: run, Target: name, Message: msg, Dumps: uniqueSorted(dumps)}
+}
+
+// timeNote says whether the repetition stayed apart from its first
+// scenario to its last, which tells a process from a short warm-up.
+func (pt processTest) timeNote(way string) string {
+	first, last := pt.ends()
+	r := pt.scenarioRatio(last)
+	stayed := (r < 1) == (pt.ratio < 1)
+	switch {
+	case pt.rows[pt.i].rep == 1 && stayed:
+		return fmt.Sprintf("; it is the target's first process, still %s at its last scenario (%s %.2f×), so a longer warm-up would not have removed it", way, last.Scenario, r)
+	case pt.rows[pt.i].rep == 1:
+		return fmt.Sprintf("; it is the target's first process and was back to the others' level by its last scenario (%s %.2f×): it was still warming, so a longer warm-up (or a discarded first round) should remove it", last.Scenario, r)
+	case stayed && first != last:
+		return fmt.Sprintf("; it was %s from its first scenario (%s) to its last (%s)", way, first.Scenario, last.Scenario)
+	}
+	return ""
+}
+
+// ends are the cells of the tested repetition's first and last scenario,
+// in the order they ran.
+func (pt processTest) ends() (first, last *Cell) {
+	lo, hi := math.MaxInt, math.MinInt
+	for _, c := range pt.cells {
+		for _, m := range c.Reps {
+			if m.Rep != pt.rows[pt.i].rep {
+				continue
+			}
+			if m.Order < lo {
+				lo, first = m.Order, c
+			}
+			if m.Order > hi {
+				hi, last = m.Order, c
+			}
+		}
+	}
+	return first, last
 }
 
 // cpuNote compares the server CPU seconds per request of the tested
