@@ -64,6 +64,10 @@ func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresh
 	for _, m := range set.Measurements {
 		collected[m.Run] = collected[m.Run] || (m.Run != "" && m.Order > 0)
 	}
+	runs := map[string]*parse.Run{}
+	for _, r := range set.Runs {
+		runs[r.ID] = r
+	}
 	floors := map[string]map[scenarioKey]Floor{}
 	ids, byRun := runGroups(cells)
 	var fs []Finding
@@ -87,7 +91,7 @@ func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresh
 			if floors[id] == nil {
 				floors[id] = noiseFloors(set.Runs, byRun[id], MetricRPS, pairs, th)
 			}
-			fs = append(fs, pt.finding(id, adj[i], len(tests), byRun[id], floors[id], th))
+			fs = append(fs, pt.finding(runs[id], id, adj[i], len(tests), byRun[id], floors[id], th))
 		}
 	}
 	return fs
@@ -209,7 +213,7 @@ func (pt processTest) sideScenarios() []*Cell {
 }
 
 // finding words one significant repetition.
-func (pt processTest) finding(run string, p float64, family int, runCells []*Cell, floors map[scenarioKey]Floor, th Thresholds) Finding {
+func (pt processTest) finding(manifest *parse.Run, run string, p float64, family int, runCells []*Cell, floors map[scenarioKey]Floor, th Thresholds) Finding {
 	row := pt.rows[pt.i]
 	way := "slower"
 	if pt.ratio > 1 {
@@ -224,13 +228,75 @@ func (pt processTest) finding(run string, p float64, family int, runCells []*Cel
 		dumps = append(dumps, m.Source.File)
 	}
 	name := pt.cells[0].Name
-	msg := fmt.Sprintf("repetition %d ran at %.2f× the level of the other %d repetitions (geometric mean over its %d scenarios; theirs lie from %.2f× to %.2f×), %s in %d of %d scenarios (%s; t=%.1f, p=%.2g Holm-adjusted over the run's %d repetitions of all targets): one server process served every scenario of a repetition, so this is that process (its JIT, its garbage collector's sizing, the CPU it got), not the scenarios' noise",
+	msg := fmt.Sprintf("repetition %d ran at %.2f× the level of the other %d repetitions (geometric mean over its %d scenarios; theirs lie from %.2f× to %.2f×), %s in %d of %d scenarios (%s; t=%.1f, p=%.2g Holm-adjusted over the run's %d repetitions of all targets): %s",
 		row.rep, pt.ratio, len(pt.rows)-1, len(pt.cells), pt.lo, pt.hi, way, pt.agree, len(pt.cells),
-		strings.Join(per, ", "), pt.t, p, family)
-	msg += pt.cpuNote() + pt.timeNote(way)
+		strings.Join(per, ", "), pt.t, p, family, pt.cause(manifest))
+	msg += pt.cpuNote() + pt.factsNote(manifest) + pt.timeNote(way)
 	msg += "; " + pt.effect(runCells, floors, th)
 	msg += "; look at what that process did (its dumps, its CPU seconds and RSS in run.json), and run more repetitions so that one process weighs less"
 	return Finding{Rule: RuleProcess, Level: LevelWarning, Run: run, Target: name, Message: msg, Dumps: uniqueSorted(dumps)}
+}
+
+// processFacts are what run.json recorded of each repetition's server
+// process: its startup times (one per measurement) and its peak RSS.
+type processFacts struct {
+	startups []float64
+	rssPeak  int64
+}
+
+// facts reads the tested target's processes from run.json, by rep.
+func (pt processTest) facts(run *parse.Run) map[int]*processFacts {
+	if run == nil {
+		return nil
+	}
+	out := map[int]*processFacts{}
+	for _, m := range run.Measurements {
+		if m.Warmup || m.Phase != parse.PhaseThroughput || m.Target != pt.cells[0].Target {
+			continue
+		}
+		f := out[m.Rep]
+		if f == nil {
+			f = &processFacts{}
+			out[m.Rep] = f
+		}
+		f.startups = append(f.startups, m.StartupS)
+		f.rssPeak = max(f.rssPeak, m.RSSPeak)
+	}
+	return out
+}
+
+// cause is what the repetition's scenarios shared: one server process
+// when run.json gives each of its measurements the same startup (the
+// collector starts one per target and repetition), else the time they ran.
+func (pt processTest) cause(run *parse.Run) string {
+	f := pt.facts(run)[pt.rows[pt.i].rep]
+	if f != nil && len(f.startups) > 1 && f.startups[0] > 0 && !slices.ContainsFunc(f.startups, func(s float64) bool { return s != f.startups[0] }) {
+		return "one server process served every scenario of this repetition, so this is that process (its JIT, its garbage collector's sizing, the CPU it got), not the scenarios' noise"
+	}
+	return "its scenarios shared something the other repetitions did not (a server process, or the host at that time), not the scenarios' noise"
+}
+
+// factsNote compares the repetition's startup and peak RSS with the
+// others', where run.json recorded them.
+func (pt processTest) factsNote(run *parse.Run) string {
+	facts := pt.facts(run)
+	mine := facts[pt.rows[pt.i].rep]
+	if mine == nil || len(mine.startups) == 0 || !(mine.startups[0] > 0) || mine.rssPeak <= 0 {
+		return ""
+	}
+	var startups, rss []float64
+	for j, r := range pt.rows {
+		f := facts[r.rep]
+		if j == pt.i {
+			continue
+		}
+		if f == nil || len(f.startups) == 0 || !(f.startups[0] > 0) || f.rssPeak <= 0 {
+			return ""
+		}
+		startups, rss = append(startups, f.startups[0]), append(rss, float64(f.rssPeak)/(1<<20))
+	}
+	return fmt.Sprintf("; it started in %.2f s (the others %.2f to %.2f s) and peaked at %.0f MiB RSS (the others %.0f to %.0f MiB)",
+		mine.startups[0], slices.Min(startups), slices.Max(startups), float64(mine.rssPeak)/(1<<20), slices.Min(rss), slices.Max(rss))
 }
 
 // timeNote says whether the repetition stayed apart from its first
