@@ -50,8 +50,8 @@ type processTest struct {
 // process per target and repetition, serving every scenario of that
 // repetition in turn), for a repetition whose level across its scenarios
 // stands apart from the target's other repetitions. Each repetition's
-// level is the mean of log req/s over the scenarios every repetition of the
-// target ran; under "processes differ only as much as the others do" its
+// level is the mean of log req/s over the target's scenarios (a
+// repetition missing from one of them, or failed there, is left out); under "processes differ only as much as the others do" its
 // distance from the mean of the others, over their standard deviation ×
 // sqrt(1+1/k), is Student's t with k−1 degrees of freedom (a prediction
 // test: it allows for processes that differ by themselves, so it fires
