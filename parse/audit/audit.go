@@ -148,6 +148,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, ceilingFindings(set, th)...)                  // rule_phase_ceiling.go
 	fs = append(fs, sweepFindings(set)...)                        // rule_sweep.go
 	fs = append(fs, outlierFindings(cells, th)...)
+	fs = append(fs, processFindings(set, cells, opts.Pairs, th)...) // rule_process.go
 	fs = append(fs, hostPairFindings(cells)...)
 	fs = append(fs, interleaveFindings(set)...)
 	fs = append(fs, saturationFindings(set, cells, th)...)

@@ -17,17 +17,24 @@ const (
 	RuleOutlierRep   = "outlier-rep"    // one repetition far from the others of its cell
 )
 
-// runGroups splits cells by run, in the order of their first cell.
+// runGroups splits cells by run, the runs sorted.
 func runGroups(cells []*Cell) (ids []string, byRun map[string][]*Cell) {
-	byRun = map[string][]*Cell{}
+	return groupCells(cells, func(c *Cell) string { return c.Run })
+}
+
+// groupCells splits cells by key, keeping their order within a group; the
+// keys come sorted.
+func groupCells(cells []*Cell, key func(*Cell) string) (keys []string, by map[string][]*Cell) {
+	by = map[string][]*Cell{}
 	for _, c := range cells {
-		if byRun[c.Run] == nil {
-			ids = append(ids, c.Run)
+		k := key(c)
+		if by[k] == nil {
+			keys = append(keys, k)
 		}
-		byRun[c.Run] = append(byRun[c.Run], c)
+		by[k] = append(by[k], c)
 	}
-	sort.Strings(ids)
-	return ids, byRun
+	sort.Strings(keys)
+	return keys, by
 }
 
 // binomialTail is P(X ≥ x) for X ~ Binomial(n, p).
