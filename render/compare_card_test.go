@@ -205,6 +205,16 @@ func TestProjectIndexDegrades(t *testing.T) {
 			t.Errorf("the project's index lacks %q", want)
 		}
 	}
+	// A finding about a target as a whole is on its page: the nest run's
+	// fifth process of nest-express-node-aa ran at 0.59 of the others on
+	// every scenario.
+	aa, err := os.ReadFile(filepath.Join(out, "target", "nest-express-node-aa.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(aa), "Findings about this target") || !strings.Contains(string(aa), "process-rep") {
+		t.Error("nest-express-node-aa's page does not show its process-rep finding")
+	}
 }
 
 // TestIndexChartsKeepCardTargets: with more targets than an index chart

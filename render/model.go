@@ -352,6 +352,18 @@ func (m *model) scenarioFindings(s string) []audit.Finding {
 	return out
 }
 
+// targetFindings are the findings about a target as a whole, on no one
+// scenario (process-rep, a run-wide client-saturated), in the runs on show.
+func (m *model) targetFindings(name string) []audit.Finding {
+	var out []audit.Finding
+	for _, f := range m.findings {
+		if f.Target == name && f.Scenario == "" && m.primary[f.Run] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // targetNames are the distinct target names of the primary run with their
 // runtime, for tables that show them apart.
 func (m *model) runtimeOf(name string) string {

@@ -18,6 +18,7 @@ type TargetPage struct {
 	Page
 	Name        string
 	Facts       []Fact
+	Notes       []Badge      // findings about the target as a whole (a process, the client)
 	Packages    []PackageRow // the framework versions the run recorded
 	Scenarios   []TargetScenario
 	Verdict     string // "pass", "fail" or ""
@@ -69,6 +70,7 @@ func (m *model) targetPage(name string) *TargetPage {
 	p := &TargetPage{Name: name}
 	p.Page = m.newPage("target", m.links.Target(name), name)
 	p.Facts = m.targetFacts(name)
+	p.Notes = badges(p.Page, m.targetFindings(name))
 	// A name two suites on show both measured has a section per run, each
 	// saying its run: the cards take whichever run measured their pair.
 	var runs []string
