@@ -145,7 +145,8 @@ func (c *collector) calibrateOn(ctx context.Context, t Target, p phasePoint, loa
 		}
 		r.StartupS = startup.Seconds()
 		if cpus := c.clientCPUCount(); cpus > 0 && load.Duration > 0 {
-			r.ClientLoad = r.ClientCPUSeconds / load.Duration.Std().Seconds() / float64(cpus)
+			// the process's CPU seconds include its start and exit: at most all its CPUs
+			r.ClientLoad = min(r.ClientCPUSeconds/load.Duration.Std().Seconds()/float64(cpus), 1)
 			r.ClientBound = r.ClientLoad >= ceilingNearLimit
 		}
 		r.Limit = CeilingShare * r.SendRate

@@ -137,6 +137,9 @@ func ranFor(m *parse.Measurement) time.Duration {
 
 // share is the share of its CPUs the client and the server of m kept
 // busy in m's window, NaN where the collector recorded no CPU seconds.
+// The CPU seconds are the whole process's, its start and exit around the
+// window too, so a process busy throughout can come out above its CPUs
+// (101%): a share is at most 1, all of them.
 func (ix runIndex) share(m *parse.Measurement) (client, server float64) {
 	client, server = math.NaN(), math.NaN()
 	cc, sc := ix.cpus(m)
@@ -145,10 +148,10 @@ func (ix runIndex) share(m *parse.Measurement) (client, server float64) {
 		return client, server
 	}
 	if m.ClientCPU > 0 && cc > 0 {
-		client = m.ClientCPU / d / float64(cc)
+		client = min(m.ClientCPU/d/float64(cc), 1)
 	}
 	if m.ServerCPU > 0 && sc > 0 {
-		server = m.ServerCPU / d / float64(sc)
+		server = min(m.ServerCPU/d/float64(sc), 1)
 	}
 	return client, server
 }

@@ -36,6 +36,8 @@ func TestClientCeiling(t *testing.T) {
 		say   []string
 	}{
 		{9.5, LevelWarning, []string{"kept 95% of its CPUs busy", "no latency point is offered above 4,500 req/s", "a at 90% (900 req/s) were not offered"}},
+		// its start and exit around the 10 s window: all of its CPU, not 101%
+		{10.1, LevelWarning, []string{"kept 100% of its CPUs busy"}},
 		{4, LevelInfo, []string{"used 40% of its CPUs", "b (or other load on the machine) held it back, and the client can send at least that", "a at 90% (900 req/s) were not offered"}},
 		{0, LevelInfo, []string{"its CPU time was not recorded"}},
 	} {
