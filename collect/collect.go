@@ -83,15 +83,12 @@ type Options struct {
 }
 
 type collector struct {
-	suite   *Suite
-	opt     Options
-	dir     *RunDir
-	drivers map[string]Driver
-	tools   map[string]manifest.Version
-	bins    string // scratch folder for build outputs and scripts
-	// binRun names this collect's folder of {bin}s on the server
-	// machine, bin/<binRun>/<target>: its own, beside other collects'.
-	binRun   string
+	suite    *Suite
+	opt      Options
+	dir      *RunDir
+	drivers  map[string]Driver
+	tools    map[string]manifest.Version
+	bins     string // scratch folder for build outputs and scripts
 	order    int
 	services []*runningService
 	vars     map[string]string // {<service>.port} → port
@@ -103,6 +100,9 @@ type collector struct {
 	server, client machine
 	live           []manifest.Leftover // process groups started on hosts, not seen to end
 	rps            map[string]float64  // closed-loop req/s by dump, for the latency phase's capacity
+	// binRun names this collect's folder of {bin}s on the server
+	// machine, bin/<binRun>/<target>: its own, beside other collects'.
+	binRun string
 }
 
 func newCollector(suite *Suite, opt Options) *collector {
