@@ -55,7 +55,7 @@ for e in "$1"/*; do
 	[ -d "$d" ] || flock -n "$e/lock" rm -rf "$e"
 done; exit 0`
 
-// cachedBuild is the key of a target's build in the cache: the target's
+// cacheKey is the key of a target's build in the cache: the target's
 // dir there, its artifact and build argv with {bin} as written.
 func (c *collector) cacheKey(t Target) string {
 	parts := []string{c.dirOn(t), c.expandIn(t.Artifact, "{bin}")}
@@ -93,19 +93,20 @@ func (c *collector) buildCached(ctx context.Context, t Target, dir string) (seco
 	if c.opt.FreshBuild {
 		fresh = "1"
 	}
-	argv := []string{"flock", entry + "/lock", "sh", "-c", buildCacheScript, "fairbench-build", entry, c.binDir(t), fresh, key}
-	for _, a := range t.Build {
-		argv = append(argv, c.expandIn(a, entry+"/out"))
+	build := make([]string, len(t.Build))
+	for i, a := range t.Build {
+		build[i] = c.expandIn(a, entry+"/out")
 	}
+	argv := append([]string{"flock", entry + "/lock", "sh", "-c", buildCacheScript, "fairbench-build", entry, c.binDir(t), fresh, key}, build...)
 	start := time.Now()
 	out, err := m.run(ctx, program{dir: dir, argv: argv})
 	seconds = time.Since(start).Seconds()
 	said, rest, _ := strings.Cut(string(out), "\n")
 	if err != nil {
 		if said != "warm" && said != "cold" { // flock or sh did not start
-			rest = string(out)
+			return seconds, false, fmt.Errorf("build cache: flock %s%s: %v\n%s(flock(1) is in util-linux: apt-get install util-linux)", entry, onMachine(m), err, out)
 		}
-		return seconds, false, fmt.Errorf("build %q in %s%s (cache entry %s): %v\n%s", c.expandAll(t, t.Build), dir, onMachine(m), entry, err, rest)
+		return seconds, false, fmt.Errorf("build %q in %s%s: %v\n%s", build, dir, onMachine(m), err, rest)
 	}
 	return seconds, said == "warm", nil
 }
