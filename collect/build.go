@@ -13,10 +13,12 @@ import (
 )
 
 // built is what building one target left: the build's wall time, its
-// artifact's size, or why it failed (with the build's output).
+// artifact's size, or why it failed (with the build's output); warm when
+// it ran against a build cache entry that held a finished build.
 type built struct {
 	seconds  float64
 	artifact int64
+	warm     bool
 	err      error
 }
 
@@ -29,11 +31,15 @@ type built struct {
 // build is the same argv in the same dir with the same artifact (five
 // NestJS targets of one tsc build) build once and share what it left.
 // Each target's time is its own build's wall time, taken while the others
-// ran.
+// ran. A build naming {bin} goes through the server machine's build cache
+// (build_cache.go), whose entries for dirs that are gone are pruned first.
 func (c *collector) buildAll(ctx context.Context, targets []Target) map[string]built {
 	out := make(map[string]built, len(targets))
 	if len(targets) == 0 {
 		return out
+	}
+	if slices.ContainsFunc(targets, cached) {
+		c.pruneBuildCache(ctx)
 	}
 	own, same := c.sameBuilds(targets)
 	lanes := buildLanes(own, c.targetDir)
@@ -50,10 +56,10 @@ func (c *collector) buildAll(ctx context.Context, targets []Target) map[string]b
 			for _, t := range lane {
 				slots <- struct{}{}
 				steps <- fmt.Sprintf("%s: building%s (%d at a time)", t.Name, onMachine(c.server), width)
-				s, size, err := c.build(ctx, t)
+				b := c.build(ctx, t)
 				<-slots
 				mu.Lock()
-				out[t.Name] = built{s, size, err}
+				out[t.Name] = b
 				mu.Unlock()
 			}
 		}()
@@ -103,7 +109,7 @@ func buildLanes(targets []Target, dirOf func(Target) string) [][]Target {
 	var lanes [][]Target
 	shared := map[string]int{} // dir → its lane
 	for _, t := range targets {
-		if slices.ContainsFunc(t.Build, func(a string) bool { return strings.Contains(a, "{bin}") }) {
+		if cached(t) {
 			lanes = append(lanes, []Target{t})
 			continue
 		}
@@ -133,35 +139,43 @@ func onlineCPUs(ctx context.Context, m machine) int {
 }
 
 // build copies t's dir to the server machine (unless it is there
-// already), runs its build argv there, timed, and measures its artifact
-// there. It tells progress nothing: buildAll runs it beside others.
-func (c *collector) build(ctx context.Context, t Target) (buildS float64, artifact int64, err error) {
+// already), runs its build argv there, timed, through the build cache
+// when it names {bin}, and measures its artifact there. It tells
+// progress nothing: buildAll runs it beside others.
+func (c *collector) build(ctx context.Context, t Target) (b built) {
 	m := c.server
 	dir := c.dirOn(t)
 	if t.RemoteDir == "" { // remote_dir: the files are there already
-		if err := m.sync(ctx, c.targetDir(t), dir); err != nil {
-			return 0, 0, err
+		if b.err = m.sync(ctx, c.targetDir(t), dir); b.err != nil {
+			return b
 		}
 	}
-	t = c.expanded(t)
-	if len(t.Build) > 0 {
+	switch {
+	case cached(t):
+		if b.seconds, b.warm, b.err = c.buildCached(ctx, t, dir); b.err != nil {
+			return b
+		}
+	case len(t.Build) > 0:
+		argv := c.expandAll(t, t.Build)
 		if out, err := m.run(ctx, program{argv: []string{"mkdir", "-p", c.binDir(t)}}); err != nil {
-			return 0, 0, fmt.Errorf("build: make %s%s: %v\n%s", c.binDir(t), onMachine(m), err, out)
+			b.err = fmt.Errorf("build: make %s%s: %v\n%s", c.binDir(t), onMachine(m), err, out)
+			return b
 		}
 		start := time.Now()
-		if out, err := m.run(ctx, program{dir: dir, argv: t.Build}); err != nil {
-			return 0, 0, fmt.Errorf("build %q in %s%s: %v\n%s", t.Build, dir, onMachine(m), err, out)
+		if out, err := m.run(ctx, program{dir: dir, argv: argv}); err != nil {
+			b.err = fmt.Errorf("build %q in %s%s: %v\n%s", argv, dir, onMachine(m), err, out)
+			return b
 		}
-		buildS = time.Since(start).Seconds()
+		b.seconds = time.Since(start).Seconds()
 	}
-	if t.Artifact != "" {
+	if t = c.expanded(t); t.Artifact != "" {
 		path := t.Artifact
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		if artifact, err = m.size(ctx, path); err != nil {
-			return buildS, 0, fmt.Errorf("artifact%s: %w", onMachine(m), err)
+		if b.artifact, b.err = m.size(ctx, path); b.err != nil {
+			b.err = fmt.Errorf("artifact%s: %w", onMachine(m), b.err)
 		}
 	}
-	return buildS, artifact, nil
+	return b
 }

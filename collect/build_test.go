@@ -23,16 +23,20 @@ func TestBuildsSideBySide(t *testing.T) {
 	count := "touch " + running + "/$$; ls " + running + " | wc -l >> " + seen + "; sleep 0.4; rm " + running + "/$$"
 	// The shared dir's builds also refuse to run beside each other.
 	exclusive := []string{"sh", "-c", "if [ -e busy ]; then echo overlapped; exit 1; fi; touch busy; " + count + "; rm busy"}
-	slow := []string{"sh", "-c", count + "; echo built > {bin}/server"}
+	// a and b differ in argv: the same argv would share a build cache
+	// entry, whose lock lets one build at a time.
+	slow := func(name string) []string {
+		return []string{"sh", "-c", count + "; echo built > {bin}/server # " + name}
+	}
 	suite := &Suite{Targets: []Target{
-		{Name: "a", Dir: own, Build: slow, Artifact: "{bin}/server"},
-		{Name: "b", Dir: own, Build: slow, Artifact: "{bin}/server"},
+		{Name: "a", Dir: own, Build: slow("a"), Artifact: "{bin}/server"},
+		{Name: "b", Dir: own, Build: slow("b"), Artifact: "{bin}/server"},
 		{Name: "n1", Dir: shared, Build: exclusive},
 		{Name: "n2", Dir: shared, Build: append(slices.Clone(exclusive[:2]), exclusive[2]+"; true")},
 		{Name: "n1-again", Dir: shared, Build: exclusive},
 		{Name: "broken", Dir: own, Build: []string{"sh", "-c", "echo no such package >&2; exit 2"}},
 	}}
-	c := newCollector(suite, Options{})
+	c := newCollector(suite, Options{buildCache: t.TempDir()})
 	c.here.dir = t.TempDir()
 	cpus := onlineCPUs(context.Background(), c.server)
 	start := time.Now()

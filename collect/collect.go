@@ -70,6 +70,13 @@ type Options struct {
 	// ForcePinning runs a suite whose [isolation] has a pinning problem
 	// (-force-pinning); run.json's host.pinning records it.
 	ForcePinning bool
+	// FreshBuild empties each target's build cache entry before its build
+	// (-fresh-build), so that build_s is a cold build's again.
+	FreshBuild bool
+	// buildCache is this machine's cache folder (its bin/ holds the build
+	// cache); "" is the user's, fairbench's folder in os.UserCacheDir.
+	// Tests give their own.
+	buildCache string
 	// pinningRoots are where this machine's CPU topology is read; the
 	// zero value is pinning.DefaultRoots. Tests give a recorded tree.
 	pinningRoots pinning.Roots
@@ -93,6 +100,9 @@ type collector struct {
 	server, client machine
 	live           []manifest.Leftover // process groups started on hosts, not seen to end
 	rps            map[string]float64  // closed-loop req/s by dump, for the latency phase's capacity
+	// binRun names this collect's folder of {bin}s on the server
+	// machine, bin/<binRun>/<target>: its own, beside other collects'.
+	binRun string
 }
 
 func newCollector(suite *Suite, opt Options) *collector {
@@ -112,9 +122,9 @@ func newCollector(suite *Suite, opt Options) *collector {
 	if opt.pinningRoots == (pinning.Roots{}) {
 		opt.pinningRoots = pinning.DefaultRoots
 	}
-	here := &localMachine{tools: tools, roots: opt.pinningRoots}
+	here := &localMachine{tools: tools, roots: opt.pinningRoots, cache: opt.buildCache}
 	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
-		here: here, server: here, client: here}
+		here: here, server: here, client: here, binRun: randomName()}
 }
 
 // Run collects suite and returns the run dir it wrote. Every tool and
@@ -167,6 +177,7 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 		err = c.run(ctx, targets)
 	}
 	c.stopServices()
+	c.removeBins()
 	status := manifest.StatusComplete
 	switch {
 	case ctx.Err() != nil:
@@ -428,7 +439,13 @@ func (c *collector) serviceDir(sv Service) string {
 // expand fills in {bin} (the target's scratch folder) and the services'
 // {<name>.port} placeholders.
 func (c *collector) expand(t Target, s string) string {
-	s = strings.ReplaceAll(s, "{bin}", c.binDir(t))
+	return c.expandIn(s, c.binDir(t))
+}
+
+// expandIn fills in {bin} with bin and the services' {<name>.port}
+// placeholders.
+func (c *collector) expandIn(s, bin string) string {
+	s = strings.ReplaceAll(s, "{bin}", bin)
 	for k, v := range c.vars {
 		s = strings.ReplaceAll(s, k, v)
 	}

@@ -32,6 +32,10 @@ type machine interface {
 	address() string
 	// path is rel inside the machine's work folder; absolute paths stay.
 	path(rel string) string
+	// cachePath is rel inside the machine's cache folder, which outlives
+	// collects: fairbench's folder in the user's cache folder here, the
+	// work folder's cache/ on a host.
+	cachePath(rel string) string
 	// claimPort returns port when it is free there, or a free one when it is 0.
 	claimPort(ctx context.Context, port int) (int, error)
 	// start starts p as a process group of its own there and returns it
@@ -97,11 +101,13 @@ func onMachine(m machine) string {
 
 // localMachine is this machine; its work folder is the run's scratch
 // folder, its tools the ones found by preflight, its CPU topology read
-// below roots (pinning.DefaultRoots; tests give a recorded tree).
+// below roots (pinning.DefaultRoots; tests give a recorded tree), its
+// cache folder cache ("": fairbench's in os.UserCacheDir).
 type localMachine struct {
 	dir   string
 	tools map[string]manifest.Version
 	roots pinning.Roots
+	cache string
 }
 
 func (l *localMachine) tool(name string) manifest.Version        { return l.tools[name] }
@@ -119,6 +125,18 @@ func (l *localMachine) path(rel string) string {
 		return rel
 	}
 	return filepath.Join(l.dir, rel)
+}
+
+func (l *localMachine) cachePath(rel string) string {
+	dir := l.cache
+	if dir == "" {
+		user, err := os.UserCacheDir()
+		if err != nil { // no $HOME: a cache no one shares
+			user = os.TempDir()
+		}
+		dir = filepath.Join(user, "fairbench")
+	}
+	return filepath.Join(dir, rel)
 }
 
 func (l *localMachine) claimPort(_ context.Context, port int) (int, error) { return claimPort(port) }
@@ -239,6 +257,8 @@ func (h *sshHost) provideTool(ctx context.Context, name string, local manifest.V
 	}
 	return v, nil
 }
+
+func (h *sshHost) cachePath(rel string) string { return h.path("cache/" + rel) }
 
 func (h *sshHost) claimPort(ctx context.Context, port int) (int, error) {
 	return remotePort(ctx, h, port)

@@ -1,9 +1,30 @@
 package collect
 
-// binDir is the scratch folder of t's build outputs, {bin}, on the server
-// machine.
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// binDir is the collect's own scratch folder of t's build outputs, {bin},
+// on the server machine: what start, env and the artifact name. A build
+// through the cache (build_cache.go) fills it with a copy of its entry.
 func (c *collector) binDir(t Target) string {
-	return c.server.path("bin/" + t.Name)
+	return c.server.path("bin/" + c.binRun + "/" + t.Name)
+}
+
+// randomName names a collect's folder of {bin}s on the server machine,
+// apart from any other collect's there.
+func randomName() string { return fmt.Sprintf("%016x", rand.Uint64()) }
+
+// removeBins removes the collect's {bin}s from the server machine, once
+// its targets have stopped. Here they are in the run's scratch folder,
+// which goes anyway; on a host they would stay.
+func (c *collector) removeBins() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c.server.run(ctx, program{argv: []string{"rm", "-rf", c.server.path("bin/" + c.binRun)}})
 }
 
 // dirOn is where t's files are on the server machine: its remote_dir, or

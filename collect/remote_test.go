@@ -205,7 +205,7 @@ func TestRemoteCollect(t *testing.T) {
 			t.Errorf("%s %s: rps %v on %s → %s", pm.Tool, pm.Scenario, pm.RPS, pm.ClientHost, pm.ServerHost)
 		}
 	}
-	if p := running(t, lab, "server", server.Dir+"/bin/hi/hi"); p != "" {
+	if p := running(t, lab, "server", server.Dir+"/bin/"); p != "" {
 		t.Errorf("left running on the server host: %s", p)
 	}
 	if p := running(t, lab, "client", client.Dir+"/tools/"); p != "" {
@@ -442,7 +442,7 @@ func TestRemoteVerify(t *testing.T) {
 	if len(res) != 1 || res[0].Err != nil || len(res[0].Failed) != 0 {
 		t.Fatalf("verify: %+v", res)
 	}
-	if p := running(t, lab, "server", lab.Host("server").Dir+"/bin/hi/hi"); p != "" {
+	if p := running(t, lab, "server", lab.Host("server").Dir+"/bin/"); p != "" {
 		t.Errorf("left running on the server host: %s", p)
 	}
 }

@@ -37,7 +37,7 @@ func (c *collector) prepare(ctx context.Context, t Target, b built) (manifest.Ta
 		return rec, err
 	}
 	if !resumed || old.Conformance == "" {
-		rec.BuildS, rec.ArtifactBytes = b.seconds, b.artifact
+		rec.BuildS, rec.BuildCached, rec.ArtifactBytes = b.seconds, b.warm, b.artifact
 		rec.StartupS, rec.RSSBefore = g.Startup.Seconds(), g.RSS
 	}
 	rec.Transcript = filepath.ToSlash(filepath.Join("conformance", t.Name+".txt"))

@@ -35,6 +35,7 @@ func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, err
 	}
 	c.here.dir = c.bins
 	defer os.RemoveAll(c.bins)
+	defer c.removeBins() // after the services, and the targets the gate stopped
 	defer c.stopServices()
 	if err := c.startServices(ctx); err != nil {
 		return nil, err

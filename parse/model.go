@@ -423,6 +423,7 @@ type Target struct {
 	Name                         string
 	Runtime                      string
 	Build                        time.Duration // build time, 0 if unknown
+	BuildCached                  bool          // built against a warm build cache: Build is an up-to-date check and a copy
 	Startup                      time.Duration // spawn to first correct response, 0 if unknown
 	RSSBefore, RSSAfter, RSSPeak int64         // bytes, 0 if unknown
 	ArtifactBytes                int64         // size of the built artifact, 0 if unknown

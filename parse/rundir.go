@@ -64,6 +64,7 @@ func walkRun(path string, fn func(Record) error) []error {
 		rec := &Target{
 			Run: run.ID, Name: t.Name, Runtime: t.Runtime,
 			Build:         seconds(t.BuildS),
+			BuildCached:   t.BuildCached,
 			Startup:       seconds(t.StartupS),
 			RSSBefore:     t.RSSBefore,
 			RSSAfter:      t.RSSAfter,

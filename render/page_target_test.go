@@ -114,3 +114,34 @@ func TestTargetPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetBuildCached: a target whose build ran against a warm build
+// cache (run.json's build_cached) has its build time said to be that, not
+// a cold build; the others keep the plain label.
+func TestTargetBuildCached(t *testing.T) {
+	dir := fixtureRun(t)
+	rewriteRunJSON(t, dir, func(run map[string]any) {
+		for _, v := range run["targets"].([]any) {
+			if tr := v.(map[string]any); tr["name"] == "gin" {
+				tr["build_cached"] = true
+			}
+		}
+	})
+	set, errs := parse.ReadAll([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	out := build(t, set, nil)
+	for target, want := range map[string]string{
+		"gin": `<th scope="row">build time (warm build cache)</th><td title="the build tool&#39;s up-to-date check`,
+		"chi": `<th scope="row">build time</th><td title="from `,
+	} {
+		page, err := os.ReadFile(filepath.Join(out, "target", target+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), want) {
+			t.Errorf("%s: the page lacks %s", target, want)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 var collectCommand = command{
 	summary: "run a suite: build, gate, load, and keep every raw dump",
-	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-resume RUNDIR]
+	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-fresh-build] [-resume RUNDIR]
 
 Starts the suite's services, builds and starts each target, checks its
 answers byte for byte (a target that fails a scenario is not measured in
@@ -59,8 +59,21 @@ server and client share a physical core, whose server spans L3 domains or
 sits on E-cores, or that names an offline CPU stops the run unless
 -force-pinning is given; run.json records the topology and the findings.
 
+A build whose argv names {bin} builds into a cache entry on the server
+machine (~/.cache/fairbench/bin/<key> here, <dir>/cache/bin/<key> on a host),
+kept from one collect to the next and keyed by the target's dir there, its
+build argv and its artifact; what it holds is then copied into the
+collect's own {bin}, which the target starts from. The build runs every
+time, so the build tool's own up-to-date check decides what to do again
+(go build relinks only when something changed): run.json's build_cached
+says the entry held a finished build, and build_s is then that check and
+the copy, not a cold build. Two collects sharing an entry take turns on it
+(flock on its lock file). -fresh-build empties each entry first: every
+build_s is a cold build's again.
+
 Examples:
   fairbench collect -suite site/suites/go.toml
+  fairbench collect -suite site/suites/go.toml -fresh-build
   fairbench collect -suite site/suites/go.toml -hosts lab.toml -shard 1/2
   fairbench collect -suite site/suites/go.toml -only gin,chi -out /tmp/runs
   fairbench collect -suite site/suites/go.toml -shard 2/3 -out /tmp/runs
@@ -77,6 +90,7 @@ func runCollect(e *env, args []string) error {
 	resume := fs.String("resume", "", "an interrupted run dir to finish")
 	base := fs.String("base", ".", "folder that target and service dirs are relative to")
 	forcePinning := fs.Bool("force-pinning", false, "run even when the suite's [isolation] has a pinning problem (see fairbench pin); the run's audit reports it")
+	freshBuild := fs.Bool("fresh-build", false, "empty each target's build cache entry before its build: build_s is a cold build's")
 	hostsFile := fs.String("hosts", "", "hosts file: [[host]] tables with ssh destinations and roles (server, client)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -117,7 +131,7 @@ func runCollect(e *env, args []string) error {
 	defer cancel()
 	dir, err := collect.Run(ctx, suite, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
-		ForcePinning: *forcePinning,
+		ForcePinning: *forcePinning, FreshBuild: *freshBuild,
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)

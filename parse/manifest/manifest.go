@@ -167,9 +167,14 @@ type Service struct {
 
 // Target is what was learnt about a target outside its measurements.
 type Target struct {
-	Name          string   `json:"name"`
-	Runtime       string   `json:"runtime,omitempty"`
-	BuildS        float64  `json:"build_s,omitempty"`
+	Name    string  `json:"name"`
+	Runtime string  `json:"runtime,omitempty"`
+	BuildS  float64 `json:"build_s,omitempty"`
+	// BuildCached says the build ran against a build cache entry that held
+	// a finished build (collect's build_cache.go): BuildS is then the build
+	// tool's up-to-date check and the copy into the run's {bin}, not a
+	// cold build. collect -fresh-build starts cold.
+	BuildCached   bool     `json:"build_cached,omitempty"`
 	ArtifactBytes int64    `json:"artifact_bytes,omitempty"`
 	StartupS      float64  `json:"startup_s,omitempty"`
 	RSSBefore     int64    `json:"rss_before_bytes,omitempty"`

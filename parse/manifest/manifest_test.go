@@ -161,3 +161,24 @@ func TestCeilingRoundTrip(t *testing.T) {
 		t.Errorf("read back %+v %+v, wrote %+v %+v", out.NotOffered, out.Measurements, in.NotOffered, in.Measurements)
 	}
 }
+
+// TestBuildCachedRoundTrip writes and reads back a target's build_cached,
+// which is left out when the build was cold.
+func TestBuildCachedRoundTrip(t *testing.T) {
+	in := &manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r",
+		Targets: []manifest.Target{{Name: "gin", BuildS: 0.41, BuildCached: true}, {Name: "chi", BuildS: 2.3}}}
+	b, err := manifest.Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte(`"build_cached"`)); n != 1 {
+		t.Errorf("run.json has build_cached %d times, want once (gin's):\n%s", n, b)
+	}
+	out, err := manifest.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out.Targets, in.Targets) {
+		t.Errorf("read back %+v, wrote %+v", out.Targets, in.Targets)
+	}
+}
