@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/pinning"
@@ -16,6 +17,7 @@ import (
 // Debian.
 var installHints = map[string]string{
 	"taskset":    "apt-get install util-linux",
+	"flock":      "apt-get install util-linux",
 	"ss":         "apt-get install iproute2",
 	"wrk":        "apt-get install wrk",
 	"node":       "apt-get install nodejs",
@@ -104,9 +106,14 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 		errs = append(errs, lookCommand("hosts", "ssh", []string{"ssh"}), lookCommand("hosts", "rsync", []string{"rsync"}))
 		return errors.Join(errs...)
 	}
+	cached := false // a build into {bin} runs under flock(1) in the build cache
 	for _, t := range targets {
 		who := "target " + t.Name
 		errs = append(errs, lookCommand(who, "build", t.Build), lookCommand(who, "start", t.Start))
+		cached = cached || slices.ContainsFunc(t.Build, func(a string) bool { return strings.Contains(a, "{bin}") })
+	}
+	if cached {
+		errs = append(errs, lookCommand("build cache", "lock", []string{"flock"}))
 	}
 	askRuntimes(ctx, c.here, targets, c.targetDir)
 	return errors.Join(errs...)

@@ -14,9 +14,10 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// TestMissingToolFailsFirst checks that a missing load generator, taskset
-// and service binary are all reported, with how to install them, before
-// anything starts or any run dir is made.
+// TestMissingToolFailsFirst checks that a missing load generator, taskset,
+// service binary and flock (a build into {bin} runs under it in the build
+// cache) are all reported, with how to install them, before anything
+// starts or any run dir is made.
 func TestMissingToolFailsFirst(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	suite, err := ParseSuite([]byte(`
@@ -32,6 +33,7 @@ version = ["postgres", "--version"]
 start = ["postgres"]
 [[target]]
 name = "a"
+build = ["/bin/true", "{bin}/a"]
 start = ["/bin/true"]
 [[scenario]]
 name = "p"
@@ -46,7 +48,8 @@ expect = { status = 200 }
 	if err == nil {
 		t.Fatal("Run succeeded without wrk, taskset and postgres on PATH")
 	}
-	for _, want := range []string{"wrk not found on PATH: apt-get install wrk", "taskset not found on PATH: apt-get install util-linux", "service db: version: postgres not found on PATH: apt-get install postgresql"} {
+	for _, want := range []string{"wrk not found on PATH: apt-get install wrk", "taskset not found on PATH: apt-get install util-linux", "service db: version: postgres not found on PATH: apt-get install postgresql",
+		"build cache: lock: flock not found on PATH: apt-get install util-linux"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not say %q:\n%v", want, err)
 		}

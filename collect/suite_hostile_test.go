@@ -135,6 +135,7 @@ func TestSuiteZeroIsNotUnset(t *testing.T) {
 		{"repetitions 1e9", top(`repetitions = 1_000_000_000`), `h.toml:3: repetitions: 1000000000 is over the limit of 1000`},
 		{"duration 1000h", top(`duration = "1000h"`), `h.toml:3: duration: 1000h0m0s is over the limit of 1h0m0s`},
 		{"warmup 1000h", top(`warmup = "1000h"`), `h.toml:3: warmup: 1000h0m0s is over the limit of 1h0m0s`},
+		{"warmup 500ms", top(`warmup = "500ms"`), `h.toml:3: warmup: 500ms is shorter than 1s, the shortest window every tool keeps`},
 		{"rate 1e12", top(`rate = 1_000_000_000_000`), `h.toml:3: rate: 1000000000000 is over the limit of 10000000`},
 		{"ready_timeout 0s", target(`ready_timeout = "0s"`), `h.toml:5: ready_timeout: 0s: give the time`},
 		{"ready_timeout 1000h", target(`ready_timeout = "1000h"`), `h.toml:5: ready_timeout: 1000h0m0s is over the limit of 1h0m0s`},

@@ -81,9 +81,13 @@ func (s *Suite) checkLoad(e *suiteErrors, path string, raw, eff Load) {
 		}
 	}
 	if raw.Warmup != nil {
-		if d := raw.Warmup.Std(); d < 0 {
+		switch d := raw.Warmup.Std(); {
+		case d < 0:
 			bad("warmup", "%v is negative: write \"0s\" for no warm-up", d)
-		} else if d > lim.Window {
+		case d > 0 && d < time.Second:
+			// bombardier refuses a window under a second, autocannon counts whole seconds
+			bad("warmup", "%v is shorter than 1s, the shortest window every tool keeps: give at least 1s, or \"0s\" for no warm-up", d)
+		case d > lim.Window:
 			bad("warmup", "%v is over the limit of %v", d, lim.Window)
 		}
 	}
@@ -240,8 +244,8 @@ func (s *Suite) checkPhaseWindow(e *suiteErrors, table string, d Duration, warmu
 		}
 	}
 	if warmup != nil {
-		if v := warmup.Std(); v < 0 || v > lim.Window {
-			e.add(table, "warmup", "%v: give 0s (none) to %v", v, lim.Window)
+		if v := warmup.Std(); v < 0 || v > 0 && v < time.Second || v > lim.Window {
+			e.add(table, "warmup", "%v: give 0s (none), or 1s to %v", v, lim.Window)
 		}
 	}
 	if reps != 0 || set("repetitions") {

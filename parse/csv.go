@@ -26,6 +26,7 @@ var csvHeader = []string{
 	"source_file", "source_line_start", "source_line_end", "source_sha256", "warnings",
 	"server_host", "client_host", "shard",
 	"phase", "rate", "send_rate", "behind_s", "wait_s", "success",
+	"from_schedule_p99_s", "build_cached",
 }
 
 // CSVWriter writes records as CSV rows in the columns above.
@@ -96,6 +97,9 @@ func measurementRow(j jsonMeasurement) map[string]string {
 	row["phase"], row["rate"] = j.Phase, csvFloat(j.Rate)
 	if o := j.Open; o != nil {
 		row["send_rate"], row["behind_s"], row["wait_s"] = csvFloat(o.SendRate), csvFloat(o.BehindS), csvFloat(o.WaitS)
+		if f := o.FromSchedule; f != nil {
+			row["from_schedule_p99_s"] = csvFloat(f.P99S)
+		}
 		if o.Success != nil {
 			row["success"] = csvFloat(*o.Success)
 		}
@@ -127,6 +131,9 @@ func targetRow(j jsonTarget) map[string]string {
 		"rss_before_bytes": csvInt(j.RSSBefore), "rss_after_bytes": csvInt(j.RSSAfter),
 		"rss_peak_bytes": csvInt(j.RSSPeak), "artifact_bytes": csvInt(j.ArtifactBytes),
 		"conformance": j.Conformance,
+	}
+	if j.BuildCached {
+		row["build_cached"] = "true"
 	}
 	sourceRow(row, j.Source)
 	return row

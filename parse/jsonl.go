@@ -100,7 +100,9 @@ import (
 //
 // A target:
 //
-//	kind "target", run, target, runtime, build_s, startup_s, rss_before_bytes,
+//	kind "target", run, target, runtime, build_s, build_cached (true where the
+//	build ran against a warm build cache: build_s is then its up-to-date check
+//	and a copy), startup_s, rss_before_bytes,
 //	rss_after_bytes, rss_peak_bytes, artifact_bytes (each where known),
 //	conformance ("pass" | "fail"), failed (scenarios), transcript, source.
 type jsonMeasurement struct {
@@ -255,6 +257,7 @@ type jsonTarget struct {
 	Target        string     `json:"target"`
 	Runtime       string     `json:"runtime"`
 	BuildS        float64    `json:"build_s,omitempty"`
+	BuildCached   bool       `json:"build_cached,omitempty"`
 	StartupS      float64    `json:"startup_s,omitempty"`
 	RSSBefore     int64      `json:"rss_before_bytes,omitempty"`
 	RSSAfter      int64      `json:"rss_after_bytes,omitempty"`
@@ -346,7 +349,7 @@ func measurementJSON(m *Measurement) jsonMeasurement {
 func targetJSON(t *Target) jsonTarget {
 	return jsonTarget{
 		Kind: "target", Run: t.Run, Target: t.Name, Runtime: t.Runtime,
-		BuildS: t.Build.Seconds(), StartupS: t.Startup.Seconds(),
+		BuildS: t.Build.Seconds(), BuildCached: t.BuildCached, StartupS: t.Startup.Seconds(),
 		RSSBefore: t.RSSBefore, RSSAfter: t.RSSAfter, RSSPeak: t.RSSPeak,
 		ArtifactBytes: t.ArtifactBytes, Conformance: t.Conformance, Failed: t.Failed,
 		Transcript: t.Transcript, Source: sourceJSON(t.Source),

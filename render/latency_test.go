@@ -211,8 +211,8 @@ func TestOpenSectionCharts(t *testing.T) {
 			case "dot behind":
 				behind++
 				dots++
-				if !strings.Contains(unescape(d[4]), "client's failure") {
-					t.Errorf("chart %d: a hollow dot's title does not say it is the client's failure: %q", i, d[4])
+				if !strings.Contains(unescape(d[4]), "the load tool fell behind its schedule") {
+					t.Errorf("chart %d: a hollow dot's title does not say the load tool fell behind: %q", i, d[4])
 				}
 			default:
 				dots++

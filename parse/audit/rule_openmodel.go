@@ -246,7 +246,7 @@ func ClientFellBehind(m *parse.Measurement) string {
 		return ""
 	}
 	if who, how := whoFellBehind(m); who == behindClient {
-		return "the load tool fell behind its schedule (" + how + "): this point's latency is the client's failure, not the server's"
+		return "the load tool fell behind its schedule (" + how + "): the latency it printed leaves out that wait (the p99 from the schedule puts it back), so the printed figures are not the server's latency at this rate"
 	}
 	return ""
 }
