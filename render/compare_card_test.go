@@ -209,6 +209,15 @@ func TestProjectIndexDegrades(t *testing.T) {
 			t.Errorf("the project's index lacks %q", want)
 		}
 	}
+	// History follows a suite that continues: the newest run is js-db's
+	// first, js-frameworks has two.
+	hist, err := os.ReadFile(filepath.Join(out, "history.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(hist), "Only one run of suite") || !strings.Contains(string(hist), "js-frameworks") {
+		t.Error("History shows a suite with one run, though js-frameworks has two")
+	}
 	// A finding about a target as a whole is on its page: the nest run's
 	// fifth process of nest-express-node-aa ran at 0.59 of the others on
 	// every scenario.

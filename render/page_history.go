@@ -58,6 +58,7 @@ type SparkBar struct{ X, Y1, Y2 float64 }
 
 // history is the runs of one suite, oldest first.
 type history struct {
+	suite   string
 	runs    []*runFacts
 	index   []int // each run's place in Input.runs
 	changes [][]string
@@ -68,8 +69,9 @@ func (m *model) history() history {
 	if m.runInfo == nil {
 		return h
 	}
+	h.suite = m.historySuite()
 	for _, i := range m.in.runOrder() {
-		if r := &m.in.runs[i]; r.env.suite == m.runInfo.Suite {
+		if r := &m.in.runs[i]; r.env.suite == h.suite {
 			h.runs = append(h.runs, r)
 			h.index = append(h.index, i)
 		}
@@ -82,6 +84,30 @@ func (m *model) history() history {
 		h.changes = append(h.changes, envChanges(h.runs[i-1], r))
 	}
 	return h
+}
+
+// historySuite is the suite History follows: the newest run's where it has
+// two runs or more; else the suite with the most runs in the site (the
+// newest of them on a tie), so that a site of several suites, whose newest
+// run is a suite's first, still shows the change of one that continues.
+func (m *model) historySuite() string {
+	primary := m.runInfo.Suite
+	count, newest := map[string]int{}, map[string]int{} // suite → runs, the place of its newest
+	for k, i := range m.in.runOrder() {
+		s := m.in.runs[i].env.suite
+		count[s]++
+		newest[s] = k
+	}
+	if count[primary] >= 2 {
+		return primary
+	}
+	best := primary
+	for s, n := range count {
+		if n > count[best] || n == count[best] && n > 1 && newest[s] > newest[best] {
+			best = s
+		}
+	}
+	return best
 }
 
 // envChanges says what differs between two runs' environments.
@@ -138,9 +164,7 @@ func (m *model) historyPage(h history) *HistoryPage {
 	p := &HistoryPage{}
 	p.Page = m.newPage("history", "history.html", "History")
 	p.Single = len(h.runs) < 2
-	if m.runInfo != nil {
-		p.Suite = m.runInfo.Suite
-	}
+	p.Suite = h.suite
 	for i, r := range h.runs {
 		host := r.env.host
 		p.Runs = append(p.Runs, HistoryRun{
