@@ -198,6 +198,16 @@ type OpenModel struct {
 	SuccessKnown bool
 }
 
+// Percentile is percentile q (in percent) of l, false where l has none.
+func (l Latency) Percentile(q float64) (time.Duration, bool) {
+	for _, p := range l.Percentiles {
+		if p.P == q {
+			return p.Value, true
+		}
+	}
+	return 0, false
+}
+
 // IsZero reports whether o says nothing: a closed-loop measurement's.
 func (o OpenModel) IsZero() bool {
 	return o.Fraction == 0 && o.Capacity == 0 && o.SendRate == 0 && o.Behind == 0 && o.Wait == 0 &&

@@ -72,17 +72,7 @@ func fellBehind(meas *parse.Measurement) string {
 
 // percentileOf is percentile q of a measurement, false if not printed.
 func percentileOf(meas *parse.Measurement, q float64) (time.Duration, bool) {
-	return percentileIn(meas.Latency, q)
-}
-
-// percentileIn is percentile q of l, false if l has none.
-func percentileIn(l parse.Latency, q float64) (time.Duration, bool) {
-	for _, p := range l.Percentiles {
-		if p.P == q {
-			return p.Value, true
-		}
-	}
-	return 0, false
+	return meas.Latency.Percentile(q)
 }
 
 // PointTable is the table of every latency and sweep point of a scenario
@@ -155,7 +145,7 @@ func (m *model) pointRow(p Page, meas *parse.Measurement) PointRow {
 	p99, ok99 := percentileOf(meas, 99)
 	r.P50, r.P99 = lat(p50, ok50, "p50"), lat(p99, ok99, "p99")
 	r.Max = lat(meas.Latency.Max, meas.Latency.Max > 0, "max")
-	due, okDue := percentileIn(meas.Open.FromSchedule, 99)
+	due, okDue := meas.Open.FromSchedule.Percentile(99)
 	r.P99Due = lat(due, okDue, "p99 timed from when each request was due")
 	r.Success = dash
 	if s, ok := successOf(meas); ok {

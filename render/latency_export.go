@@ -40,7 +40,7 @@ func newExportPoint(m *parse.Measurement) exportPoint {
 	e.P50, e.HasP50 = percentileOf(m, 50)
 	e.P90, e.HasP90 = percentileOf(m, 90)
 	e.P99, e.HasP99 = percentileOf(m, 99)
-	e.P99Due, _ = percentileIn(m.Open.FromSchedule, 99)
+	e.P99Due, _ = m.Open.FromSchedule.Percentile(99)
 	return e
 }
 

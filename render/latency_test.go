@@ -342,7 +342,7 @@ func TestPointExports(t *testing.T) {
 		if p.Phase == parse.PhaseLatency && (got.Fraction == nil || *got.Fraction != p.Open.Fraction || *got.SendRPS != p.Open.SendRate || got.Success == nil) {
 			t.Errorf("point %+v: fraction, send rate or success missing", got)
 		}
-		if due, ok := percentileIn(p.Open.FromSchedule, 99); ok != (got.P99DueS != nil) || ok && *got.P99DueS != due.Seconds() {
+		if due, ok := p.Open.FromSchedule.Percentile(99); ok != (got.P99DueS != nil) || ok && *got.P99DueS != due.Seconds() {
 			t.Errorf("point %+v: p99 from the schedule %v, want %v", got, got.P99DueS, due)
 		}
 		if got.FellBehind != audit.ClientFellBehind(p) {

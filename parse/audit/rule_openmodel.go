@@ -50,7 +50,7 @@ const (
 // reports: Gil Tene's coordinated omission, on the client's side), not
 // below behindFloor; behindFallback where no p99 was printed.
 func behindBound(m *parse.Measurement) time.Duration {
-	if p99, ok := percentile(m.Latency, 99); ok {
+	if p99, ok := m.Latency.Percentile(99); ok {
 		return max(p99, behindFloor)
 	}
 	return behindFallback
@@ -209,8 +209,8 @@ func whoFellBehind(m *parse.Measurement) (who, how string) {
 // latency is not the server's, and how (whoFellBehind).
 func sentLate(m *parse.Measurement) (bool, string) {
 	o := m.Open
-	if sched, ok := percentile(o.FromSchedule, 99); ok {
-		printed, ok := percentile(m.Latency, 99)
+	if sched, ok := o.FromSchedule.Percentile(99); ok {
+		printed, ok := m.Latency.Percentile(99)
 		if !ok {
 			return false, ""
 		}
@@ -226,16 +226,6 @@ func sentLate(m *parse.Measurement) (bool, string) {
 		return true, fmt.Sprintf("a request went out %s behind the schedule, beyond the point's %s bound", formatMS(o.Behind), formatMS(bound))
 	}
 	return false, ""
-}
-
-// percentile is percentile q of l, false where l has none.
-func percentile(l parse.Latency, q float64) (time.Duration, bool) {
-	for _, p := range l.Percentiles {
-		if p.P == q {
-			return p.Value, true
-		}
-	}
-	return 0, false
 }
 
 // ClientFellBehind is why a latency point measures the client rather than
