@@ -83,7 +83,7 @@ func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, d
 	if err := WriteFileAtomic(targets, append(b, '\n')); err != nil {
 		return nil, err
 	}
-	workers := strconv.Itoa(max(1, l.Connections))
+	workers := strconv.Itoa(vegetaWorkers(l))
 	start := strconv.Itoa(min(10, max(1, l.Connections)))
 	rate := strconv.Itoa(l.Rate) + "/1s"
 	if l.Rate == 0 {
@@ -100,6 +100,10 @@ func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, d
 		"-output=" + vegetaResults(dir),
 	}, nil
 }
+
+// vegetaWorkers is the most workers (and connections) an attack with load
+// l runs: -max-workers.
+func vegetaWorkers(l Load) int { return max(1, l.Connections) }
 
 // vegetaResults is where an attack with scratch folder dir writes its
 // binary results: beside the folder, so that it outlives the folder's
@@ -126,7 +130,7 @@ func vegetaEncodeArgv(bin, results string) []string {
 // succeeded), and removes the results: they
 // take about 100 bytes a request (20 MB for a 4 s window at 50k req/s),
 // and what they say is kept in the reports and in run.json.
-func (c *collector) vegetaReports(ctx context.Context, bin, results, there string, rate int, limit time.Duration, tr toolRun) (toolRun, schedule) {
+func (c *collector) vegetaReports(ctx context.Context, bin, results, there string, rate, workers int, limit time.Duration, tr toolRun) (toolRun, schedule) {
 	defer c.client.run(context.WithoutCancel(ctx), program{argv: []string{"rm", "-f", results}})
 	// An attack that failed or was killed may have left results: they are
 	// reported too, and its error stays the measurement's.
@@ -154,7 +158,7 @@ func (c *collector) vegetaReports(ctx context.Context, bin, results, there strin
 		tr.err = fmt.Errorf("vegeta encode: %w", r.err)
 		return tr, schedule{}
 	}
-	s, err := readSchedule(bytes.NewReader(r.stdout), "vegeta encode -to=csv "+results, float64(rate))
+	s, err := readSchedule(bytes.NewReader(r.stdout), "vegeta encode -to=csv "+results, float64(rate), workers)
 	if err != nil {
 		tr.err = err
 	}
@@ -176,11 +180,16 @@ type schedule struct {
 	// FromSchedule is the latency timed from when each request was due
 	// (parse.FromSchedule), as run.json keeps it; nil without results.
 	FromSchedule *manifest.ScheduleLatency
+	// Late counts the requests that went out late and those of them held
+	// back by answers (parse.HeldBack) against the attack's workers; nil
+	// without results.
+	Late *manifest.LateSending
 }
 
 // readSchedule reads vegeta's CSV encoding of results with package
-// parse's reader and measures the schedule at rate req/s.
-func readSchedule(r io.Reader, name string, rate float64) (schedule, error) {
+// parse's reader and measures the schedule at rate req/s of an attack
+// with at most workers workers.
+func readSchedule(r io.Reader, name string, rate float64, workers int) (schedule, error) {
 	results, err := parse.ReadVegetaCSV(r, name)
 	if err != nil {
 		return schedule{}, err
@@ -198,6 +207,7 @@ func readSchedule(r io.Reader, name string, rate float64) (schedule, error) {
 	}
 	s.Behind = parse.Behind(results, rate).Seconds()
 	s.FromSchedule = parse.ScheduleRecord(parse.FromSchedule(results, rate))
+	s.Late = parse.LateRecord(parse.HeldBack(results, rate, workers))
 	return s, nil
 }
 

@@ -158,8 +158,8 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	back()
 	if load.Tool == "vegeta" && ctx.Err() == nil {
 		var s schedule
-		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, limit, tr)
-		mr.SendRate, mr.BehindS, mr.FromSchedule = s.SendRate, s.Behind, s.FromSchedule
+		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, vegetaWorkers(load), limit, tr)
+		mr.SendRate, mr.BehindS, mr.FromSchedule, mr.Late = s.SendRate, s.Behind, s.FromSchedule, s.Late
 		mr.Reports = vegetaReportArgvs(tool.Path, vegetaResults(there))
 	}
 	mr.RSSPeak = peak()

@@ -26,7 +26,7 @@ func TestReadSchedule(t *testing.T) {
 		"1250000000,200,5000,0,0,,,,2,GET,http://x/,\n" +
 		"1100000000,500,5000,0,0,\"a, b\",,,1,GET,http://x/,\n" +
 		"1300000000,200,5000,0,0,,,,3,GET,http://x/,\n"
-	s, err := readSchedule(strings.NewReader(csv), "r.csv", 10)
+	s, err := readSchedule(strings.NewReader(csv), "r.csv", 10, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestReadSchedule(t *testing.T) {
 	if f := s.FromSchedule; f == nil || math.Abs(f.MaxS-0.050005) > 1e-9 || math.Abs(f.P50S-5e-6) > 1e-12 {
 		t.Errorf("from schedule %+v, want p50 5 µs and max 50.005 ms", f)
 	}
-	if _, err := readSchedule(strings.NewReader("1,200\n"), "r.csv", 10); err == nil || !strings.Contains(err.Error(), "r.csv:1:") {
+	if _, err := readSchedule(strings.NewReader("1,200\n"), "r.csv", 10, 4); err == nil || !strings.Contains(err.Error(), "r.csv:1:") {
 		t.Errorf("a short line: err %v, want one naming r.csv line 1", err)
 	}
 }
@@ -140,7 +140,7 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 	if err := os.WriteFile(copied, kept, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, s := c.vegetaReports(ctx, v.Path, results, scratch, 50, 30*time.Second, tr)
+	got, s := c.vegetaReports(ctx, v.Path, results, scratch, 50, 4, 30*time.Second, tr)
 	if got.err != nil {
 		t.Fatal(got.err)
 	}

@@ -173,6 +173,9 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 		if f := mr.FromSchedule; f == nil || !(f.P99S > 0) || f.MaxS < f.P99S {
 			t.Errorf("%s: latency from the schedule %+v, want a p99 and a max", mr.Dump, f)
 		}
+		if l := mr.Late; l == nil || l.Workers != mr.Connections && mr.Connections > 0 || l.Held > l.Requests || l.HeldWaitS > l.WaitS {
+			t.Errorf("%s: late requests %+v, want them counted against the point's workers", mr.Dump, l)
+		}
 		checkVegetaDump(t, filepath.Join(dir.Path, mr.Dump), mr.Rate, strict)
 		if len(mr.Reports) != 2 || mr.Reports[0][1] != "report" || mr.Reports[1][2] != "-type="+collect.VegetaHist {
 			t.Errorf("%s: reports recorded as %q", mr.Dump, mr.Reports)

@@ -179,6 +179,8 @@ type jsonOpen struct {
 	Success  *float64 `json:"success,omitempty"`
 	// FromSchedule: latency timed from when each request was due.
 	FromSchedule *manifest.ScheduleLatency `json:"from_schedule,omitempty"`
+	// Late: requests sent late, and those the target held back.
+	Late *manifest.LateSending `json:"late,omitempty"`
 }
 
 type jsonLatencyBucket struct {
@@ -194,7 +196,7 @@ func openJSON(o OpenModel) *jsonOpen {
 	}
 	sched := ScheduleRecord(o.FromSchedule)
 	j := &jsonOpen{Fraction: o.Fraction, Capacity: o.Capacity, SendRate: o.SendRate,
-		BehindS: o.Behind.Seconds(), WaitS: o.Wait.Seconds(), FromSchedule: sched}
+		BehindS: o.Behind.Seconds(), WaitS: o.Wait.Seconds(), FromSchedule: sched, Late: LateRecord(o.Late)}
 	if o.SuccessKnown {
 		j.Success = &o.Success
 	}

@@ -189,6 +189,10 @@ type OpenModel struct {
 	// printed latency when sending kept its schedule, longer in the tail
 	// when it did not. The zero Latency where unknown.
 	FromSchedule Latency
+	// Late is how many requests went out late and how many of those the
+	// target held back (every worker awaiting an answer when they were
+	// due), where the results were read; zero Workers where unknown.
+	Late LateSending
 	// Wait is the time from the last request sent to the last answer
 	// (vegeta's "wait").
 	Wait time.Duration
@@ -211,7 +215,7 @@ func (l Latency) Percentile(q float64) (time.Duration, bool) {
 // IsZero reports whether o says nothing: a closed-loop measurement's.
 func (o OpenModel) IsZero() bool {
 	return o.Fraction == 0 && o.Capacity == 0 && o.SendRate == 0 && o.Behind == 0 && o.Wait == 0 &&
-		o.Success == 0 && !o.SuccessKnown && o.FromSchedule.Max == 0 && len(o.FromSchedule.Percentiles) == 0
+		o.Success == 0 && !o.SuccessKnown && o.FromSchedule.Max == 0 && len(o.FromSchedule.Percentiles) == 0 && o.Late == LateSending{}
 }
 
 // RatePercentile is one percentile of a rate (req/s), P in percent.

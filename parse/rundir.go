@@ -156,6 +156,7 @@ func openModel(m *Measurement, mr manifest.Measurement) {
 		m.Open.Behind = seconds(mr.BehindS)
 	}
 	m.Open.FromSchedule = scheduleLatency(mr.FromSchedule)
+	m.Open.Late = lateSending(mr.Late)
 }
 
 // measurementKey is what makes a measurement of run.json one: its dump, or

@@ -90,8 +90,8 @@ func (b *vegetaReportBlock) end() ([]Record, error) {
 	if err != nil || b.hist == nil {
 		return append(recs, hist...), joinNonNil(err, histErr)
 	}
-	if histErr != nil {
-		return recs, histErr // the report stands without its histogram
+	if histErr != nil || len(hist) == 0 {
+		return recs, histErr // the report stands without its histogram (a bad row was reported where it stood)
 	}
 	m, h := recs[0].(*Measurement), hist[0].(*Measurement)
 	if h.Latency.Samples != m.Requests {

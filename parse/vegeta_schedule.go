@@ -144,3 +144,89 @@ func scheduleLatency(r *manifest.ScheduleLatency) Latency {
 	}
 	return l
 }
+
+// LateThreshold is how late a request must go out to count as late in
+// LateSending: below a millisecond is the timers' jitter, not a stall.
+const LateThreshold = time.Millisecond
+
+// LateSending says whose stall made requests go out late. vegeta's workers
+// each keep one request in flight and never pass -max-workers, so a request
+// can go out late for two reasons: every worker was waiting for an answer
+// when it was due (the target held them: timed from when it was due, its
+// latency is what a user on that schedule met), or some worker was free and
+// the load tool did not send it (a pause of the tool itself: a GC, a timer,
+// its CPU taken). Counting the requests in flight at each late request's due
+// time tells the two apart.
+type LateSending struct {
+	// Late is the number of requests that went out more than LateThreshold
+	// after they were due; Held how many of those were due while every
+	// one of the workers had a request in flight.
+	Late, Held int
+	// Wait is how long the late requests waited past their due times in
+	// all, HeldWait the part of it the held ones waited: on a busy host a
+	// few requests leave a millisecond or two late with workers free (the
+	// timers' jitter), and the wait, not the count, says whose stall moved
+	// the tail.
+	Wait, HeldWait time.Duration
+	// Workers is the bound the count was made against.
+	Workers int
+}
+
+// HeldBack counts late requests, and those held back by answers, and
+// sums their waits, in an
+// attack at rate req/s with at most workers workers; the zero LateSending
+// where the schedule or the bound is unknown.
+func HeldBack(results []VegetaResult, rate float64, workers int) LateSending {
+	return heldBack(sendings(results), rate, workers)
+}
+
+// heldBack is HeldBack on what it needs of each result.
+func heldBack(sent []sending, rate float64, workers int) LateSending {
+	late := lateness(sent, rate)
+	if late == nil || workers <= 0 {
+		return LateSending{}
+	}
+	first := sent[0].at
+	starts, ends := make([]int64, len(sent)), make([]int64, len(sent))
+	for i, s := range sent {
+		first = min(first, s.at)
+		starts[i], ends[i] = s.at, s.at+int64(s.latency)
+	}
+	slices.Sort(starts)
+	slices.Sort(ends)
+	// upTo is how many of sorted xs are at or before t
+	upTo := func(xs []int64, t int64) int {
+		n, _ := slices.BinarySearch(xs, t+1)
+		return n
+	}
+	out := LateSending{Workers: workers}
+	for i, s := range sent {
+		if late[i] <= LateThreshold {
+			continue
+		}
+		out.Late++
+		out.Wait += late[i]
+		due := s.at - int64(late[i])
+		if upTo(starts, due)-upTo(ends, due) >= workers {
+			out.Held++
+			out.HeldWait += late[i]
+		}
+	}
+	return out
+}
+
+// LateRecord is l as run.json keeps it; nil where nothing was counted.
+func LateRecord(l LateSending) *manifest.LateSending {
+	if l.Workers <= 0 {
+		return nil
+	}
+	return &manifest.LateSending{Requests: l.Late, Held: l.Held, Workers: l.Workers, WaitS: l.Wait.Seconds(), HeldWaitS: l.HeldWait.Seconds()}
+}
+
+// lateSending is a run.json record read back; the zero LateSending for nil.
+func lateSending(r *manifest.LateSending) LateSending {
+	if r == nil {
+		return LateSending{}
+	}
+	return LateSending{Late: r.Requests, Held: r.Held, Workers: r.Workers, Wait: seconds(r.WaitS), HeldWait: seconds(r.HeldWaitS)}
+}

@@ -54,15 +54,7 @@ func TestFromSchedule(t *testing.T) {
 		t.Errorf("rate unknown: %+v, want nothing", l)
 	}
 
-	f, err := os.Open(vegetaPrefix + "behind_results.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, err := ReadVegetaCSV(f, "behind")
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := behindResults(t)
 	sched := FromSchedule(res, 500)
 	printed := readVegeta(t, "behind_results.csv")
 	if p(sched, 99) < 10*printedP99(t, printed) || p(sched, 99) < time.Second {
@@ -82,4 +74,86 @@ func printedP99(t *testing.T, m *Measurement) time.Duration {
 	}
 	t.Fatalf("no p99 printed")
 	return 0
+}
+
+// TestHeldBack: an attack at 1000 req/s with four workers against a
+// server that answers in 100 µs, where for 30 ms either the server holds
+// every answer (four requests wait on it, the ones due meanwhile go out as
+// answers return) or the load tool pauses (no request in flight, the ones
+// due meanwhile go out together when it resumes). Both leave the same
+// requests late; only the first has them held by answers. On the recorded
+// fixture (four workers at 500 req/s against a server answering 100 a
+// second) nearly every late request was held.
+func TestHeldBack(t *testing.T) {
+	const (
+		rate    = 1000.0
+		workers = 4
+		stall   = 30 * time.Millisecond
+	)
+	t0 := time.Unix(1e9, 0).UnixNano()
+	ms := int64(time.Millisecond)
+	attack := func(serverStall bool) []sending {
+		var out []sending
+		free := make([]int64, workers) // when each worker is next free
+		for seq := range 1000 {
+			due := t0 + int64(seq)*ms
+			// the stall covers [500 ms, 530 ms)
+			from, to := t0+500*ms, t0+500*ms+int64(stall)
+			at := due
+			if !serverStall && due >= from && due < to {
+				at = to // the tool resumes and sends its backlog
+			}
+			w := 0
+			for i := range free {
+				if free[i] < free[w] {
+					w = i
+				}
+			}
+			at = max(at, free[w])
+			lat := 100 * time.Microsecond
+			if serverStall && at < to && at+int64(lat) > from {
+				lat = time.Duration(to - at) // held until the server wakes
+			}
+			free[w] = at + int64(lat)
+			out = append(out, sending{seq: uint64(seq), at: at, latency: lat})
+		}
+		return out
+	}
+	server := heldBack(attack(true), rate, workers)
+	t.Logf("server %+v", server)
+	client := heldBack(attack(false), rate, workers)
+	t.Logf("client %+v", client)
+	if server.Late < 20 || server.Held != server.Late || server.HeldWait != server.Wait || server.Wait < 300*time.Millisecond {
+		t.Errorf("server stall: %+v, want 20 or more late, every one held", server)
+	}
+	if client.Late < 20 || client.Held != 0 || client.HeldWait != 0 || client.Wait < 300*time.Millisecond {
+		t.Errorf("client stall: %+v, want 20 or more late, none held", client)
+	}
+	if l := heldBack(attack(true), rate, 0); l != (LateSending{}) {
+		t.Errorf("workers unknown: %+v, want nothing counted", l)
+	}
+	if back := lateSending(LateRecord(server)); back != server {
+		t.Errorf("run.json round trip: %+v, want %+v", back, server)
+	}
+
+	res := behindResults(t)
+	if l := HeldBack(res, 500, 4); l.Late < 100 || float64(l.Held) < 0.95*float64(l.Late) || float64(l.HeldWait) < 0.95*float64(l.Wait) {
+		t.Errorf("behind fixture: %+v, want nearly every late request held", l)
+	}
+}
+
+// behindResults is the recorded fixture of four workers sending 500 req/s
+// to a server that answers 100 a second, read as vegeta's CSV results.
+func behindResults(t *testing.T) []VegetaResult {
+	t.Helper()
+	f, err := os.Open(vegetaPrefix + "behind_results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := ReadVegetaCSV(f, "behind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

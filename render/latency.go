@@ -75,6 +75,18 @@ func percentileOf(meas *parse.Measurement, q float64) (time.Duration, bool) {
 	return meas.Latency.Percentile(q)
 }
 
+// dueLatency is percentile q of a latency point as a user on its schedule
+// met it: timed from when each request was due (due true) where the
+// collector read the results and kept that percentile, else as the tool
+// printed it; false if neither.
+func dueLatency(meas *parse.Measurement, q float64) (v time.Duration, due, ok bool) {
+	if v, ok := meas.Open.FromSchedule.Percentile(q); ok {
+		return v, true, true
+	}
+	v, ok = percentileOf(meas, q)
+	return v, false, ok
+}
+
 // PointTable is the table of every latency and sweep point of a scenario
 // or a target.
 type PointTable struct {

@@ -125,13 +125,13 @@ func (m *model) latencyChart(p Page, s, id string, ms []*parse.Measurement, q fl
 	} else {
 		spec.XUnit = "offered load, req/s"
 	}
-	spec.Desc = fmt.Sprintf("Each dot is one repetition's %s at one offered rate, the line joins the medians; hollow dots fell behind their schedule. The table under the charts lists every point.", pq)
+	spec.Desc = fmt.Sprintf("Each dot is one repetition's %s at one offered rate, timed from when each request was due where the collector read the results (a request the target kept waiting counts its wait), the line joins the medians; hollow dots are where the load tool itself fell behind its schedule. The table under the charts lists every point.", pq)
 	names, g := m.byName(ms)
 	var lines []LineInput
 	for _, name := range names {
 		li := LineInput{Name: name, Series: m.seriesOf(name), Knee: math.NaN()}
 		for _, meas := range g[name] {
-			v, ok := percentileOf(meas, q)
+			v, due, ok := dueLatency(meas, q)
 			if !ok || meas.Rate <= 0 && meas.Open.Fraction <= 0 {
 				continue
 			}
@@ -144,6 +144,11 @@ func (m *model) latencyChart(p Page, s, id string, ms []*parse.Measurement, q fl
 				title = fmt.Sprintf("rep %d at %.0f%% of capacity (%s req/s offered)", meas.Rep, meas.Open.Fraction*100, Count(meas.Rate))
 			}
 			title += fmt.Sprintf(", %s req/s achieved: %s %s", Count(meas.Throughput()), pq, latencySeconds(v.Seconds()))
+			if due {
+				if printed, ok := percentileOf(meas, q); ok {
+					title += fmt.Sprintf(" timed from when each request was due (%s printed)", latencySeconds(printed.Seconds()))
+				}
+			}
 			why := fellBehind(meas)
 			if why != "" {
 				title += "; " + why

@@ -202,9 +202,12 @@ func TestOpenSectionCharts(t *testing.T) {
 		if len(units) != 2 || unescape(units[0][1]) != wantUnits[i][0] || unescape(units[1][1]) != wantUnits[i][1] {
 			t.Errorf("chart %d: axis units %q, want %q", i, units, wantUnits[i])
 		}
-		var dots, behind int
+		var dots, behind, due int
 		var knees []string
 		for _, d := range dotRE.FindAllStringSubmatch(svg[1], -1) {
+			if strings.Contains(unescape(d[4]), "timed from when each request was due (") {
+				due++
+			}
 			switch d[1] {
 			case "knee":
 				knees = append(knees, unescape(d[4]))
@@ -224,6 +227,10 @@ func TestOpenSectionCharts(t *testing.T) {
 		}
 		if dots != want || behind != wantBehind {
 			t.Errorf("chart %d: %d dots (%d hollow), want %d (%d hollow)", i, dots, behind, want, wantBehind)
+		}
+		// the one point with a p99 timed from the schedule is plotted at it
+		if wantDue := map[bool]int{true: 1}[i == 1]; due != wantDue {
+			t.Errorf("chart %d: %d dots timed from the schedule, want %d", i, due, wantDue)
 		}
 		if i == 2 && (len(knees) != 1 || !strings.HasPrefix(knees[0], "gin: knee at 64;")) {
 			t.Errorf("sweep chart knees %q, want gin's at 64 only", knees)

@@ -180,6 +180,12 @@ func whoFellBehind(m *parse.Measurement) (who, how string) {
 	}
 	late, lateHow := sentLate(m)
 	short := offered > 0 && o.SendRate > 0 && o.SendRate < offered*(1-rateTolerance)
+	if held, heldHow := heldByTarget(o); (short || late) && held {
+		if late {
+			heldHow += "; " + lateHow
+		}
+		return behindTarget, heldHow
+	}
 	switch {
 	case short && late:
 		return behindClient, fmt.Sprintf("sent %s req/s; %s", formatCount(o.SendRate), lateHow)
@@ -228,6 +234,26 @@ func sentLate(m *parse.Measurement) (bool, string) {
 	return false, ""
 }
 
+// heldByTarget reports whether most of the wait of a point's late
+// requests was of requests due while every worker was waiting for an
+// answer (parse.HeldBack): the target stalled and held the load tool's
+// workers, so the lateness is the target's, and the latency timed from
+// when each request was due is what a user on that schedule met. False
+// where the count was not made (runs before it): the point is then
+// judged as the client's, as before.
+//
+// The wait decides, not the count: on a busy host a few requests leave a
+// millisecond or two late with workers free (timer jitter), while one
+// stall of the target makes fewer requests wait far longer.
+func heldByTarget(o parse.OpenModel) (bool, string) {
+	l := o.Late
+	if l.Workers <= 0 || l.Wait <= 0 || 2*l.HeldWait < l.Wait {
+		return false, ""
+	}
+	return true, fmt.Sprintf("%s of the %s requests that went out late, %s of their %s wait, were due while all %d workers waited for answers: the target held them",
+		formatCount(float64(l.Held)), formatCount(float64(l.Late)), formatMS(l.HeldWait), formatMS(l.Wait), l.Workers)
+}
+
 // ClientFellBehind is why a latency point measures the client rather than
 // the server, "" when it does not: the audit's own judgment
 // (achieved-below-offered's), for pages to show beside the point.
@@ -241,8 +267,12 @@ func ClientFellBehind(m *parse.Measurement) string {
 	return ""
 }
 
-// formatMS is a duration in milliseconds, three significant digits.
+// formatMS is a duration in milliseconds, three significant digits; in
+// seconds from one second up.
 func formatMS(d time.Duration) string {
+	if d >= time.Second {
+		return fmt.Sprintf("%.3g s", d.Seconds())
+	}
 	return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
 }
 
@@ -277,7 +307,7 @@ func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 		}
 	}
 	fs = append(fs, fold(foldSpec{rule: RuleAchievedBelowOffered, level: LevelWarning, message: func(scope string, ev []string) string {
-		return fmt.Sprintf("the achieved rate fell below the offered one %s(%s): where the client fell behind its schedule, requests went out late and their wait is missing from the latency, so those points measure the client, not the server (with the load tool's own CPU near its limit, give it more CPUs; well below it, its workers or other load on its CPUs held it back: raise -max-workers, quiet the host, or lower the rate); where the target answered fewer than were sent, it could not keep up at that rate and its latency there grows with the window (a point past its capacity, not a steady state)",
+		return fmt.Sprintf("the achieved rate fell below the offered one %s(%s): where the client fell behind its schedule, requests went out late and their wait is missing from the latency, so those points measure the client, not the server (with the load tool's own CPU near its limit, give it more CPUs; well below it, its workers or other load on its CPUs held it back: raise -max-workers, quiet the host, or lower the rate); where the target held every worker waiting for its answers, requests went out late because of it, and the latency timed from when each was due (the p99 from the schedule) is the one a user at that rate met; where the target answered fewer than were sent, it could not keep up at that rate and its latency there grows with the window (a point past its capacity, not a steady state)",
 			scopeSpace(scope), evidenceList(ev))
 	}}, seen, behind)...)
 	return append(fs, fold(clientSaturatedSpec("latency phase", th), cpuSeen, cpuHit)...)

@@ -116,6 +116,20 @@ func TestAchievedBelowOffered(t *testing.T) {
 			m.Open.FromSchedule = fromSchedule(m, 31*time.Millisecond)
 		}), "a"),
 			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the client in 2 of 2 repetitions (requests went out up to 57 ms late: timed from when each was due, the p99 is 31 ms, not the 4 ms printed)"},
+		// the count of late requests held by answers says whose stall it
+		// was: the target's when most were due with every worker waiting
+		{"late, workers held by the target", phaseOf(atNinety(lateBy(parse.LateSending{Late: 120, Held: 117, Workers: 64, Wait: 3 * time.Second, HeldWait: 2900 * time.Millisecond})), "a"),
+			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the target in 2 of 2 repetitions (117 of the 120 requests that went out late, 2.9 s of their 3 s wait, were due while all 64 workers waited for answers: the target held them; requests went out up to 57 ms late"},
+		{"late, workers free", phaseOf(atNinety(lateBy(parse.LateSending{Late: 120, Held: 60, Workers: 64, Wait: 3 * time.Second, HeldWait: 200 * time.Millisecond})), "a"),
+			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the client in 2 of 2 repetitions (requests went out up to 57 ms late"},
+		{"short of the rate, workers held", phaseOf(atNinety(func(m *parse.Measurement) {
+			m.Open.SendRate = 8000
+			m.Open.Late = parse.LateSending{Late: 4000, Held: 4000, Workers: 64, Wait: 40 * time.Second, HeldWait: 40 * time.Second}
+		}), "a"),
+			[]string{"r/a/ping"}, "at 90% (9,000 req/s) the target in 2 of 2 repetitions (4,000 of the 4,000 requests"},
+		{"on time, count made", phaseOf(atNinety(func(m *parse.Measurement) {
+			m.Open.Late = parse.LateSending{Late: 2, Held: 2, Workers: 64, Wait: 3 * time.Millisecond, HeldWait: 3 * time.Millisecond}
+		}), "a"), nil, ""},
 		{"sent too slowly", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.SendRate = 8000 }), "a", "b"),
 			[]string{"r"}, "a/ping at 90% (9,000 req/s) the client in 2 of 2 repetitions (sent 8,000 req/s)"},
 		{"answered too few", phaseOf(atNinety(func(m *parse.Measurement) { m.Open.Wait = 2 * time.Second }), "a"),
@@ -133,6 +147,16 @@ func TestAchievedBelowOffered(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			checkPlaces(t, rulesOfKind(Audit(tt.set, AuditOptions{}), RuleAchievedBelowOffered), tt.where, tt.want)
 		})
+	}
+}
+
+// lateBy makes a point late enough to move its tail (57 ms behind, p99
+// from the schedule 31 ms against 4 ms printed), its late requests as l.
+func lateBy(l parse.LateSending) func(m *parse.Measurement) {
+	return func(m *parse.Measurement) {
+		m.Open.Behind = 57 * time.Millisecond
+		m.Open.FromSchedule = fromSchedule(m, 31*time.Millisecond)
+		m.Open.Late = l
 	}
 }
 

@@ -241,6 +241,11 @@ type Measurement struct {
 	// dump's, sending fell behind far enough to change what the point
 	// reports.
 	FromSchedule *ScheduleLatency `json:"from_schedule,omitempty"`
+	// Late counts, on a latency point, the requests that went out late and
+	// how many of those were due while every worker waited for an answer
+	// (the target held them back) rather than while one was free (the
+	// load tool paused): which of the two a late point measures.
+	Late *LateSending `json:"late,omitempty"`
 	// ClientLoad is the share of its CPUs the load tool kept busy in the
 	// window (client_cpu_s ÷ window ÷ its CPUs), and ClientBound whether
 	// that was near all of them: for a ceiling measurement, whether its
@@ -306,4 +311,16 @@ type ScheduleLatency struct {
 	P99S  float64 `json:"p99_s"`
 	P999S float64 `json:"p99_9_s"`
 	MaxS  float64 `json:"max_s"`
+}
+
+// LateSending is a latency point's late requests: Requests went out more
+// than a millisecond after they were due, Held of them were due while all
+// Workers workers had a request in flight; WaitS is the time they waited
+// past their due times in all, HeldWaitS the held ones' part of it.
+type LateSending struct {
+	Requests  int     `json:"requests"`
+	Held      int     `json:"held"`
+	Workers   int     `json:"workers"`
+	WaitS     float64 `json:"wait_s"`
+	HeldWaitS float64 `json:"held_wait_s"`
 }

@@ -1,0 +1,108 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestLateSendingTellsWhoStalled runs the real vegeta at 200 req/s with
+// four workers for 2 s, twice, and stalls one side for 150 ms in the
+// middle: once the server (every answer waits until the stall ends, so
+// the four workers are held and the requests due meanwhile go out as
+// answers return), once the load tool itself (SIGSTOP, then SIGCONT: its
+// workers are free, but nothing is sent until it resumes). Both leave
+// about 30 requests late by up to 150 ms; the part of their wait spent
+// due while every worker waited for an answer says whose stall it was
+// (a busy host adds a few requests a millisecond or two late either way).
+func TestLateSendingTellsWhoStalled(t *testing.T) {
+	t.Parallel() // 200 req/s: light
+	if testing.Short() {
+		t.Skip("runs vegeta")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel) // the subtests run after this function returns
+	v, err := vegeta{}.Resolve(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		rate    = 200
+		workers = 4
+		stall   = 150 * time.Millisecond
+		at      = 800 * time.Millisecond
+	)
+	attack := func(t *testing.T, serverStall bool) schedule {
+		var until atomic.Int64 // Unix ns the server's stall ends; 0: none
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if d := time.Until(time.Unix(0, until.Load())); d > 0 {
+				time.Sleep(d)
+			}
+			io.WriteString(w, "Hi")
+		}))
+		defer srv.Close()
+		dir := t.TempDir()
+		argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", Request{Method: "GET", Path: "/"},
+			Load{Rate: rate, Connections: workers, Timeout: Duration(5 * time.Second)}, 2*time.Second, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(at)
+		if serverStall {
+			until.Store(time.Now().Add(stall).UnixNano())
+		} else {
+			if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(stall)
+			if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%q: %v", argv, err)
+		}
+		csv, err := exec.CommandContext(ctx, v.Path, "encode", "-to=csv", vegetaResults(dir)).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := readSchedule(bytes.NewReader(csv), filepath.Base(dir), rate, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(vegetaResults(dir))
+		if s.Late == nil {
+			t.Fatalf("schedule %+v: no late count", s)
+		}
+		return s
+	}
+	t.Run("server", func(t *testing.T) {
+		t.Parallel()
+		l := attack(t, true).Late
+		t.Logf("server stall: %+v", l)
+		if l.Workers != workers || l.Requests < 15 || l.HeldWaitS < 0.8*l.WaitS {
+			t.Errorf("server stall: %+v, want 15 or more late, nearly all their wait held", l)
+		}
+	})
+	t.Run("client", func(t *testing.T) {
+		t.Parallel()
+		l := attack(t, false).Late
+		t.Logf("client stall: %+v", l)
+		if l.Requests < 15 || l.HeldWaitS > 0.2*l.WaitS {
+			t.Errorf("client stall: %+v, want 15 or more late, little of their wait held", l)
+		}
+	})
+}
