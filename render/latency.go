@@ -110,6 +110,7 @@ type PointRow struct {
 	P99Due           Num // p99 timed from when each request was due, where the results were read
 	Success          Num
 	Behind           string // why the point shows the client's failure, "" if it does not
+	Held             string // why its requests left late because the target held every worker, "" if they did not
 	Dump             Link
 }
 
@@ -122,6 +123,7 @@ func (m *model) pointRow(p Page, meas *parse.Measurement) PointRow {
 		Phase:    meas.Phase,
 		Rep:      strconv.Itoa(meas.Rep),
 		Behind:   fellBehind(meas),
+		Held:     audit.TargetHeldWorkers(meas),
 		Dump:     Link{Href: p.href(m.links.Dump(meas.Source)), Text: filepath.Base(filepath.Dir(meas.Source.File)) + "/" + dumpLabel(meas.Source), Title: "sha256 " + meas.Source.SHA256},
 	}
 	if m.links.Target(name) == "" {

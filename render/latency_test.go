@@ -22,7 +22,9 @@ import (
 // ping, built here until a collected phase run exists: each point's dump is
 // a file written into a copy of the run dir. gin and stdlib are offered
 // 25, 50, 75 and 90% of their capacity, two repetitions each; gin's second
-// repetition at 90% fell behind its schedule (sent 20% short). The sweep
+// repetition at 90% fell behind its schedule (sent 20% short), and
+// stdlib's second at 90% went out late because a stall of stdlib held
+// every worker (its p99 from the schedule three times the printed). The sweep
 // measures gin at 1, 8, 64 and 256 connections (it saturates at 64) and
 // chi at 1, 8 and 64 (still growing).
 func pointsSet(t *testing.T) (*parse.Set, []*parse.Measurement) {
@@ -70,6 +72,11 @@ func pointsSet(t *testing.T) (*parse.Set, []*parse.Measurement) {
 					for i := range m.Latency.Percentiles {
 						m.Latency.Percentiles[i].Value = m.Latency.Percentiles[i].Value * 3 / 2
 					}
+				}
+				if target == "stdlib" && frac == 0.9 && rep == 2 { // a stall of the target held every worker
+					m.Open.Behind = 40 * time.Millisecond
+					m.Open.FromSchedule = parse.Latency{Max: 40 * p50, Percentiles: []parse.Percentile{{P: 99, Value: 30 * p50}}, Corrected: true}
+					m.Open.Late = parse.LateSending{Late: 50, Held: 48, Workers: 64, Wait: 2 * time.Second, HeldWait: 1900 * time.Millisecond}
 				}
 				if target == "stdlib" && frac == 0.75 && rep == 1 { // read from the results: the tail as due
 					m.Open.FromSchedule = parse.Latency{Max: 25 * p50, Percentiles: []parse.Percentile{{P: 99, Value: 10*p50 + 300*time.Microsecond}}, Corrected: true} // within the floor: not behind
@@ -228,8 +235,8 @@ func TestOpenSectionCharts(t *testing.T) {
 		if dots != want || behind != wantBehind {
 			t.Errorf("chart %d: %d dots (%d hollow), want %d (%d hollow)", i, dots, behind, want, wantBehind)
 		}
-		// the one point with a p99 timed from the schedule is plotted at it
-		if wantDue := map[bool]int{true: 1}[i == 1]; due != wantDue {
+		// the two points with a p99 timed from the schedule are plotted at it
+		if wantDue := map[bool]int{true: 2}[i == 1]; due != wantDue {
 			t.Errorf("chart %d: %d dots timed from the schedule, want %d", i, due, wantDue)
 		}
 		if i == 2 && (len(knees) != 1 || !strings.HasPrefix(knees[0], "gin: knee at 64;")) {
@@ -268,7 +275,8 @@ func unescape(s string) string {
 }
 
 // TestTargetPagePoints checks that a target page lists every one of its
-// points, each with its dump, and that the point that fell behind says so.
+// points, each with its dump, that the point that fell behind says so, and
+// that the one the target held says that.
 func TestTargetPagePoints(t *testing.T) {
 	set, points := pointsSet(t)
 	_, site := fixture(t)
@@ -295,6 +303,9 @@ func TestTargetPagePoints(t *testing.T) {
 		}
 		if behind := strings.Count(tm[1], "client fell behind"); target == "gin" && behind != 1 || target != "gin" && behind != 0 {
 			t.Errorf("target/%s.html marks %d points behind", target, behind)
+		}
+		if held := strings.Count(tm[1], "target held the workers"); target == "stdlib" && held != 1 || target != "stdlib" && held != 0 {
+			t.Errorf("target/%s.html marks %d points held by the target", target, held)
 		}
 	}
 }

@@ -267,6 +267,22 @@ func ClientFellBehind(m *parse.Measurement) string {
 	return ""
 }
 
+// TargetHeldWorkers is why a latency point's requests went out late
+// because the target kept every worker waiting, "" when they did not: its
+// latency timed from the schedule is then the target's, a user's at that
+// rate (whoFellBehind's judgment, for pages to show beside the point).
+func TargetHeldWorkers(m *parse.Measurement) string {
+	if m.Phase != parse.PhaseLatency {
+		return ""
+	}
+	if who, how := whoFellBehind(m); who == behindTarget {
+		if held, _ := heldByTarget(m.Open); held {
+			return how + ": the p99 from the schedule, which counts that wait, is the latency a user at this rate met"
+		}
+	}
+	return ""
+}
+
 // formatMS is a duration in milliseconds, three significant digits; in
 // seconds from one second up.
 func formatMS(d time.Duration) string {
