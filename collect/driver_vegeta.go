@@ -84,7 +84,7 @@ func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, d
 		return nil, err
 	}
 	workers := strconv.Itoa(vegetaWorkers(l))
-	start := strconv.Itoa(min(10, max(1, l.Connections)))
+	start := strconv.Itoa(min(10, vegetaWorkers(l)))
 	rate := strconv.Itoa(l.Rate) + "/1s"
 	if l.Rate == 0 {
 		rate, start = "0", workers // every worker sends as soon as it has its answer

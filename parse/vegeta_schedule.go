@@ -172,10 +172,10 @@ type LateSending struct {
 	Workers int
 }
 
-// HeldBack counts late requests, and those held back by answers, and
-// sums their waits, in an
-// attack at rate req/s with at most workers workers; the zero LateSending
-// where the schedule or the bound is unknown.
+// HeldBack counts the late requests of an attack at rate req/s with at
+// most workers workers, and those of them held back by answers, and sums
+// their waits; the zero LateSending where the schedule or the bound is
+// unknown.
 func HeldBack(results []VegetaResult, rate float64, workers int) LateSending {
 	return heldBack(sendings(results), rate, workers)
 }
@@ -186,10 +186,8 @@ func heldBack(sent []sending, rate float64, workers int) LateSending {
 	if late == nil || workers <= 0 {
 		return LateSending{}
 	}
-	first := sent[0].at
 	starts, ends := make([]int64, len(sent)), make([]int64, len(sent))
 	for i, s := range sent {
-		first = min(first, s.at)
 		starts[i], ends[i] = s.at, s.at+int64(s.latency)
 	}
 	slices.Sort(starts)
