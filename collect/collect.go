@@ -80,6 +80,9 @@ type Options struct {
 	// pinningRoots are where this machine's CPU topology is read; the
 	// zero value is pinning.DefaultRoots. Tests give a recorded tree.
 	pinningRoots pinning.Roots
+	// speedTimer times the host speed probe; nil: timeSpeed. Tests give
+	// one that makes the host slow for a turn.
+	speedTimer speedTimer
 }
 
 type collector struct {
@@ -103,6 +106,14 @@ type collector struct {
 	// binRun names this collect's folder of {bin}s on the server
 	// machine, bin/<binRun>/<target>: its own, beside other collects'.
 	binRun string
+	// atSpeed is the shortest the host speed probe took on each CPU set
+	// (manifest.SpeedSet) in the run; speedFailed: a probe failed and was
+	// noted; speedWaited: the waits for it so far; retaking: the turns
+	// running are taken again (host_speed.go).
+	atSpeed     map[string]float64
+	speedFailed bool
+	speedWaited time.Duration
+	retaking    bool
 }
 
 func newCollector(suite *Suite, opt Options) *collector {
@@ -354,6 +365,12 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 				c.note("%s rep %d: %v", t.Name, rep, err)
 			}
 		}
+	}
+	if err := c.retakeSlow(ctx, ready); err != nil {
+		if storeFailed(err) {
+			return c.storeError(err)
+		}
+		return err
 	}
 	return c.phases(ctx, ready)
 }

@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,6 +34,17 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	first := c.order
+	speed, waited := c.beforeTurn(ctx) // host_speed.go
+	err := c.turn(ctx, t, rep, todo)
+	if ctx.Err() != nil {
+		return err
+	}
+	return errors.Join(err, c.afterTurn(ctx, t, first, speed, waited))
+}
+
+// turn starts t's server, measures todo on it in round rep, and stops it.
+func (c *collector) turn(ctx context.Context, t Target, rep int, todo []Scenario) error {
 	srv, startup, err := c.start(ctx, t)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -68,6 +69,9 @@ func (s *Suite) check() error {
 		if key.val != "" && !cpuListPattern.MatchString(key.val) {
 			e.add("isolation", key.name, "%q is not a CPU list like \"0\", \"0-3\" or \"0,2\"", key.val)
 		}
+	}
+	if r := s.Isolation.RetakeSlow; r != 0 && (r < 1.05 || r > 10 || math.IsNaN(r)) {
+		e.add("isolation", "retake_slow", "%v: give the slowdown of the host speed probe at which a turn is taken again, from 1.05 to 10 (1.25: it took a quarter longer than its fastest), or 0 for never", r)
 	}
 	s.checkHosts(e)
 	names := map[string]bool{}

@@ -30,6 +30,7 @@ func TestParseSuiteErrors(t *testing.T) {
 		{"bombardier pipelining", "name=\"x\"\n" + okTarget + okScenario + "load = { pipelining = 8 }\n", "s.toml:9: load.pipelining: bombardier cannot pipeline"},
 		{"short window", "name=\"x\"\n[load]\nduration = \"100ms\"\n" + okTarget + okScenario, "s.toml:3: duration: 100ms is shorter than 1s"},
 		{"bad cpus", "name=\"x\"\n[isolation]\nserver_cpus = \"zero\"\n" + okTarget + okScenario, `s.toml:3: server_cpus: "zero" is not a CPU list`},
+		{"retake slow", "name=\"x\"\n[isolation]\nretake_slow = 1.01\n" + okTarget + okScenario, `s.toml:3: retake_slow: 1.01: give the slowdown`},
 		{"bad status", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=2000}\n", "s.toml:8: expect: status 2000"},
 		{"two bodies", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200, body=\"a\", body_json=\"{}\"}\n", "s.toml:8: expect: body, body_file and body_json are exclusive"},
 		{"bad json", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200, body_json=\"{\"}\n", "s.toml:8: expect: body_json is not valid JSON"},

@@ -157,6 +157,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, runFindings(set)...)
 	fs = append(fs, pinningFindings(set)...)
 	fs = append(fs, interferenceFindings(set, th)...) // audit_interference.go
+	fs = append(fs, hostSpeedFindings(set, th)...)    // audit_host_speed.go
 	fs = append(fs, aaFindings(set.Runs, cells, opts.Pairs, th)...)
 	fs = append(fs, powerFindings(Decide(set, cells, MetricRPS, DecideOptions{Thresholds: th, AAPairs: opts.Pairs}))...)
 	checked := map[string]bool{}

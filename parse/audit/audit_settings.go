@@ -158,8 +158,8 @@ func runFindings(set *parse.Set) []Finding {
 			}
 		}
 		for _, mr := range r.Measurements {
-			if mr.ExitStatus == 0 && mr.Error == "" {
-				continue
+			if mr.ExitStatus == 0 && mr.Error == "" || mr.HostSpeed != nil && mr.HostSpeed.Dropped {
+				continue // a turn dropped for a slow host: host-slow reports it
 			}
 			f := Finding{Rule: RuleToolFailed, Level: LevelError, Run: r.ID, Target: mr.Target, Scenario: mr.Scenario,
 				Message: fmt.Sprintf("%s rep %d%s: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",

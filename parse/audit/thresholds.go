@@ -51,6 +51,11 @@ type Thresholds struct {
 	// Steal is the share of a CPU set's capacity the hypervisor may give
 	// to other guests (steal time) before it is reported on its own.
 	Steal float64
+	// HostSlow is the slowdown of the host speed probe (run.json's
+	// host_speed: the same fixed work timed around each turn, against the
+	// fastest it ran in the run) from which a turn's cells are reported
+	// (rule host-slow); a run that set retake_slow is judged by its own.
+	HostSlow float64
 }
 
 // DefaultThresholds are the thresholds fairbench uses unless told otherwise.
@@ -69,4 +74,5 @@ var DefaultThresholds = Thresholds{
 	SizeSpread:       0.01,
 	ForeignLoad:      0.10,
 	Steal:            0.05,
+	HostSlow:         1.25,
 }

@@ -65,15 +65,16 @@ func errorLine(b []byte, err error) int {
 // keys were declared carry.
 func (i *Isolation) UnmarshalJSON(b []byte) error {
 	var v struct {
-		ServerCPUs    string `json:"server_cpus"`
-		ClientCPUs    string `json:"client_cpus"`
-		OldServerCPUs string `json:"ServerCPUs"`
-		OldClientCPUs string `json:"ClientCPUs"`
+		ServerCPUs    string  `json:"server_cpus"`
+		ClientCPUs    string  `json:"client_cpus"`
+		RetakeSlow    float64 `json:"retake_slow"`
+		OldServerCPUs string  `json:"ServerCPUs"`
+		OldClientCPUs string  `json:"ClientCPUs"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*i = Isolation{ServerCPUs: v.ServerCPUs, ClientCPUs: v.ClientCPUs}
+	*i = Isolation{ServerCPUs: v.ServerCPUs, ClientCPUs: v.ClientCPUs, RetakeSlow: v.RetakeSlow}
 	if i.ServerCPUs == "" {
 		i.ServerCPUs = v.OldServerCPUs
 	}

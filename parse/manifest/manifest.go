@@ -117,6 +117,11 @@ type Host struct {
 type Isolation struct {
 	ServerCPUs string `toml:"server_cpus" json:"server_cpus"`
 	ClientCPUs string `toml:"client_cpus" json:"client_cpus"`
+	// RetakeSlow is the slowdown of the host speed probe (HostSpeed) at
+	// which a target's turn is taken again at the end of its run, e.g.
+	// 1.25: the probe around the turn ran 1.25 times as long as the
+	// fastest it ran in the run. 0: turns are probed, never taken again.
+	RetakeSlow float64 `toml:"retake_slow" json:"retake_slow,omitempty"`
 }
 
 // Leftover is a process group started on an SSH host.
@@ -300,6 +305,9 @@ type Measurement struct {
 	// ResetS is the time the scenario's reset took (its services' reset
 	// argvs, run just before the window and kept out of it); 0: none.
 	ResetS float64 `json:"reset_s,omitempty"`
+	// HostSpeed is the host speed probe timed before and after the
+	// target's turn the measurement was part of; nil in runs before it.
+	HostSpeed *HostSpeed `json:"host_speed,omitempty"`
 }
 
 // ScheduleLatency is latency percentiles and max, in seconds: P50S is the

@@ -1,0 +1,277 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// The host speed probe (manifest.HostSpeed): a shell counts to
+// speedLoops on the server's CPUs and on the client's, before and after
+// each target's turn, and times itself. The run's fastest time on each
+// set is the host at speed; a turn around which the probe took
+// retake_slow times as long is taken again at the end of the rounds.
+
+// speedLoops takes dash about 250 ms on a current server core: long
+// against the clock's and a fork's jitter and against a busy neighbour's
+// spells of milliseconds (a 50 ms probe varied by ±30% on an idle VM,
+// this one by ±3%), short against a turn.
+const speedLoops = 300000
+
+// speedScript prints the clock before and after the loop, in ns, so that
+// an SSH round trip is not timed.
+var speedScript = `s=$(date +%s%N); i=0; while [ $i -lt ` + strconv.Itoa(speedLoops) + ` ]; do i=$((i+1)); done; echo $s $(date +%s%N)`
+
+// speedWait bounds the wait before a turn for the host to come back to
+// speed, speedBudget all such waits of a collect, and speedEvery is how
+// often the host is probed meanwhile. A turn is taken again only while
+// slow turns are at most a quarter of the turns (retakeShare): a host
+// slow through most of a run is not made faster by a second pass.
+const (
+	speedWait   = 2 * time.Minute
+	speedBudget = 6 * time.Minute
+	speedEvery  = 2 * time.Second
+	retakeShare = 0.25
+)
+
+// speedTimer times the probe on the CPU list cpus of m, in seconds.
+type speedTimer func(ctx context.Context, m machine, cpus string) (float64, error)
+
+// timeSpeed runs speedScript on m, pinned to cpus.
+func timeSpeed(ctx context.Context, m machine, cpus string) (float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := m.run(ctx, program{argv: pinned(cpus, []string{"sh", "-c", speedScript})})
+	if err != nil {
+		return 0, fmt.Errorf("host speed probe%s: %v: %s", onMachine(m), err, strings.TrimSpace(string(out)))
+	}
+	return parseSpeed(out)
+}
+
+// parseSpeed reads the two clock readings speedScript prints.
+func parseSpeed(out []byte) (float64, error) {
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		return 0, fmt.Errorf("host speed probe printed %q, not two clock readings", out)
+	}
+	a, err1 := strconv.ParseInt(f[0], 10, 64)
+	b, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || b <= a {
+		return 0, fmt.Errorf("host speed probe printed %q, not two rising clock readings in ns", out)
+	}
+	return float64(b-a) / 1e9, nil
+}
+
+// speedProbe times the probe on the server's CPUs and the client's, at
+// once when they are different sets; once, for both, when they are the
+// same. A probe that fails leaves 0 and is noted once per run.
+func (c *collector) speedProbe(ctx context.Context) manifest.Probe {
+	iso := c.suite.Isolation
+	timer := c.opt.speedTimer
+	if timer == nil {
+		timer = timeSpeed
+	}
+	var p manifest.Probe
+	var errs [2]error
+	if c.server == c.client && iso.ServerCPUs == iso.ClientCPUs {
+		p.ServerS, errs[0] = timer(ctx, c.server, iso.ServerCPUs)
+		p.ClientS = p.ServerS
+	} else {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); p.ServerS, errs[0] = timer(ctx, c.server, iso.ServerCPUs) }()
+		go func() { defer wg.Done(); p.ClientS, errs[1] = timer(ctx, c.client, iso.ClientCPUs) }()
+		wg.Wait()
+	}
+	for _, err := range errs {
+		if err != nil && ctx.Err() == nil && !c.speedFailed {
+			c.speedFailed = true
+			c.note("%v: turns are not probed where it fails", err)
+		}
+	}
+	c.keepFastest(p)
+	return p
+}
+
+// keepFastest folds p into the run's fastest probe times, first reading
+// those run.json has (a resumed run).
+func (c *collector) keepFastest(p manifest.Probe) {
+	if c.atSpeed == nil {
+		c.atSpeed = manifest.Fastest(c.dir.Manifest().Measurements)
+	}
+	srv, cli := c.speedSets()
+	for set, s := range map[string]float64{srv: p.ServerS, cli: p.ClientS} {
+		if b, ok := c.atSpeed[set]; s > 0 && (!ok || s < b) {
+			c.atSpeed[set] = s
+		}
+	}
+}
+
+// speedSets are the SpeedSet keys of this collect's server and client CPUs.
+func (c *collector) speedSets() (server, client string) {
+	iso := c.suite.Isolation
+	return manifest.SpeedSet(true, c.server.name(), iso.ServerCPUs), manifest.SpeedSet(false, c.client.name(), iso.ClientCPUs)
+}
+
+// slowdown is how much slower than the run's fastest p ran; 0: unknown.
+func (c *collector) slowdown(p manifest.Probe) float64 {
+	mr := manifest.Measurement{HostSpeed: &manifest.HostSpeed{Before: p},
+		ServerHost: c.server.name(), ClientHost: c.client.name(),
+		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs}
+	return mr.Slowdown(c.atSpeed)
+}
+
+// beforeTurn probes the host before a turn. Where the suite retakes slow
+// turns and the probe ran retake_slow times as long as the run's fastest,
+// it waits for the host to come back to speed, probing every speedEvery,
+// at most speedWait: the turn then runs at speed and is not taken again.
+func (c *collector) beforeTurn(ctx context.Context) (manifest.Probe, time.Duration) {
+	p := c.speedProbe(ctx)
+	limit := c.suite.Isolation.RetakeSlow
+	if limit <= 0 {
+		return p, 0
+	}
+	start := time.Now()
+	defer func() { c.speedWaited += time.Since(start) }()
+	for s := c.slowdown(p); s >= limit && ctx.Err() == nil; s = c.slowdown(p) {
+		waited := time.Since(start)
+		if waited >= speedWait || c.speedWaited+waited >= speedBudget {
+			c.note("the host still ran %.2f× slower than its fastest after a wait of %v (%v in this collect, at most %v): the turn runs now", s, waited.Round(time.Second), (c.speedWaited + waited).Round(time.Second), speedBudget)
+			break
+		}
+		c.opt.Progress.Step(fmt.Sprintf("host running %.2f× slower than its fastest (speed probe): waiting for it, %v of at most %v", s, waited.Round(time.Second), speedWait), 0)
+		select {
+		case <-ctx.Done():
+		case <-time.After(speedEvery):
+		}
+		p = c.speedProbe(ctx)
+	}
+	return p, time.Since(start)
+}
+
+// afterTurn probes the host after t's turn and records both probes on
+// the turn's measurements: those of t listed after the first order.
+func (c *collector) afterTurn(ctx context.Context, t Target, first int, before manifest.Probe, waited time.Duration) error {
+	after := c.speedProbe(ctx)
+	retake := c.retaking
+	return c.dir.Update(func(m *manifest.Manifest) {
+		for i := range m.Measurements {
+			mr := &m.Measurements[i]
+			if mr.Target == t.Name && mr.Order > first && mr.Phase == "" {
+				mr.HostSpeed = &manifest.HostSpeed{Before: before, After: after, WaitedS: round3(waited.Seconds()), Retake: retake}
+			}
+		}
+	})
+}
+
+// slowTurn is a target's turn in a round that ran slow.
+type slowTurn struct {
+	target   string
+	rep      int
+	slowdown float64
+}
+
+// retakeSlow takes again, once, each turn of the closed-loop rounds
+// around which the probe ran retake_slow times as long as the run's
+// fastest: its measurements stay in run.json, dumps and all, marked not
+// counted (Error, HostSpeed.Dropped), and the turn runs again.
+func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
+	limit := c.suite.Isolation.RetakeSlow
+	if limit <= 0 {
+		return nil
+	}
+	turns, all := c.slowTurns(limit)
+	if len(turns) == 0 {
+		return nil
+	}
+	var names []string
+	for _, st := range turns {
+		names = append(names, fmt.Sprintf("%s rep %d (%.2f×)", st.target, st.rep, st.slowdown))
+	}
+	if float64(len(turns)) > retakeShare*float64(all) {
+		c.note("the host ran slow around %d of %d turns, more than %.0f%%: a second pass would run on the same host, so none is taken again (the audit's host-slow finding names them): %s",
+			len(turns), all, 100*retakeShare, strings.Join(names, ", "))
+		return nil
+	}
+	c.opt.Progress.Note(fmt.Sprintf("the host ran slow around %d turns: taking them again: %s", len(turns), strings.Join(names, ", ")))
+	if err := c.dropTurns(turns); err != nil {
+		return err
+	}
+	c.retaking = true
+	defer func() { c.retaking = false }()
+	for _, st := range turns {
+		i := slices.IndexFunc(targets, func(t Target) bool { return t.Name == st.target })
+		if i < 0 {
+			continue
+		}
+		if err := c.repetition(ctx, targets[i], st.rep); err != nil {
+			if ctx.Err() != nil || storeFailed(err) {
+				return err
+			}
+			c.note("%s rep %d, taken again: %v", st.target, st.rep, err)
+		}
+	}
+	return nil
+}
+
+// slowTurns lists the turns, in the order they ran, whose counted
+// closed-loop measurements ran with the probe at least limit times as
+// long as the run's fastest, leaving out turns taken again already.
+func (c *collector) slowTurns(limit float64) (slow []slowTurn, turns int) {
+	ms := c.dir.Manifest().Measurements
+	best := manifest.Fastest(ms)
+	var out []slowTurn
+	seen, probed := map[string]int{}, map[string]bool{}
+	for _, mr := range ms {
+		if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
+			continue
+		}
+		probed[mr.Target+"/"+strconv.Itoa(mr.Rep)] = true
+		s := mr.Slowdown(best)
+		if s < limit {
+			continue
+		}
+		key := mr.Target + "/" + strconv.Itoa(mr.Rep)
+		if i, ok := seen[key]; ok {
+			out[i].slowdown = max(out[i].slowdown, s)
+			continue
+		}
+		seen[key] = len(out)
+		out = append(out, slowTurn{target: mr.Target, rep: mr.Rep, slowdown: s})
+	}
+	return out, len(probed)
+}
+
+// dropTurns marks the counted measurements of turns not counted.
+func (c *collector) dropTurns(turns []slowTurn) error {
+	best := manifest.Fastest(c.dir.Manifest().Measurements)
+	return c.dir.Update(func(m *manifest.Manifest) {
+		for i := range m.Measurements {
+			mr := &m.Measurements[i]
+			if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.HostSpeed == nil {
+				continue
+			}
+			for _, st := range turns {
+				if mr.Target == st.target && mr.Rep == st.rep {
+					mr.HostSpeed.Dropped = true
+					mr.Error = fmt.Sprintf("not counted: the host ran %.2f× slower than its fastest around this turn (the host speed probe took %s); the turn was taken again at the end of the rounds, this dump is kept",
+						mr.Slowdown(best), probeTimes(mr.HostSpeed))
+				}
+			}
+		}
+	})
+}
+
+// probeTimes says a turn's four probe times in ms.
+func probeTimes(h *manifest.HostSpeed) string {
+	ms := func(s float64) string { return strconv.FormatFloat(math.Round(s*1e4)/10, 'f', -1, 64) + " ms" }
+	return fmt.Sprintf("server %s before, %s after; client %s before, %s after",
+		ms(h.Before.ServerS), ms(h.After.ServerS), ms(h.Before.ClientS), ms(h.After.ClientS))
+}

@@ -1,0 +1,175 @@
+package collect
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// TestSpeedProbeSeesASharedCPU times the real probe on CPU 0, alone and
+// then beside a busy loop pinned to the same CPU: sharing the CPU, the
+// same work takes about twice as long, which is what a neighbour on the
+// physical core does to a server while /proc/stat shows it busy as ever.
+func TestSpeedProbeSeesASharedCPU(t *testing.T) {
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("taskset not installed")
+	}
+	ctx := context.Background()
+	here := &localMachine{}
+	times := func() []float64 {
+		var out []float64
+		for range 3 {
+			s, err := timeSpeed(ctx, here, "0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		slices.Sort(out)
+		return out
+	}
+	alone := times()
+	hog := exec.Command("taskset", "-c", "0", "sh", "-c", "while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	shared := times()
+	hog.Process.Kill()
+	hog.Wait()
+	if alone[0] <= 0 || shared[1]/alone[0] < 1.4 {
+		t.Errorf("the probe took %v s alone and %v s sharing its CPU with a busy loop: want the shared at least 1.4 times as long", alone, shared)
+	}
+	t.Logf("probe alone %v s, sharing CPU 0 %v s", alone, shared)
+	for _, bad := range []string{"", "12", "5 3", "x 9"} {
+		if _, err := parseSpeed([]byte(bad)); err == nil {
+			t.Errorf("parseSpeed(%q): no error", bad)
+		}
+	}
+}
+
+const speedSuite = `
+name = "speed"
+
+[isolation]
+retake_slow = RETAKE
+
+[load]
+tool = "bombardier"
+connections = 2
+duration = "1s"
+warmup = "0s"
+repetitions = 4
+
+[[target]]
+name = "app"
+start = ["HI"]
+env = { BODY = "hi" }
+
+[[scenario]]
+name = "hi"
+request = { path = "/" }
+expect = { status = 200, body = "hi" }
+`
+
+// slowCalls is a speedTimer for which the probe takes 50 ms, and 90 ms
+// on the calls (counted from 1) it lists: the host is slow then.
+type slowCalls struct {
+	mu   sync.Mutex
+	n    int
+	slow []int
+}
+
+func (s *slowCalls) time(context.Context, machine, string) (float64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	if slices.Contains(s.slow, s.n) {
+		return 0.09, nil
+	}
+	return 0.05, nil
+}
+
+// TestSlowTurnsTakenAgain injects a slow host around one turn of four (a
+// target, one scenario, four rounds, unpinned: one probe per call, before
+// and after each turn). After the turn: with retake_slow the turn is taken
+// again at the end of the rounds, the slow one kept in run.json and not
+// counted; without it, it is kept, counted, its slowdown recorded. Before
+// the turn: the collector waits for the host to come back to speed and the
+// turn runs then, not taken again. Slow around two turns of four, the host
+// is slow too often for a second pass: none is taken again.
+func TestSlowTurnsTakenAgain(t *testing.T) {
+	t.Parallel()
+	hi := buildHiServer(t)
+	for _, tc := range []struct {
+		name    string
+		retake  string
+		slow    []int
+		dropped bool
+		waited  bool
+		slowed  []int // the reps counted slow
+	}{
+		{"after the turn", "1.25", []int{4}, true, false, nil},
+		{"before the turn", "1.25", []int{3}, false, true, nil},
+		{"not retaken", "0", []int{4}, false, false, []int{2}},
+		{"too many to retake", "1.25", []int{2, 4}, false, false, []int{1, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			suite, err := ParseSuite([]byte(strings.NewReplacer("HI", hi, "RETAKE", tc.retake).Replace(speedSuite)), "speed.toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			timer := &slowCalls{slow: tc.slow}
+			dir, err := Run(ctx, suite, Options{Out: t.TempDir(), speedTimer: timer.time})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var counted, dropped []manifest.Measurement
+			for _, mr := range dir.Manifest().Measurements {
+				if mr.Warmup {
+					continue
+				}
+				if mr.HostSpeed == nil {
+					t.Fatalf("%s rep %d: no host_speed", mr.Scenario, mr.Rep)
+				}
+				if mr.Error == "" {
+					counted = append(counted, mr)
+				} else {
+					dropped = append(dropped, mr)
+				}
+			}
+			if len(counted) != 4 {
+				t.Fatalf("%d measurements counted, want 4 (one a round)", len(counted))
+			}
+			best := manifest.Fastest(dir.Manifest().Measurements)
+			if tc.dropped {
+				if len(dropped) != 1 || dropped[0].Rep != 2 || !dropped[0].HostSpeed.Dropped || !strings.Contains(dropped[0].Error, "1.80× slower") {
+					t.Fatalf("dropped: %+v, want rep 2's first turn, 1.80× slower", dropped)
+				}
+				retake := counted[len(counted)-1]
+				if retake.Rep != 2 || !retake.HostSpeed.Retake || retake.Order < dropped[0].Order || retake.Dump == dropped[0].Dump {
+					t.Errorf("the last counted measurement: rep %d retake %v order %d dump %s; want rep 2 taken again after the rounds under a new name", retake.Rep, retake.HostSpeed.Retake, retake.Order, retake.Dump)
+				}
+			} else if len(dropped) != 0 {
+				t.Fatalf("dropped %d measurements, want none", len(dropped))
+			}
+			for _, mr := range counted {
+				s := mr.Slowdown(best)
+				if slices.Contains(tc.slowed, mr.Rep) != (s > 1.7) {
+					t.Errorf("rep %d: slowdown %.2f", mr.Rep, s)
+				}
+				if waited := mr.HostSpeed.WaitedS >= speedEvery.Seconds(); waited != (tc.waited && mr.Rep == 2) {
+					t.Errorf("rep %d waited %v s", mr.Rep, mr.HostSpeed.WaitedS)
+				}
+			}
+		})
+	}
+}

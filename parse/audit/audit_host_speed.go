@@ -1,0 +1,86 @@
+package audit
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// RuleHostSlow: the host speed probe ran slow around a target's turn.
+const RuleHostSlow = "host-slow" // the same fixed CPU work took longer around a turn than the run's fastest: the machine, not the target, was slower
+
+// hostTurn is one target's turn in a round and its probe's slowdown.
+type hostTurn struct {
+	target   string
+	rep      int
+	slowdown float64
+	dump     string
+}
+
+// hostSpeedFindings read run.json's host_speed: per run, one warning
+// naming the counted turns around which the probe took HostSlow times as
+// long as its fastest in the run (or the run's retake_slow), and one note
+// naming the turns the collector took again for it.
+func hostSpeedFindings(set *parse.Set, th Thresholds) []Finding {
+	var fs []Finding
+	for _, r := range set.Runs {
+		limit := th.HostSlow
+		if r.Isolation.RetakeSlow > 0 {
+			limit = r.Isolation.RetakeSlow
+		}
+		best := manifest.Fastest(r.Measurements)
+		var slow, dropped []hostTurn
+		seen := map[string]bool{}
+		for i := range r.Measurements {
+			mr := &r.Measurements[i]
+			h := mr.HostSpeed
+			if h == nil || mr.Warmup || mr.Phase != "" {
+				continue
+			}
+			key := fmt.Sprintf("%s/%d/%v/%v", mr.Target, mr.Rep, h.Dropped, h.Retake)
+			switch s := mr.Slowdown(best); {
+			case seen[key]:
+			case h.Dropped:
+				dropped = append(dropped, hostTurn{mr.Target, mr.Rep, s, mr.Dump})
+			case mr.Error == "" && s >= limit:
+				slow = append(slow, hostTurn{mr.Target, mr.Rep, s, mr.Dump})
+			default:
+				continue
+			}
+			seen[key] = true
+		}
+		runJSON := filepath.Join(r.Path, "run.json")
+		if len(slow) > 0 {
+			fs = append(fs, Finding{Rule: RuleHostSlow, Level: LevelWarning, Run: r.ID, Dumps: turnDumps(r.Path, runJSON, slow), Message: fmt.Sprintf(
+				"the host ran slow around %s: the host speed probe (the same fixed CPU work timed on the server's and the client's CPUs before and after each target's turn) took at least %.2f times as long as its fastest in the run, though nothing else showed on these CPUs: a neighbour on the physical core or the hypervisor slowed the machine; these cells' numbers come from a slower machine than the others'; collect again, with retake_slow in the suite's [isolation] to have such turns taken again",
+				turnList(slow), limit)})
+		}
+		if len(dropped) > 0 {
+			fs = append(fs, Finding{Rule: RuleHostSlow, Level: LevelInfo, Run: r.ID, Dumps: turnDumps(r.Path, runJSON, dropped), Message: fmt.Sprintf(
+				"the collector took again %s: the host speed probe took at least %.2f times as long as its fastest in the run around them; their first dumps are kept and not counted",
+				turnList(dropped), limit)})
+		}
+	}
+	return fs
+}
+
+// turnList names turns: "nest-express-node rep 1 (1.62×), …".
+func turnList(ts []hostTurn) string {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, fmt.Sprintf("%s rep %d (%.2f×)", t.target, t.rep, t.slowdown))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// turnDumps is run.json, then a dump of each turn.
+func turnDumps(path, runJSON string, ts []hostTurn) []string {
+	out := []string{runJSON}
+	for _, t := range ts {
+		out = append(out, filepath.Join(path, filepath.FromSlash(t.dump)))
+	}
+	return out
+}
