@@ -111,6 +111,7 @@ type collector struct {
 	// noted; speedWaited: the waits for it so far; retaking: the turns
 	// running are taken again (host_speed.go).
 	atSpeed     map[string]float64
+	memo        speedMemo // read at the first turn of a suite with retake_slow
 	speedFailed bool
 	speedWaited time.Duration
 	retaking    bool

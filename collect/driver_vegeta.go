@@ -205,9 +205,10 @@ func readSchedule(r io.Reader, name string, rate float64, workers int) (schedule
 	if span := last.Sub(first).Seconds(); span > 0 {
 		s.SendRate = float64(len(results)-1) / span
 	}
-	s.Behind = parse.Behind(results, rate).Seconds()
-	s.FromSchedule = parse.ScheduleRecord(parse.FromSchedule(results, rate))
-	s.Late = parse.LateRecord(parse.HeldBack(results, rate, workers))
+	sched := parse.ScheduleOf(results, rate, workers)
+	s.Behind = sched.Behind.Seconds()
+	s.FromSchedule = parse.ScheduleRecord(sched.FromSchedule)
+	s.Late = parse.LateRecord(sched.Late)
 	return s, nil
 }
 

@@ -120,33 +120,42 @@ func (c *collector) speedSets() (server, client string) {
 	return manifest.SpeedSet(true, c.server.name(), iso.ServerCPUs), manifest.SpeedSet(false, c.client.name(), iso.ClientCPUs)
 }
 
-// slowdown is how much slower than the run's fastest p ran; 0: unknown.
-func (c *collector) slowdown(p manifest.Probe) float64 {
+// slowdown is how much slower than ref (fastest times by set) p ran; 0:
+// unknown.
+func (c *collector) slowdown(p manifest.Probe, ref map[string]float64) float64 {
 	mr := manifest.Measurement{HostSpeed: &manifest.HostSpeed{Before: p},
 		ServerHost: c.server.name(), ClientHost: c.client.name(),
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs}
-	return mr.Slowdown(c.atSpeed)
+	return mr.Slowdown(ref)
 }
 
 // beforeTurn probes the host before a turn. Where the suite retakes slow
-// turns and the probe ran retake_slow times as long as the run's fastest,
-// it waits for the host to come back to speed, probing every speedEvery,
-// at most speedWait: the turn then runs at speed and is not taken again.
+// turns and the probe ran retake_slow times as long as its fastest, in
+// this run or in this machine's last collects (speedMemo), it waits for
+// the host to come back to speed, probing every speedEvery, at most
+// speedWait: the turn then runs at speed and is not taken again.
 func (c *collector) beforeTurn(ctx context.Context) (manifest.Probe, time.Duration) {
 	p := c.speedProbe(ctx)
 	limit := c.suite.Isolation.RetakeSlow
-	if limit <= 0 {
+	if limit <= 0 || c.speedWaited >= speedBudget {
 		return p, 0
+	}
+	if c.memo == nil {
+		c.memo = c.readMemo()
 	}
 	start := time.Now()
 	defer func() { c.speedWaited += time.Since(start) }()
-	for s := c.slowdown(p); s >= limit && ctx.Err() == nil; s = c.slowdown(p) {
+	for s := c.slowdown(p, c.reference()); s >= limit && ctx.Err() == nil; s = c.slowdown(p, c.reference()) {
 		waited := time.Since(start)
-		if waited >= speedWait || c.speedWaited+waited >= speedBudget {
-			c.note("the host still ran %.2f× slower than its fastest after a wait of %v (%v in this collect, at most %v): the turn runs now", s, waited.Round(time.Second), (c.speedWaited + waited).Round(time.Second), speedBudget)
+		if waited >= speedWait {
+			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects) after a wait of %v: the turn runs now", s, waited.Round(time.Second))
 			break
 		}
-		c.opt.Progress.Step(fmt.Sprintf("host running %.2f× slower than its fastest (speed probe): waiting for it, %v of at most %v", s, waited.Round(time.Second), speedWait), 0)
+		if c.speedWaited+waited >= speedBudget {
+			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects), and the waits for it have reached %v, all this collect may wait: from here turns run without waiting, and the slow ones are taken again after the rounds if they are few", s, speedBudget)
+			break
+		}
+		c.opt.Progress.Step(fmt.Sprintf("host running %.2f× slower than its fastest (speed probe; this run or this machine's last collects): waiting for it, %v of at most %v", s, waited.Round(time.Second), speedWait), 0)
 		select {
 		case <-ctx.Done():
 		case <-time.After(speedEvery):
@@ -187,6 +196,7 @@ func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
 	if limit <= 0 {
 		return nil
 	}
+	defer c.rememberSpeed() // host_speed_memo.go
 	turns, all := c.slowTurns(limit)
 	if len(turns) == 0 {
 		return nil
@@ -249,13 +259,14 @@ func (c *collector) slowTurns(limit float64) (slow []slowTurn, turns int) {
 	return out, len(probed)
 }
 
-// dropTurns marks the counted measurements of turns not counted.
+// dropTurns marks the measurements of turns, warm-ups too, not counted:
+// the turn taken again has warm-ups of its own.
 func (c *collector) dropTurns(turns []slowTurn) error {
 	best := manifest.Fastest(c.dir.Manifest().Measurements)
 	return c.dir.Update(func(m *manifest.Manifest) {
 		for i := range m.Measurements {
 			mr := &m.Measurements[i]
-			if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.HostSpeed == nil {
+			if mr.Phase != "" || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
 				continue
 			}
 			for _, st := range turns {

@@ -63,7 +63,7 @@ retake_slow = RETAKE
 tool = "bombardier"
 connections = 2
 duration = "1s"
-warmup = "0s"
+warmup = "1s"
 repetitions = 4
 
 [[target]]
@@ -128,13 +128,16 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			timer := &slowCalls{slow: tc.slow}
-			dir, err := Run(ctx, suite, Options{Out: t.TempDir(), speedTimer: timer.time})
+			dir, err := Run(ctx, suite, Options{Out: t.TempDir(), speedTimer: timer.time, buildCache: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var counted, dropped []manifest.Measurement
 			for _, mr := range dir.Manifest().Measurements {
 				if mr.Warmup {
+					if first := mr.Rep == 2 && !mr.HostSpeed.Retake; tc.dropped && first != (mr.Error != "" && mr.HostSpeed.Dropped) {
+						t.Errorf("warm-up of rep %d (retake %v): error %q, dropped %v; want the dropped turn's warm-up dropped too, no other", mr.Rep, mr.HostSpeed.Retake, mr.Error, mr.HostSpeed.Dropped)
+					}
 					continue
 				}
 				if mr.HostSpeed == nil {
@@ -171,5 +174,49 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSlowStartWaitsAgainstMemo: a collect that starts while the host runs
+// slow has no fast probe of its own yet; with the machine's memo of its
+// last collects it waits before its first turn, without it the first turn
+// runs slow and is taken again at the end. Each collect adds its fastest
+// times to the memo.
+func TestSlowStartWaitsAgainstMemo(t *testing.T) {
+	t.Parallel()
+	hi := buildHiServer(t)
+	suite, err := ParseSuite([]byte(strings.NewReplacer("HI", hi, "RETAKE", "1.25").Replace(speedSuite)), "speed.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	collectWith := func(cache string, slow ...int) []manifest.Measurement {
+		timer := &slowCalls{slow: slow}
+		dir, err := Run(ctx, suite, Options{Out: t.TempDir(), speedTimer: timer.time, buildCache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []manifest.Measurement
+		for _, mr := range dir.Manifest().Measurements {
+			if !mr.Warmup {
+				out = append(out, mr)
+			}
+		}
+		return out
+	}
+	remembered := t.TempDir()
+	collectWith(remembered) // at speed throughout: the memo has 50 ms
+	first := collectWith(remembered, 1)[0]
+	if first.Rep != 1 || first.HostSpeed.WaitedS < speedEvery.Seconds() || first.Error != "" {
+		t.Errorf("with the memo, the first turn: rep %d waited %v s, error %q; want it waited for the host and counted", first.Rep, first.HostSpeed.WaitedS, first.Error)
+	}
+	c := &collector{here: &localMachine{cache: remembered}}
+	if m := c.readMemo(); len(m) != 2 || len(m[manifest.SpeedSet(true, "", "")]) != 2 || m[manifest.SpeedSet(false, "", "")][0] != 0.05 {
+		t.Errorf("memo after two collects: %v, want the server's and the client's set (unpinned) with two times each, 0.05 s first", m)
+	}
+	fresh := collectWith(t.TempDir(), 1)
+	if fresh[0].Rep != 1 || fresh[0].HostSpeed.WaitedS != 0 || !fresh[0].HostSpeed.Dropped {
+		t.Errorf("without a memo, the first turn: rep %d waited %v s, dropped %v; want it ran at once and was taken again", fresh[0].Rep, fresh[0].HostSpeed.WaitedS, fresh[0].HostSpeed.Dropped)
 	}
 }

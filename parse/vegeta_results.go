@@ -253,8 +253,9 @@ func (b *vegetaResultsBlock) end() ([]Record, error) {
 		// labelled) gives the schedule the results fell behind.
 		if v, ok := vegetaFlag(cmd.argv, "rate"); ok {
 			if rate, ok := vegetaRate(v); ok {
-				m.Open.Behind = behind(b.tally.sent, rate)
-				m.Open.FromSchedule = fromSchedule(b.tally.sent, rate)
+				late := lateness(b.tally.sent, rate)
+				m.Open.Behind = behind(late)
+				m.Open.FromSchedule = fromSchedule(b.tally.sent, late)
 			}
 		}
 	}

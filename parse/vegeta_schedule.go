@@ -39,7 +39,24 @@ func sendings(results []VegetaResult) []sending {
 // 0 when none was late or rate is not positive. vegeta numbers requests
 // in the order its workers take them, so a request's seq is its tick.
 func Behind(results []VegetaResult, rate float64) time.Duration {
-	return behind(sendings(results), rate)
+	return behind(lateness(sendings(results), rate))
+}
+
+// Schedule is what an attack's results say against its schedule: Behind,
+// FromSchedule and HeldBack of the same results, computed in one pass
+// over them (an attack's results run to a hundred thousand).
+type Schedule struct {
+	Behind       time.Duration
+	FromSchedule Latency
+	Late         LateSending
+}
+
+// ScheduleOf is Behind, FromSchedule and HeldBack of results at rate
+// req/s with at most workers workers.
+func ScheduleOf(results []VegetaResult, rate float64, workers int) Schedule {
+	sent := sendings(results)
+	late := lateness(sent, rate)
+	return Schedule{Behind: behind(late), FromSchedule: fromSchedule(sent, late), Late: heldBack(sent, late, workers)}
 }
 
 // FromSchedule is the latency of results timed from when each request was
@@ -49,7 +66,8 @@ func Behind(results []VegetaResult, rate float64) time.Duration {
 // are no results or rate is not positive. Set beside the latency vegeta
 // printed, it says whether lateness changed the tail a point reports.
 func FromSchedule(results []VegetaResult, rate float64) Latency {
-	return fromSchedule(sendings(results), rate)
+	sent := sendings(results)
+	return fromSchedule(sent, lateness(sent, rate))
 }
 
 // fromSchedulePs are the percentiles FromSchedule gives: vegeta's own
@@ -74,18 +92,18 @@ func lateness(sent []sending, rate float64) []time.Duration {
 	return late
 }
 
-// behind is Behind on what it needs of each result.
-func behind(sent []sending, rate float64) time.Duration {
+// behind is Behind from each request's lateness.
+func behind(late []time.Duration) time.Duration {
 	var most time.Duration
-	for _, l := range lateness(sent, rate) {
+	for _, l := range late {
 		most = max(most, l)
 	}
 	return most
 }
 
-// fromSchedule is FromSchedule on what it needs of each result.
-func fromSchedule(sent []sending, rate float64) Latency {
-	late := lateness(sent, rate)
+// fromSchedule is FromSchedule on what it needs of each result and each
+// one's lateness (nil: the schedule is unknown).
+func fromSchedule(sent []sending, late []time.Duration) Latency {
 	if late == nil {
 		return Latency{}
 	}
@@ -177,12 +195,13 @@ type LateSending struct {
 // their waits; the zero LateSending where the schedule or the bound is
 // unknown.
 func HeldBack(results []VegetaResult, rate float64, workers int) LateSending {
-	return heldBack(sendings(results), rate, workers)
+	sent := sendings(results)
+	return heldBack(sent, lateness(sent, rate), workers)
 }
 
-// heldBack is HeldBack on what it needs of each result.
-func heldBack(sent []sending, rate float64, workers int) LateSending {
-	late := lateness(sent, rate)
+// heldBack is HeldBack on what it needs of each result and each one's
+// lateness (nil: the schedule is unknown).
+func heldBack(sent []sending, late []time.Duration, workers int) LateSending {
 	if late == nil || workers <= 0 {
 		return LateSending{}
 	}

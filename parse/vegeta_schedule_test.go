@@ -2,6 +2,7 @@ package parse
 
 import (
 	"os"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -119,9 +120,10 @@ func TestHeldBack(t *testing.T) {
 		}
 		return out
 	}
-	server := heldBack(attack(true), rate, workers)
+	held := func(sent []sending, workers int) LateSending { return heldBack(sent, lateness(sent, rate), workers) }
+	server := held(attack(true), workers)
 	t.Logf("server %+v", server)
-	client := heldBack(attack(false), rate, workers)
+	client := held(attack(false), workers)
 	t.Logf("client %+v", client)
 	if server.Late < 20 || server.Held != server.Late || server.HeldWait != server.Wait || server.Wait < 300*time.Millisecond {
 		t.Errorf("server stall: %+v, want 20 or more late, every one held", server)
@@ -129,7 +131,7 @@ func TestHeldBack(t *testing.T) {
 	if client.Late < 20 || client.Held != 0 || client.HeldWait != 0 || client.Wait < 300*time.Millisecond {
 		t.Errorf("client stall: %+v, want 20 or more late, none held", client)
 	}
-	if l := heldBack(attack(true), rate, 0); l != (LateSending{}) {
+	if l := held(attack(true), 0); l != (LateSending{}) {
 		t.Errorf("workers unknown: %+v, want nothing counted", l)
 	}
 	if back := lateSending(LateRecord(server)); back != server {
@@ -139,6 +141,11 @@ func TestHeldBack(t *testing.T) {
 	res := behindResults(t)
 	if l := HeldBack(res, 500, 4); l.Late < 100 || float64(l.Held) < 0.95*float64(l.Late) || float64(l.HeldWait) < 0.95*float64(l.Wait) {
 		t.Errorf("behind fixture: %+v, want nearly every late request held", l)
+	}
+	// the one pass the collector makes gives what the three give apart
+	sched := ScheduleOf(res, 500, 4)
+	if sched.Behind != Behind(res, 500) || !reflect.DeepEqual(sched.FromSchedule, FromSchedule(res, 500)) || sched.Late != HeldBack(res, 500, 4) || sched.Behind <= 0 {
+		t.Errorf("ScheduleOf on the behind fixture: %+v, want Behind, FromSchedule and HeldBack of it", sched)
 	}
 }
 

@@ -29,7 +29,7 @@ func TestHostSpeedFindings(t *testing.T) {
 		{"at speed", []manifest.Measurement{m("gin", "ping", 1, 0.26, 0.31), m("gin", "ping", 2, 0.3, 0.36)}, nil},
 		{"server slow, one turn of two scenarios", []manifest.Measurement{
 			m("gin", "ping", 1, 0.25, 0.3), m("gin", "ping", 2, 0.4, 0.3), m("gin", "json", 2, 0.4, 0.3),
-		}, []string{"around gin rep 2 (1.60×): the host speed probe|1.25 times as long"}},
+		}, []string{"around gin rep 2 (1.60×): the host speed probe|1.40 times as long"}},
 		{"client slow", []manifest.Measurement{m("gin", "ping", 1, 0.25, 0.3), m("echo", "ping", 1, 0.25, 0.45)},
 			[]string{"around echo rep 1 (1.50×)"}},
 		{"dropped: a note", []manifest.Measurement{m("gin", "ping", 1, 0.25, 0.3), dropped},

@@ -74,5 +74,5 @@ var DefaultThresholds = Thresholds{
 	SizeSpread:       0.01,
 	ForeignLoad:      0.10,
 	Steal:            0.05,
-	HostSlow:         1.25,
+	HostSlow:         1.4,
 }
