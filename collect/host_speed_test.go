@@ -77,6 +77,16 @@ request = { path = "/" }
 expect = { status = 200, body = "hi" }
 `
 
+// retakeSuite is speedSuite with retake_slow = retake.
+func retakeSuite(t *testing.T, retake string) *Suite {
+	t.Helper()
+	suite, err := ParseSuite([]byte(strings.NewReplacer("HI", buildHiServer(t), "RETAKE", retake).Replace(speedSuite)), "speed.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return suite
+}
+
 // slowCalls is a speedTimer for which the probe takes 50 ms, and 90 ms
 // on the calls (counted from 1) it lists: the host is slow then.
 type slowCalls struct {
@@ -101,11 +111,10 @@ func (s *slowCalls) time(context.Context, machine, string) (float64, error) {
 // again at the end of the rounds, the slow one kept in run.json and not
 // counted; without it, it is kept, counted, its slowdown recorded. Before
 // the turn: the collector waits for the host to come back to speed and the
-// turn runs then, not taken again. Slow around two turns of four, the host
-// is slow too often for a second pass: none is taken again.
+// turn runs then, not taken again. Slow around three turns of four, the
+// host is slow too often for a second pass: none is taken again.
 func TestSlowTurnsTakenAgain(t *testing.T) {
 	t.Parallel()
-	hi := buildHiServer(t)
 	for _, tc := range []struct {
 		name    string
 		retake  string
@@ -117,14 +126,11 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 		{"after the turn", "1.25", []int{4}, true, false, nil},
 		{"before the turn", "1.25", []int{3}, false, true, nil},
 		{"not retaken", "0", []int{4}, false, false, []int{2}},
-		{"too many to retake", "1.25", []int{2, 4}, false, false, []int{1, 2}},
+		{"too many to retake", "1.25", []int{2, 4, 6}, false, false, []int{1, 2, 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			suite, err := ParseSuite([]byte(strings.NewReplacer("HI", hi, "RETAKE", tc.retake).Replace(speedSuite)), "speed.toml")
-			if err != nil {
-				t.Fatal(err)
-			}
+			suite := retakeSuite(t, tc.retake)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			timer := &slowCalls{slow: tc.slow}
@@ -184,11 +190,7 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 // times to the memo.
 func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 	t.Parallel()
-	hi := buildHiServer(t)
-	suite, err := ParseSuite([]byte(strings.NewReplacer("HI", hi, "RETAKE", "1.25").Replace(speedSuite)), "speed.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	suite := retakeSuite(t, "1.25")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	collectWith := func(cache string, slow ...int) []manifest.Measurement {
@@ -218,5 +220,66 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 	fresh := collectWith(t.TempDir(), 1)
 	if fresh[0].Rep != 1 || fresh[0].HostSpeed.WaitedS != 0 || !fresh[0].HostSpeed.Dropped {
 		t.Errorf("without a memo, the first turn: rep %d waited %v s, dropped %v; want it ran at once and was taken again", fresh[0].Rep, fresh[0].HostSpeed.WaitedS, fresh[0].HostSpeed.Dropped)
+	}
+}
+
+// TestResumeTakesSlowTurnsAgain: a complete run whose slow turn was not
+// taken again (collected under a rule that took none) is resumed for it,
+// and only for it; once taken, there is nothing left to resume.
+func TestResumeTakesSlowTurnsAgain(t *testing.T) {
+	t.Parallel()
+	suite := retakeSuite(t, "1.25")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	opt := func(slow ...int) Options {
+		return Options{Out: t.TempDir(), speedTimer: (&slowCalls{slow: slow}).time, buildCache: t.TempDir()}
+	}
+	dir, err := Run(ctx, suite, opt(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// as if no turn had been taken again: the retake's records gone, the
+	// dropped ones counted
+	if err := dir.Update(func(m *manifest.Manifest) {
+		var kept []manifest.Measurement
+		for _, mr := range m.Measurements {
+			if mr.HostSpeed != nil && mr.HostSpeed.Retake {
+				continue
+			}
+			if mr.HostSpeed != nil && mr.HostSpeed.Dropped {
+				mr.HostSpeed.Dropped, mr.Error = false, ""
+			}
+			kept = append(kept, mr)
+		}
+		m.Measurements = kept
+	}); err != nil {
+		t.Fatal(err)
+	}
+	again := opt()
+	again.Resume = dir.Path
+	if _, err := Run(ctx, suite, again); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenRunDir(dir.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dropped, retaken []int
+	for _, mr := range d.Manifest().Measurements {
+		if mr.Warmup {
+			continue
+		}
+		if mr.HostSpeed.Dropped {
+			dropped = append(dropped, mr.Rep)
+		}
+		if mr.HostSpeed.Retake {
+			retaken = append(retaken, mr.Rep)
+		}
+	}
+	if !slices.Equal(dropped, []int{2}) || !slices.Equal(retaken, []int{2}) {
+		t.Errorf("after resuming: dropped reps %v, taken again %v; want rep 2 both", dropped, retaken)
+	}
+	if _, err := Run(ctx, suite, again); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
+		t.Errorf("resuming once more: %v, want nothing to resume", err)
 	}
 }

@@ -33,18 +33,22 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs vegeta")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel) // the subtests run after this function returns
-	v, err := vegeta{}.Resolve(ctx)
+	resolve, cancel := context.WithTimeout(context.Background(), time.Minute)
+	v, err := vegeta{}.Resolve(resolve)
+	cancel()
 	if err != nil {
 		t.Fatal(err)
 	}
 	const (
 		rate  = 200
 		stall = 150 * time.Millisecond
-		at      = 800 * time.Millisecond
+		at    = 800 * time.Millisecond
 	)
 	attack := func(t *testing.T, serverStall bool, workers int) schedule {
+		// bounded from here: the subtests wait for a slot among the
+		// package's parallel tests first
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
 		var until atomic.Int64 // Unix ns the server's stall ends; 0: none
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if d := time.Until(time.Unix(0, until.Load())); d > 0 {

@@ -41,10 +41,13 @@ func cellFindings(c *Cell, th Thresholds) []Finding {
 }
 
 // slowFirstRep fires when the first repetition is the slowest and well
-// below the median of the others.
+// below the median of the others. The first is repetition 1 when it ran
+// first: where rep 1 was taken again later (its turn ran on a slow host,
+// manifest.HostSpeed), the cell's earliest measurement is not the first
+// of the target's processes, and a slow one there is an outlier-rep's.
 func slowFirstRep(c *Cell, th Thresholds) (Finding, bool) {
 	v := c.RPS.Values
-	if len(v) < 3 {
+	if len(v) < 3 || c.Reps[0].Rep != 1 {
 		return Finding{}, false
 	}
 	others := slices.Clone(v[1:])

@@ -125,6 +125,13 @@ func TestAuditRules(t *testing.T) {
 		{RuleSlowFirstRep, LevelWarning,
 			func() *parse.Set { return withRPS(cleanSet(), "a", 900, 1001, 999, 1000.5, 999.5) },
 			func() *parse.Set { return withRPS(cleanSet(), "a", 970, 1001, 999, 1000.5, 999.5) }, nil},
+		{RuleSlowFirstRep, LevelWarning, // rep 1 taken again last: the earliest, rep 2, is not the first process
+			func() *parse.Set { return withRPS(cleanSet(), "a", 900, 1001, 999, 1000.5, 999.5) },
+			func() *parse.Set {
+				s := withRPS(cleanSet(), "a", 1000, 900, 999, 1000.5, 999.5)
+				cellOf(s, "a")[0].Order = 99
+				return s
+			}, nil},
 		{RuleHostFirstRep, LevelWarning, // repetition 1 slow in every cell: the host
 			func() *parse.Set {
 				s := withRPS(withRPS(cleanSet(), "a", 900, 1001, 999, 1000.5, 999.5), "b", 1080, 1201, 1199, 1200.5, 1199.5)
