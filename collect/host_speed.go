@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
@@ -183,17 +184,55 @@ func (c *collector) afterTurn(ctx context.Context, t Target, first int, before m
 	})
 }
 
-// slowTurn is a target's turn in a round that ran slow.
+// slowTurn is a target's turn in a round that ran slow, or beside other
+// load: slowdown is its probe's against the run's fastest, foreign the
+// largest share of a CPU set other processes used in one of its windows
+// (manifest.Interference). Either takes the turn again.
 type slowTurn struct {
-	target   string
-	rep      int
-	slowdown float64
+	target            string
+	rep               int
+	slowdown, foreign float64
+}
+
+// foreignRetake is the share of a CPU set other processes may use in a
+// window before its turn is taken again: the audit's cpu-interference
+// threshold, so that a turn it would name is taken again instead.
+var foreignRetake = audit.DefaultThresholds.ForeignLoad
+
+// why says why st is taken again, against the slowdown limit.
+func (st slowTurn) why(limit float64) string {
+	var parts []string
+	if st.slowdown >= limit {
+		parts = append(parts, fmt.Sprintf("the host ran %.2f× slower than its fastest around it", st.slowdown))
+	}
+	if st.foreign > foreignRetake {
+		parts = append(parts, fmt.Sprintf("other processes used %.0f%% of a CPU set it was measured on", 100*st.foreign))
+	}
+	return strings.Join(parts, ", and ")
+}
+
+// foreignShare is the largest share of its CPU set's capacity other
+// processes used in mr's window; 0 where not measured, and where mr was
+// not pinned: unpinned, the whole machine is the set, and what else runs
+// on it is the suite's choice (the audit still names it).
+func foreignShare(mr *manifest.Measurement) float64 {
+	share := 0.0
+	if in := mr.Interference; in != nil && mr.ServerCPUList != "" && mr.ClientCPUList != "" {
+		for _, l := range []*manifest.CPUSetLoad{in.Server, in.Client} {
+			if l != nil && l.CapacityS > 0 {
+				share = max(share, l.ForeignS/l.CapacityS)
+			}
+		}
+	}
+	return share
 }
 
 // retakeSlow takes again, once, each turn of the closed-loop rounds
 // around which the probe ran retake_slow times as long as the run's
-// fastest: its measurements stay in run.json, dumps and all, marked not
-// counted (Error, HostSpeed.Dropped), and the turn runs again.
+// fastest, or in whose windows other processes used more than
+// foreignRetake of a CPU set: its measurements stay in run.json, dumps and
+// all, marked not counted (Error, HostSpeed.Dropped), and the turn runs
+// again.
 func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
 	limit := c.suite.Isolation.RetakeSlow
 	if limit <= 0 {
@@ -206,14 +245,14 @@ func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
 	}
 	var names []string
 	for _, st := range turns {
-		names = append(names, fmt.Sprintf("%s rep %d (%.2f×)", st.target, st.rep, st.slowdown))
+		names = append(names, fmt.Sprintf("%s rep %d (%s)", st.target, st.rep, st.why(limit)))
 	}
 	if float64(len(turns)) > retakeShare*float64(all) {
-		c.note("the host ran slow around %d of %d turns, more than %.0f%%: a second pass would run on the same host, so none is taken again (the audit's host-slow finding names them): %s",
+		c.note("the host ran slow, or beside other load, around %d of %d turns, more than %.0f%%: a second pass would run on the same host, so none is taken again (the audit's host-slow finding names them): %s",
 			len(turns), all, 100*retakeShare, strings.Join(names, ", "))
 		return nil
 	}
-	c.opt.Progress.Note(fmt.Sprintf("the host ran slow around %d turns: taking them again: %s", len(turns), strings.Join(names, ", ")))
+	c.opt.Progress.Note(fmt.Sprintf("the host ran slow, or beside other load, around %d turns: taking them again: %s", len(turns), strings.Join(names, ", ")))
 	if err := c.dropTurns(turns); err != nil {
 		return err
 	}
@@ -237,8 +276,8 @@ func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
 
 // slowTurns lists the turns of the run, in the order they ran, whose
 // counted closed-loop measurements ran with the probe at least limit times
-// as long as the run's fastest, leaving out turns taken again already,
-// and counts the probed turns.
+// as long as the run's fastest or beside other load (foreignRetake),
+// leaving out turns taken again already, and counts the probed turns.
 func (c *collector) slowTurns(limit float64) (slow []slowTurn, turns int) {
 	return slowTurnsIn(c.dir.Manifest().Measurements, limit)
 }
@@ -276,17 +315,17 @@ func slowTurnsIn(ms []manifest.Measurement, limit float64) (slow []slowTurn, tur
 			continue
 		}
 		probed[mr.Target+"/"+strconv.Itoa(mr.Rep)] = true
-		s := mr.Slowdown(best)
-		if s < limit {
+		s, f := mr.Slowdown(best), foreignShare(&mr)
+		if s < limit && f <= foreignRetake {
 			continue
 		}
 		key := mr.Target + "/" + strconv.Itoa(mr.Rep)
 		if i, ok := seen[key]; ok {
-			out[i].slowdown = max(out[i].slowdown, s)
+			out[i].slowdown, out[i].foreign = max(out[i].slowdown, s), max(out[i].foreign, f)
 			continue
 		}
 		seen[key] = len(out)
-		out = append(out, slowTurn{target: mr.Target, rep: mr.Rep, slowdown: s})
+		out = append(out, slowTurn{target: mr.Target, rep: mr.Rep, slowdown: s, foreign: f})
 	}
 	return out, len(probed)
 }
@@ -294,7 +333,7 @@ func slowTurnsIn(ms []manifest.Measurement, limit float64) (slow []slowTurn, tur
 // dropTurns marks the measurements of turns, warm-ups too, not counted:
 // the turn taken again has warm-ups of its own.
 func (c *collector) dropTurns(turns []slowTurn) error {
-	best := manifest.Fastest(c.dir.Manifest().Measurements)
+	limit := c.suite.Isolation.RetakeSlow
 	return c.dir.Update(func(m *manifest.Manifest) {
 		for i := range m.Measurements {
 			mr := &m.Measurements[i]
@@ -304,8 +343,8 @@ func (c *collector) dropTurns(turns []slowTurn) error {
 			for _, st := range turns {
 				if mr.Target == st.target && mr.Rep == st.rep {
 					mr.HostSpeed.Dropped = true
-					mr.Error = fmt.Sprintf("not counted: the host ran %.2f× slower than its fastest around this turn (the host speed probe took %s); the turn was taken again at the end of the rounds, this dump is kept",
-						mr.Slowdown(best), probeTimes(mr.HostSpeed))
+					mr.Error = fmt.Sprintf("not counted: %s (the host speed probe took %s); the turn was taken again at the end of the rounds, this dump is kept",
+						strings.Replace(st.why(limit), " around it", " around this turn", 1), probeTimes(mr.HostSpeed))
 				}
 			}
 		}

@@ -224,62 +224,87 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 }
 
 // TestResumeTakesSlowTurnsAgain: a complete run whose slow turn was not
-// taken again (collected under a rule that took none) is resumed for it,
+// taken again (collected under a rule that took none), or one a window of
+// which ran beside other processes (cpu-interference), is resumed for it,
 // and only for it; once taken, there is nothing left to resume.
 func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 	t.Parallel()
-	suite := retakeSuite(t, "1.25")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	opt := func(slow ...int) Options {
-		return Options{Out: t.TempDir(), speedTimer: (&slowCalls{slow: slow}).time, buildCache: t.TempDir()}
-	}
-	dir, err := Run(ctx, suite, opt(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// as if no turn had been taken again: the retake's records gone, the
-	// dropped ones counted
-	if err := dir.Update(func(m *manifest.Manifest) {
-		var kept []manifest.Measurement
-		for _, mr := range m.Measurements {
-			if mr.HostSpeed != nil && mr.HostSpeed.Retake {
-				continue
+	for _, tc := range []struct {
+		name   string
+		slow   []int
+		change func(m *manifest.Manifest)
+		rep    int
+		why    string
+	}{
+		{"slow, not taken again", []int{4}, func(m *manifest.Manifest) {
+			// the retake's records gone, the dropped ones counted
+			var kept []manifest.Measurement
+			for _, mr := range m.Measurements {
+				if mr.HostSpeed.Retake {
+					continue
+				}
+				if mr.HostSpeed.Dropped {
+					mr.HostSpeed.Dropped, mr.Error = false, ""
+				}
+				kept = append(kept, mr)
 			}
-			if mr.HostSpeed != nil && mr.HostSpeed.Dropped {
-				mr.HostSpeed.Dropped, mr.Error = false, ""
+			m.Measurements = kept
+		}, 2, "the host ran 1.80× slower than its fastest around this turn"},
+		{"other load", nil, func(m *manifest.Manifest) {
+			for i, mr := range m.Measurements {
+				if mr.Rep == 3 && !mr.Warmup { // pinned, with half a CPU of other load on the client's
+					load := &manifest.CPUSetLoad{CPUs: "1", CapacityS: 1, BusyS: 0.9, OursS: 0.4, ForeignS: 0.5}
+					m.Measurements[i].Interference = &manifest.Interference{WindowS: 1, Client: load}
+					m.Measurements[i].ServerCPUList, m.Measurements[i].ClientCPUList = "0", "1"
+				}
 			}
-			kept = append(kept, mr)
-		}
-		m.Measurements = kept
-	}); err != nil {
-		t.Fatal(err)
-	}
-	again := opt()
-	again.Resume = dir.Path
-	if _, err := Run(ctx, suite, again); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenRunDir(dir.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dropped, retaken []int
-	for _, mr := range d.Manifest().Measurements {
-		if mr.Warmup {
-			continue
-		}
-		if mr.HostSpeed.Dropped {
-			dropped = append(dropped, mr.Rep)
-		}
-		if mr.HostSpeed.Retake {
-			retaken = append(retaken, mr.Rep)
-		}
-	}
-	if !slices.Equal(dropped, []int{2}) || !slices.Equal(retaken, []int{2}) {
-		t.Errorf("after resuming: dropped reps %v, taken again %v; want rep 2 both", dropped, retaken)
-	}
-	if _, err := Run(ctx, suite, again); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
-		t.Errorf("resuming once more: %v, want nothing to resume", err)
+		}, 3, "other processes used 50% of a CPU set it was measured on"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			suite := retakeSuite(t, "1.25")
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			opt := func(slow ...int) Options {
+				return Options{Out: t.TempDir(), speedTimer: (&slowCalls{slow: slow}).time, buildCache: t.TempDir()}
+			}
+			dir, err := Run(ctx, suite, opt(tc.slow...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := dir.Update(tc.change); err != nil {
+				t.Fatal(err)
+			}
+			again := opt()
+			again.Resume = dir.Path
+			if _, err := Run(ctx, suite, again); err != nil {
+				t.Fatal(err)
+			}
+			d, err := OpenRunDir(dir.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dropped, retaken []int
+			for _, mr := range d.Manifest().Measurements {
+				if mr.Warmup {
+					continue
+				}
+				if mr.HostSpeed.Dropped {
+					dropped = append(dropped, mr.Rep)
+					if !strings.Contains(mr.Error, tc.why) {
+						t.Errorf("dropped rep %d: %q, want it to say %q", mr.Rep, mr.Error, tc.why)
+					}
+				}
+				if mr.HostSpeed.Retake {
+					retaken = append(retaken, mr.Rep)
+				}
+			}
+			if !slices.Equal(dropped, []int{tc.rep}) || !slices.Equal(retaken, []int{tc.rep}) {
+				t.Errorf("after resuming: dropped reps %v, taken again %v; want rep %d both", dropped, retaken, tc.rep)
+			}
+			if _, err := Run(ctx, suite, again); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
+				t.Errorf("resuming once more: %v, want nothing to resume", err)
+			}
+		})
 	}
 }

@@ -12,12 +12,14 @@ import (
 // RuleHostSlow: the host speed probe ran slow around a target's turn.
 const RuleHostSlow = "host-slow" // the same fixed CPU work took longer around a turn than the run's fastest: the machine, not the target, was slower
 
-// hostTurn is one target's turn in a round and its probe's slowdown.
+// hostTurn is one target's turn in a round and its probe's slowdown;
+// beside: it was taken again for other load on its CPUs, not slowdown.
 type hostTurn struct {
 	target   string
 	rep      int
 	slowdown float64
 	dump     string
+	beside   bool
 }
 
 // hostSpeedFindings read run.json's host_speed: per run, one warning
@@ -44,9 +46,9 @@ func hostSpeedFindings(set *parse.Set, th Thresholds) []Finding {
 			switch s := mr.Slowdown(best); {
 			case seen[key]:
 			case h.Dropped:
-				dropped = append(dropped, hostTurn{mr.Target, mr.Rep, s, mr.Dump})
+				dropped = append(dropped, hostTurn{mr.Target, mr.Rep, s, mr.Dump, s < limit})
 			case mr.Error == "" && s >= limit:
-				slow = append(slow, hostTurn{mr.Target, mr.Rep, s, mr.Dump})
+				slow = append(slow, hostTurn{mr.Target, mr.Rep, s, mr.Dump, false})
 			default:
 				continue
 			}
@@ -64,7 +66,7 @@ func hostSpeedFindings(set *parse.Set, th Thresholds) []Finding {
 		}
 		if len(dropped) > 0 {
 			fs = append(fs, Finding{Rule: RuleHostSlow, Level: LevelInfo, Run: r.ID, Dumps: turnDumps(r.Path, runJSON, dropped), Message: fmt.Sprintf(
-				"the collector took again %s: the host speed probe took at least %.2f times as long as its fastest in the run around them; their first dumps are kept and not counted",
+				"the collector took again %s: the host speed probe took at least %.2f times as long as its fastest in the run around them, or other processes used their CPUs (cpu-interference); their first dumps are kept and not counted",
 				turnList(dropped), limit)})
 		}
 	}
@@ -75,7 +77,11 @@ func hostSpeedFindings(set *parse.Set, th Thresholds) []Finding {
 func turnList(ts []hostTurn) string {
 	var parts []string
 	for _, t := range ts {
-		parts = append(parts, fmt.Sprintf("%s rep %d (%.2f×)", t.target, t.rep, t.slowdown))
+		why := fmt.Sprintf("%.2f×", t.slowdown)
+		if t.beside {
+			why = "other processes on its CPUs"
+		}
+		parts = append(parts, fmt.Sprintf("%s rep %d (%s)", t.target, t.rep, why))
 	}
 	return strings.Join(parts, ", ")
 }
