@@ -110,18 +110,9 @@ func (c *collector) keepFastest(p manifest.Probe) {
 	if c.atSpeed == nil {
 		c.atSpeed = manifest.Fastest(c.dir.Manifest().Measurements)
 	}
-	srv, cli := c.speedSets()
-	for set, s := range map[string]float64{srv: p.ServerS, cli: p.ClientS} {
-		if b, ok := c.atSpeed[set]; s > 0 && (!ok || s < b) {
-			c.atSpeed[set] = s
-		}
-	}
-}
-
-// speedSets are the SpeedSet keys of this collect's server and client CPUs.
-func (c *collector) speedSets() (server, client string) {
 	iso := c.suite.Isolation
-	return manifest.SpeedSet(true, c.server.name(), iso.ServerCPUs), manifest.SpeedSet(false, c.client.name(), iso.ClientCPUs)
+	manifest.KeepFastest(c.atSpeed, manifest.SpeedSet(true, c.server.name(), iso.ServerCPUs), p.ServerS)
+	manifest.KeepFastest(c.atSpeed, manifest.SpeedSet(false, c.client.name(), iso.ClientCPUs), p.ClientS)
 }
 
 // slowdown is how much slower than ref (fastest times by set) p ran; 0:

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // speedMemo is the fastest the host speed probe ran on each CPU set
@@ -42,9 +44,7 @@ func (c *collector) reference() map[string]float64 {
 	}
 	for set, times := range c.memo {
 		for _, s := range times {
-			if b, ok := ref[set]; s > 0 && (!ok || s < b) {
-				ref[set] = s
-			}
+			manifest.KeepFastest(ref, set, s)
 		}
 	}
 	return ref

@@ -46,12 +46,18 @@ func Fastest(ms []Measurement) map[string]float64 {
 	best := map[string]float64{}
 	for _, mr := range ms {
 		for _, t := range mr.probeTimes() {
-			if b, ok := best[t.set]; t.s > 0 && (!ok || t.s < b) {
-				best[t.set] = t.s
-			}
+			KeepFastest(best, t.set, t.s)
 		}
 	}
 	return best
+}
+
+// KeepFastest sets best[set] to s where s is a time (positive) shorter
+// than the one best holds, or the first.
+func KeepFastest(best map[string]float64, set string, s float64) {
+	if b, ok := best[set]; s > 0 && (!ok || s < b) {
+		best[set] = s
+	}
 }
 
 // Slowdown is how much slower than the fastest of its set (best, from
