@@ -2,10 +2,11 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // Level is how much a finding weakens the numbers it is about.

@@ -2,12 +2,13 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // RuleTableAveragedPercentile: a published latency percentile is the mean

@@ -2,13 +2,14 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // averagedRun is a real run dir: gin, chi and echo answering ping, four

@@ -2,10 +2,11 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // Rules about the repetitions of one cell and how they ran.
@@ -191,12 +192,4 @@ func runInterleave(ms []*parse.Measurement) []Finding {
 			"its repetitions ran back to back with no other target between them, so a slow spell of the host lands on this target alone; interleave targets across repetitions (rep 1 of every target, then rep 2, as fairbench collect does)", nil))
 	}
 	return fs
-}
-
-// plural is "1 repetition", "3 repetitions".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

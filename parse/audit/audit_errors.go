@@ -2,8 +2,9 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"slices"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // Rules about failed requests.

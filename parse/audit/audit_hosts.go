@@ -2,9 +2,10 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // RuleHostPair: within one run and scenario, targets measured on different

@@ -5,11 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // hostRep is one measurement of a run dir and where it ran.

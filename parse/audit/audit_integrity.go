@@ -5,12 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse"
 
 	"github.com/fairbench/fairbench/parse/manifest"
 )

@@ -4,11 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/fairbench/fairbench/parse"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // writeRunDir writes a run dir with four listed dumps: ok (right sha256),

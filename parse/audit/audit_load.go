@@ -2,15 +2,13 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse"
 )
 
 // Rules about who was the bottleneck, and what the latency means.
@@ -20,175 +18,6 @@ const (
 	RuleClosedLoop         = "closed-loop-latency"  // tail percentiles of closed-loop latency (coordinated omission)
 	RuleTailSamples        = "percentile-samples"   // a percentile with fewer than MinTailSamples beyond it
 )
-
-// runIndex finds the run.json record behind a measurement.
-type runIndex struct {
-	runs    map[string]*parse.Run
-	records map[recordKey]*manifest.Measurement
-}
-
-// recordKey is a measurement's place in its run: its cell and repetition,
-// and for a latency or sweep point its phase, connections and offered rate,
-// so that a point is never taken for the throughput repetition it shares
-// a number with.
-type recordKey struct {
-	run, target, scenario, phase string
-	rep, connections             int
-	rate                         float64
-	warmup                       bool
-}
-
-// keyOfRecord is the place of run.json's record mr in run id.
-func keyOfRecord(id string, mr *manifest.Measurement) recordKey {
-	k := recordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
-	if mr.Phase == parse.PhaseLatency {
-		k.connections = 0 // a latency point is known by its rate; its workers were recorded only later
-	}
-	return k
-}
-
-// keyOfMeasurement is the place of m, as keyOfRecord keys its record: a
-// throughput measurement's connections and rate are the suite's (0 in
-// run.json), a sweep point's connections, a latency point's rate and a
-// ceiling point's workers their own.
-func keyOfMeasurement(m *parse.Measurement) recordKey {
-	k := recordKey{run: m.Run, target: m.Target, scenario: m.Scenario, phase: m.Phase, rep: m.Rep, warmup: m.Warmup}
-	switch m.Phase {
-	case parse.PhaseSweep, parse.PhaseCeiling:
-		k.connections = m.Connections
-	case parse.PhaseLatency:
-		k.rate = m.Rate
-	}
-	return k
-}
-
-func newRunIndex(runs []*parse.Run) runIndex {
-	ix := runIndex{runs: map[string]*parse.Run{}, records: map[recordKey]*manifest.Measurement{}}
-	for _, r := range runs {
-		ix.runs[r.ID] = r
-		for i := range r.Measurements {
-			mr := &r.Measurements[i]
-			ix.records[keyOfRecord(r.ID, mr)] = mr
-		}
-	}
-	return ix
-}
-
-// cpus is how many CPUs the client and the server of m could use, 0 if
-// unknown: the measurement's CPU sets, else the run's isolation, else the
-// host's threads. The client is further capped by what the tool can use:
-// wrk uses its threads, autocannon one thread per worker (one without).
-func (ix runIndex) cpus(m *parse.Measurement) (client, server int) {
-	r := ix.runs[m.Run]
-	if r == nil {
-		return 0, 0
-	}
-	client, server = cpuCount(r.Isolation.ClientCPUs), cpuCount(r.Isolation.ServerCPUs)
-	if mr := ix.records[keyOfMeasurement(m)]; mr != nil {
-		client = firstPositive(cpuCount(mr.ClientCPUList), client)
-		server = firstPositive(cpuCount(mr.ServerCPUList), server)
-	}
-	client, server = firstPositive(client, r.Facts.Threads), firstPositive(server, r.Facts.Threads)
-	switch m.Tool {
-	case parse.ToolWrk, parse.ToolWrk2:
-		if m.Threads > 0 {
-			client = min(client, m.Threads)
-		}
-	case parse.ToolAutocannon:
-		client = min(client, max(m.Threads, 1))
-	}
-	return client, server
-}
-
-func firstPositive(a, b int) int {
-	if a > 0 {
-		return a
-	}
-	return b
-}
-
-// cpuCount counts the CPUs of a Linux CPU list ("0-3,6"), 0 if empty or bad.
-func cpuCount(list string) int {
-	n := 0
-	for _, part := range strings.Split(strings.TrimSpace(list), ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return 0
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return 0
-			}
-		}
-		n += b - a + 1
-	}
-	return n
-}
-
-// ranFor is how long m ran: the measured duration, else the requested one.
-func ranFor(m *parse.Measurement) time.Duration {
-	if m.Duration > 0 {
-		return m.Duration
-	}
-	return m.Window
-}
-
-// share is the share of its CPUs the client and the server of m kept
-// busy in m's window, NaN where the collector recorded no CPU seconds.
-// The CPU seconds are the whole process's, its start and exit around the
-// window too, so a process busy throughout can come out above its CPUs
-// (101%): a share is at most 1, all of them.
-func (ix runIndex) share(m *parse.Measurement) (client, server float64) {
-	client, server = math.NaN(), math.NaN()
-	cc, sc := ix.cpus(m)
-	d := ranFor(m).Seconds()
-	if d <= 0 {
-		return client, server
-	}
-	if m.ClientCPU > 0 && cc > 0 {
-		client = min(m.ClientCPU/d/float64(cc), 1)
-	}
-	if m.ServerCPU > 0 && sc > 0 {
-		server = min(m.ServerCPU/d/float64(sc), 1)
-	}
-	return client, server
-}
-
-// cellLoad is the median share of its CPUs the client and the server of
-// cell c kept busy, NaN where the collector recorded no CPU seconds.
-func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
-	var cs, ss []float64
-	for _, m := range c.Reps {
-		cu, su := ix.share(m)
-		if !math.IsNaN(cu) {
-			cs = append(cs, cu)
-		}
-		if !math.IsNaN(su) {
-			ss = append(ss, su)
-		}
-	}
-	return medianOf(cs), medianOf(ss)
-}
-
-// clientBound is the cells whose load generator was saturated (the
-// client-saturated rule): their number measures the client and is a lower
-// bound of the target's capacity, so a verdict in their favour reads "at
-// least" (ReasonAtLeast) and any other "~" (ReasonClientBound).
-func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
-	out := map[*Cell]bool{}
-	if set == nil {
-		return out
-	}
-	ix := newRunIndex(set.Runs)
-	for _, c := range cells {
-		if cu, _ := ix.cellLoad(c); cu >= th.ClientSaturation {
-			out[c] = true
-		}
-	}
-	return out
-}
 
 // saturationFindings compares each cell's client and server CPU use with
 // the CPUs they had, where the collector recorded CPU seconds. A saturated

@@ -2,8 +2,9 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // RuleSettingsUnknown fires for a measurement whose dump does not say a load

@@ -1,9 +1,10 @@
 package audit
 
 import (
-	"github.com/fairbench/fairbench/parse"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse"
 
 	"github.com/fairbench/fairbench/parse/manifest"
 )

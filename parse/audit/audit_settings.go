@@ -2,10 +2,11 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse"
 
 	"github.com/fairbench/fairbench/parse/manifest"
 )

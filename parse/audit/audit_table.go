@@ -3,13 +3,14 @@ package audit
 import (
 	"bufio"
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"io"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // Rules of the published-table audit.

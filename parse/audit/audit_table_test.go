@@ -1,12 +1,13 @@
 package audit
 
 import (
-	"github.com/fairbench/fairbench/parse"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 const (

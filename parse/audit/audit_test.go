@@ -3,12 +3,13 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
 )
 
 // cleanSet is a run no rule fires on: two targets, five interleaved

@@ -107,35 +107,6 @@ func WriteFindingsJSON(w io.Writer, fs []Finding) error {
 	return enc.Encode(r)
 }
 
-// formatCount writes v with en-US digit grouping: no decimals from 100 up,
-// two below ("402,998", "12.50").
-func formatCount(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case math.Abs(v) < 100:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	s := groupDigits(strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64))
-	if v < 0 {
-		return "-" + s
-	}
-	return s
-}
-
-// groupDigits puts a comma between each group of three digits of a whole
-// number written in digits ("402998" → "402,998").
-func groupDigits(digits string) string {
-	var b strings.Builder
-	for i, c := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
 // formatScaled writes v in at most four significant digits with a metric
 // suffix, as benchstat does ("402.9k", "1.235M", "87.50").
 func formatScaled(v float64) string {

@@ -2,12 +2,13 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"io"
 	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // compareRow is one target and scenario in both sets.

@@ -2,9 +2,10 @@ package audit
 
 import (
 	"bytes"
+	"testing"
+
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
-	"testing"
 )
 
 func TestWriteCompare(t *testing.T) {

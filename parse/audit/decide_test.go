@@ -1,9 +1,10 @@
 package audit
 
 import (
-	"github.com/fairbench/fairbench/parse/manifest"
 	"math"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse/manifest"
 
 	"github.com/fairbench/fairbench/parse"
 )

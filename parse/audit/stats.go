@@ -2,10 +2,11 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/fairbench/fairbench/parse"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -157,14 +158,14 @@ func (c *Cell) String() string {
 type cellKey struct{ run, target, runtime, scenario string }
 
 // Cells groups the set's measurements of the closed-loop pass (warm-ups,
-// latency and sweep points excluded: inThroughputPass) by run, target,
+// latency and sweep points excluded: Phase throughput) by run, target,
 // runtime and scenario, and summarises each group. The result is sorted by
 // run, scenario, name.
 func Cells(set *parse.Set, th Thresholds) []*Cell {
 	groups := map[cellKey][]*parse.Measurement{}
 	runtimes := map[string]map[string]bool{}
 	for _, m := range set.Measurements {
-		if m.Warmup || !inThroughputPass(m) {
+		if m.Warmup || m.Phase != parse.PhaseThroughput {
 			continue
 		}
 		k := cellKey{m.Run, m.Target, m.Runtime, m.Scenario}
@@ -237,7 +238,8 @@ func dumpsOf(ms []*parse.Measurement) []string {
 			files = append(files, m.Source.File)
 		}
 	}
-	return uniqueSorted(files)
+	slices.Sort(files)
+	return slices.Compact(files)
 }
 
 // reqPerSec is the one req/s of a repetition that every statistic here

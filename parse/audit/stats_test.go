@@ -2,10 +2,11 @@ package audit
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 
 	"golang.org/x/perf/benchmath"
 )

@@ -1,9 +1,10 @@
 package audit
 
 import (
-	"github.com/fairbench/fairbench/parse"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // tierNames writes tiers as "a b | c" for comparison.
