@@ -167,7 +167,7 @@ func (a *tableAudit) percentileNumber(k tableKey, label, rowScenario string, col
 		a.checked[col] = true
 		a.add(Finding{Rule: RuleTableMismatch, Level: LevelError, Target: label, Scenario: scenario, Dumps: dumps,
 			Message: fmt.Sprintf("%s but the %ss of its %s run from %s to %s (median %s): no median, mean or merged percentile of them can be %s; regenerate the table from the dumps",
-				where, pc.label(), plural(len(values), "repetition"), f.format(st.Min), f.format(st.Max), f.format(st.Median), strings.TrimSpace(text))})
+				where, pc.label(), parse.Plural(len(values), "repetition"), f.format(st.Min), f.format(st.Max), f.format(st.Median), strings.TrimSpace(text))})
 	}
 }
 
@@ -212,7 +212,7 @@ func (f latencyFormat) list(values []float64) string {
 func (f latencyFormat) median(st Stat) string {
 	if math.IsInf(st.Lo, 0) || math.IsInf(st.Hi, 0) {
 		return fmt.Sprintf("%s (range %s–%s; %s are too few for a %.0f%% interval, run more)",
-			f.format(st.Median), f.number(st.Min), f.format(st.Max), plural(st.N, "repetition"), DefaultThresholds.Confidence*100)
+			f.format(st.Median), f.number(st.Min), f.format(st.Max), parse.Plural(st.N, "repetition"), DefaultThresholds.Confidence*100)
 	}
 	return fmt.Sprintf("%s (%.0f%% interval %s–%s)", f.format(st.Median), st.Confidence*100, f.number(st.Lo), f.format(st.Hi))
 }

@@ -28,12 +28,12 @@ func cellFindings(c *Cell, th Thresholds) []Finding {
 	if s.N < th.MinReps {
 		fs = append(fs, cellFinding(c, RuleTooFewReps, LevelWarning, fmt.Sprintf(
 			"%s behind this number: no difference with it can be claimed, and its noise is unknown; run at least %d repetitions",
-			plural(s.N, "repetition"), th.MinReps), nil))
+			parse.Plural(s.N, "repetition"), th.MinReps), nil))
 	}
 	if s.N >= 2 && s.CV > th.MaxCV {
 		fs = append(fs, cellFinding(c, RuleNoisyCell, LevelWarning, fmt.Sprintf(
 			"robust CV %.1f%% is above %.0f%% (req/s from %s to %s) while the scenario's other targets are steadier: this target is noisy on its own (a garbage collector, a JIT, a cache), so its differences below that noise read \"~\"; lengthen the duration or run more repetitions",
-			s.CV*100, th.MaxCV*100, formatCount(s.Min), formatCount(s.Max)), nil))
+			s.CV*100, th.MaxCV*100, parse.FormatCount(s.Min), parse.FormatCount(s.Max)), nil))
 	}
 	if f, ok := responseSize(c, th); ok {
 		fs = append(fs, f)
@@ -59,7 +59,7 @@ func slowFirstRep(c *Cell, th Thresholds) (Finding, bool) {
 	}
 	return cellFinding(c, RuleSlowFirstRep, LevelWarning, fmt.Sprintf(
 		"the first repetition ran %.1f%% below the median of the others (%s vs %s req/s): the server was not warm yet; lengthen the warm-up",
-		(1-v[0]/med)*100, formatCount(v[0]), formatCount(med)), []string{c.Reps[0].Source.File}), true
+		(1-v[0]/med)*100, parse.FormatCount(v[0]), parse.FormatCount(med)), []string{c.Reps[0].Source.File}), true
 }
 
 // drift fires when every repetition is above (or below) the one before
@@ -84,7 +84,7 @@ func drift(c *Cell, th Thresholds) (Finding, bool) {
 	}
 	return cellFinding(c, RuleDrift, LevelWarning, fmt.Sprintf(
 		"req/s %s at every one of %d repetitions (%s to %s, %+.1f%%)",
-		way, len(v), formatCount(v[0]), formatCount(v[len(v)-1]), change*100), nil), true
+		way, len(v), parse.FormatCount(v[0]), parse.FormatCount(v[len(v)-1]), change*100), nil), true
 }
 
 // bytesPerResponse is what one response cost on the wire, 0 if unknown.

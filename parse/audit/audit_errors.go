@@ -58,9 +58,9 @@ func (t *errorTally) level(th Thresholds) Level {
 // total is not known.
 func (t *errorTally) share() string {
 	if t.requests <= 0 {
-		return plural(int(t.count), "request")
+		return parse.Plural(int(t.count), "request")
 	}
-	return fmt.Sprintf("%s of %s requests (%.2g%%)", groupDigits(fmt.Sprint(t.count)), groupDigits(fmt.Sprint(t.requests)),
+	return fmt.Sprintf("%s of %s requests (%.2g%%)", parse.GroupDigits(fmt.Sprint(t.count)), parse.GroupDigits(fmt.Sprint(t.requests)),
 		100*float64(t.count)/float64(t.requests))
 }
 
@@ -95,7 +95,7 @@ func errorFindings(c *Cell, th Thresholds) []Finding {
 	if c.RPS.Valid() && c.GoodRPS.Valid() && c.RPS.Median > c.GoodRPS.Median*(1+th.Noise) {
 		fs = append(fs, cellFinding(c, RuleErrorsAsThroughput, LevelError, fmt.Sprintf(
 			"the tool's %s req/s counts failed responses; good responses were %s/s, %.1f%% fewer; publish good responses per second, or fix the errors first",
-			formatCount(c.RPS.Median), formatCount(c.GoodRPS.Median), (1-c.GoodRPS.Median/c.RPS.Median)*100), nil))
+			parse.FormatCount(c.RPS.Median), parse.FormatCount(c.GoodRPS.Median), (1-c.GoodRPS.Median/c.RPS.Median)*100), nil))
 	}
 	return fs
 }

@@ -117,7 +117,7 @@ func latencyFindings(c *Cell, th Thresholds) []Finding {
 		sort.Float64s(ps)
 		var parts []string
 		for _, p := range ps {
-			parts = append(parts, fmt.Sprintf("p%s of %s samples", strconv.FormatFloat(p, 'f', -1, 64), formatCount(float64(thin[p]))))
+			parts = append(parts, fmt.Sprintf("p%s of %s samples", strconv.FormatFloat(p, 'f', -1, 64), parse.FormatCount(float64(thin[p]))))
 		}
 		fs = append(fs, cellFinding(c, RuleTailSamples, LevelWarning, fmt.Sprintf(
 			"%s: fewer than %d samples lie beyond each, so the value is one or two slow requests, not a percentile; drop it or run longer",

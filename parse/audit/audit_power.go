@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"math"
 )
 
@@ -108,7 +109,7 @@ func powerFindings(d *Verdicts) []Finding {
 		}
 		fs = append(fs, Finding{Rule: RulePower, Level: LevelInfo, Run: sv.Run, Scenario: sv.Scenario, Message: fmt.Sprintf(
 			"at %s and %.1f%% noise per repetition, over %d pairs, the smallest difference this run could claim is %.0f%%; %s, %s (80%% power); differences smaller than that read \"~\" here, whatever their size",
-			plural(p.N, "repetition"), p.Sigma*100, max(len(sv.Cells)*(len(sv.Cells)-1)/2, 1), p.Smallest*100, need(5, p.Need5), need(10, p.Need10))})
+			parse.Plural(p.N, "repetition"), p.Sigma*100, max(len(sv.Cells)*(len(sv.Cells)-1)/2, 1), p.Smallest*100, need(5, p.Need5), need(10, p.Need10))})
 	}
 	return fs
 }

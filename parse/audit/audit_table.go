@@ -271,9 +271,9 @@ func (a *tableAudit) scenarioNumber(k tableKey, label string, col int, text stri
 		return 0, false
 	}
 	a.checked[col] = true
-	what := fmt.Sprintf("req/s (%s)", plural(c.RPS.N, "repetition"))
+	what := fmt.Sprintf("req/s (%s)", parse.Plural(c.RPS.N, "repetition"))
 	if c.RPS.N > 1 {
-		what = fmt.Sprintf("req/s, the median of %s", plural(c.RPS.N, "repetition"))
+		what = fmt.Sprintf("req/s, the median of %s", parse.Plural(c.RPS.N, "repetition"))
 	}
 	if got, decimals, ok := parseGrouped(text); ok && c.RPS.N > 2 && roundsTo(meanOf(c.RPS.Values), got, decimals, 1) {
 		what += fmt.Sprintf("; %s is their mean", text) // said only when the median does not match
@@ -332,7 +332,7 @@ func parseGrouped(s string) (float64, int, bool) {
 func formatExact(v float64) string {
 	s := strings.TrimRight(strconv.FormatFloat(math.Abs(v), 'f', 3, 64), "0")
 	whole, frac, _ := strings.Cut(strings.TrimSuffix(s, "."), ".")
-	out := groupDigits(whole)
+	out := parse.GroupDigits(whole)
 	if v < 0 {
 		out = "-" + out
 	}

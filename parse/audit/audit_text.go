@@ -3,6 +3,7 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/fairbench/fairbench/parse"
 	"io"
 	"math"
 	"strconv"
@@ -22,7 +23,7 @@ func WriteFindingsText(w io.Writer, fs []Finding) error {
 		}
 	}
 	b := &strings.Builder{}
-	fmt.Fprintf(b, "%s, %s, %s\n", plural(counts[LevelError], "error"), plural(counts[LevelWarning], "warning"), plural(counts[LevelInfo], "info"))
+	fmt.Fprintf(b, "%s, %s, %s\n", parse.Plural(counts[LevelError], "error"), parse.Plural(counts[LevelWarning], "warning"), parse.Plural(counts[LevelInfo], "info"))
 	for _, g := range groupFindings(fs) {
 		f := g[0]
 		fmt.Fprintf(b, "\n%s %s", strings.ToUpper(f.Level.String()), f.Rule)

@@ -44,7 +44,7 @@ func (i Interval) Label() string {
 	if i.Kind == IntervalCI {
 		return levelLabel(i.Level) + " confidence interval of the median"
 	}
-	return "min–max of " + plural(i.N, "repetition")
+	return "min–max of " + parse.Plural(i.N, "repetition")
 }
 
 // MedianRep is the lower-median repetition of the cell by metric m: of n
@@ -68,5 +68,5 @@ func (c *Cell) MedianRep(m Metric) *parse.Measurement {
 // String is "12,345 [12,000, 12,500] (min–max of 4 repetitions)"-like, for
 // messages and the command line.
 func (i Interval) String() string {
-	return fmt.Sprintf("[%s, %s] (%s)", formatCount(i.Lo), formatCount(i.Hi), i.Label())
+	return fmt.Sprintf("[%s, %s] (%s)", parse.FormatCount(i.Lo), parse.FormatCount(i.Hi), i.Label())
 }

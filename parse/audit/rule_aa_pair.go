@@ -94,7 +94,7 @@ func aaRun(run string, pair [2]string, groups [][]*Cell, th Thresholds) (Finding
 	sort.Strings(failed)
 	return Finding{Rule: RuleAAPair, Level: LevelError, Run: run, Target: name, Dumps: uniqueSorted(dumps),
 		Message: fmt.Sprintf("the same program under two names differs by more than the %.0f%% threshold in %s (Holm-adjusted across %d scenarios): %s; the noise floor of those scenarios is raised to the pair's bound, so smaller differences read \"~\"; find the cause (other load, CPU placement, frequency scaling) and run again",
-			th.Noise*100, plural(len(failed), "scenario"), len(checks), strings.Join(failed, ", "))}, true
+			th.Noise*100, parse.Plural(len(failed), "scenario"), len(checks), strings.Join(failed, ", "))}, true
 }
 
 // aaExceedP is the one-sided p of "the twins differ by more than delta in

@@ -123,9 +123,9 @@ func rateLabel(m *parse.Measurement) string {
 	case m.Rate <= 0:
 		return "an offered rate not recorded"
 	case m.Open.Fraction > 0:
-		return fmt.Sprintf("%s%% (%s req/s)", formatShare(m.Open.Fraction), formatCount(m.Rate))
+		return fmt.Sprintf("%s%% (%s req/s)", formatShare(m.Open.Fraction), parse.FormatCount(m.Rate))
 	}
-	return formatCount(m.Rate) + " req/s"
+	return parse.FormatCount(m.Rate) + " req/s"
 }
 
 // formatShare is a fraction in percent without needless digits: "90", "12.5".
@@ -188,9 +188,9 @@ func whoFellBehind(m *parse.Measurement) (who, how string) {
 	}
 	switch {
 	case short && late:
-		return behindClient, fmt.Sprintf("sent %s req/s; %s", formatCount(o.SendRate), lateHow)
+		return behindClient, fmt.Sprintf("sent %s req/s; %s", parse.FormatCount(o.SendRate), lateHow)
 	case short:
-		return behindClient, fmt.Sprintf("sent %s req/s", formatCount(o.SendRate))
+		return behindClient, fmt.Sprintf("sent %s req/s", parse.FormatCount(o.SendRate))
 	case late:
 		return behindClient, lateHow
 	}
@@ -206,9 +206,9 @@ func whoFellBehind(m *parse.Measurement) (who, how string) {
 		return behindNone, ""
 	}
 	if !known {
-		return behindEither, fmt.Sprintf("answered %s req/s; %s does not say how its sending kept to the schedule", formatCount(got), m.Tool)
+		return behindEither, fmt.Sprintf("answered %s req/s; %s does not say how its sending kept to the schedule", parse.FormatCount(got), m.Tool)
 	}
-	return behindTarget, fmt.Sprintf("answered %s req/s of %s sent", formatCount(got), formatCount(sent))
+	return behindTarget, fmt.Sprintf("answered %s req/s of %s sent", parse.FormatCount(got), parse.FormatCount(sent))
 }
 
 // sentLate reports whether m's requests went out late enough that its
@@ -251,7 +251,7 @@ func heldByTarget(o parse.OpenModel) (bool, string) {
 		return false, ""
 	}
 	return true, fmt.Sprintf("%s of the %s requests that went out late, %s of their %s wait, were due while all %d workers waited for answers: the target held them",
-		formatCount(float64(l.Held)), formatCount(float64(l.Late)), formatMS(l.HeldWait), formatMS(l.Wait), l.Workers)
+		parse.FormatCount(float64(l.Held)), parse.FormatCount(float64(l.Late)), formatMS(l.HeldWait), formatMS(l.Wait), l.Workers)
 }
 
 // ClientFellBehind is why a latency point measures the client rather than

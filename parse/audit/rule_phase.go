@@ -30,9 +30,9 @@ func phasePoint(mr *manifest.Measurement) string {
 	case mr.Phase == parse.PhaseLatency && mr.RateFraction > 0:
 		return fmt.Sprintf(" latency at %s%%", formatShare(mr.RateFraction))
 	case mr.Phase == parse.PhaseLatency:
-		return fmt.Sprintf(" latency at %s req/s", formatCount(mr.Rate))
+		return fmt.Sprintf(" latency at %s req/s", parse.FormatCount(mr.Rate))
 	case mr.Phase == parse.PhaseSweep:
-		return " sweep at " + plural(mr.Connections, "connection")
+		return " sweep at " + parse.Plural(mr.Connections, "connection")
 	}
 	return " " + mr.Phase
 }

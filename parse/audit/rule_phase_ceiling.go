@@ -31,9 +31,9 @@ func ceilingFindings(set *parse.Set, th Thresholds) []Finding {
 		if r != nil {
 			for _, no := range r.NotOffered {
 				if no.Scenario == m.Scenario {
-					w := no.Target + " at " + formatCount(no.Rate) + " req/s"
+					w := no.Target + " at " + parse.FormatCount(no.Rate) + " req/s"
 					if no.RateFraction > 0 {
-						w = fmt.Sprintf("%s at %s%% (%s req/s)", no.Target, formatShare(no.RateFraction), formatCount(no.Rate))
+						w = fmt.Sprintf("%s at %s%% (%s req/s)", no.Target, formatShare(no.RateFraction), parse.FormatCount(no.Rate))
 					}
 					left = append(left, w)
 				}
@@ -44,7 +44,7 @@ func ceilingFindings(set *parse.Set, th Thresholds) []Finding {
 			limit = mr.Limit
 		}
 		what := fmt.Sprintf("the client's ceiling on %s: %s with %s, as fast as they went against %s, sent %s req/s",
-			m.Scenario, m.Tool, plural(m.Connections, "worker"), m.Target, formatCount(m.Open.SendRate))
+			m.Scenario, m.Tool, parse.Plural(m.Connections, "worker"), m.Target, parse.FormatCount(m.Open.SendRate))
 		cu, _ := ix.share(m)
 		level, why := LevelInfo, ""
 		switch {
@@ -60,7 +60,7 @@ func ceilingFindings(set *parse.Set, th Thresholds) []Finding {
 		}
 		msg := what + "; " + why
 		if limit > 0 {
-			msg += fmt.Sprintf("; no latency point is offered above %s req/s", formatCount(limit))
+			msg += fmt.Sprintf("; no latency point is offered above %s req/s", parse.FormatCount(limit))
 		}
 		if len(left) > 0 {
 			msg += fmt.Sprintf(", so %s were not offered: the client could not send that many on schedule; to measure them give the load tool more CPUs (or, where the target held it back, more workers: max_workers)", strings.Join(left, ", "))

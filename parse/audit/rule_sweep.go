@@ -72,7 +72,7 @@ func sweepFindings(set *parse.Set) []Finding {
 		for i, n := range counts {
 			names[i] = fmt.Sprint(n)
 		}
-		p.evidence = fmt.Sprintf("%d connection counts (%s), %s at the fewest", len(counts), strings.Join(names, ", "), plural(fewest, "repetition"))
+		p.evidence = fmt.Sprintf("%d connection counts (%s), %s at the fewest", len(counts), strings.Join(names, ", "), parse.Plural(fewest, "repetition"))
 		thin = append(thin, p)
 	}
 	return fold(foldSpec{rule: RuleSweepPoints, level: LevelWarning, message: func(scope string, ev []string) string {
