@@ -3,7 +3,6 @@ package audit
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,13 +76,6 @@ func scopeSpace(scope string) string {
 		return ""
 	}
 	return scope + " "
-}
-
-// medianOf is the median of v, NaN for none. v is not modified.
-func medianOf(v []float64) float64 {
-	s := slices.Clone(v)
-	sort.Float64s(s)
-	return medianSorted(s)
 }
 
 // latencyFindings runs the latency rules on one cell.

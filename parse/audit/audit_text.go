@@ -3,11 +3,12 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fairbench/fairbench/parse"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // WriteFindingsText writes findings for a terminal: a count line, then the

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -177,4 +179,11 @@ func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 		}
 	}
 	return out
+}
+
+// medianOf is the median of v, NaN for none. v is not modified.
+func medianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	return medianSorted(s)
 }

@@ -1,0 +1,84 @@
+package audit
+
+import "math"
+
+// powerTarget is the power the repetition counts are computed for.
+const powerTarget = 0.8
+
+// Power is what one family of verdicts could resolve at its repetitions
+// and noise.
+type Power struct {
+	N int // repetitions per cell (the median over the family's cells)
+	// Sigma is the pooled standard deviation of log throughput within a
+	// cell (≈ the relative noise of one repetition).
+	Sigma float64
+	// Smallest is the smallest relative difference the family could claim
+	// at its first Holm step: log(1+Smallest) = log(1+floor) + q·σ·√(2/n).
+	Smallest float64
+	// Need5 and Need10 are the repetitions per cell needed to claim a 5%
+	// and a 10% difference with 80% power at the first Holm step; 0 when
+	// the noise floor alone is that large (no repetition count can).
+	Need5, Need10 int
+}
+
+// Power computes what the family could resolve; ok is false when fewer
+// than two cells could be tested.
+func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
+	var ns []float64
+	var pooled, dof float64
+	for _, r := range sv.Ranks {
+		if !r.Ranked {
+			continue
+		}
+		v := r.Cell.Stat(sv.Metric).Values
+		_, variance := logMeanVar(v)
+		pooled += variance * float64(len(v)-1)
+		dof += float64(len(v) - 1)
+		ns = append(ns, float64(len(v)))
+	}
+	if len(ns) < 2 || dof == 0 {
+		return Power{}, false
+	}
+	p := Power{N: int(medianOf(ns)), Sigma: math.Sqrt(pooled / dof)}
+	m := max(len(ns)*(len(ns)-1)/2, 1)
+	floor := math.Log1p(sv.Floor.Value)
+	p.Smallest = math.Expm1(floor + detectable(p.N, m, p.Sigma, th.Alpha, 0.5))
+	// With more repetitions the A/A pair's bound shrinks too: its standard
+	// error scales as 1/√n from what this run measured.
+	floorAt := func(n int) float64 {
+		f := math.Log1p(sv.Floor.Threshold)
+		if sv.Floor.AASE > 0 {
+			q := studentQuantile(1-(1-th.Confidence)/2, float64(2*n-2))
+			f = math.Max(f, math.Abs(sv.Floor.AADiff)+q*sv.Floor.AASE*math.Sqrt(float64(p.N)/float64(n)))
+		}
+		return f
+	}
+	p.Need5 = repsFor(0.05, floorAt, m, p.Sigma, th.Alpha)
+	p.Need10 = repsFor(0.10, floorAt, m, p.Sigma, th.Alpha)
+	return p, true
+}
+
+// detectable is the log difference beyond the floor that a pair of cells
+// of n repetitions each, with log noise sigma, reaches at the first Holm
+// step of m pairs with the given power (0.5: just claimed on average).
+func detectable(n, m int, sigma, alpha, power float64) float64 {
+	df := float64(2*n - 2)
+	q := studentQuantile(1-alpha/float64(2*m), df)
+	if power > 0.5 {
+		q += studentQuantile(power, df)
+	}
+	return q * sigma * math.Sqrt(2/float64(n))
+}
+
+// repsFor is the fewest repetitions (up to 200) with which a relative
+// difference target is claimed with 80% power over a noise floor (in log)
+// that may depend on n; 0 when none can.
+func repsFor(target float64, floor func(n int) float64, m int, sigma, alpha float64) int {
+	for n := 2; n <= 200; n++ {
+		room := math.Log1p(target) - floor(n)
+		if room > 0 && detectable(n, m, sigma, alpha, powerTarget) <= room {
+			return n
+		}
+	}
+	return 0
+}

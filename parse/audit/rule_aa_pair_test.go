@@ -1,0 +1,27 @@
+package audit
+
+import (
+	"testing"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/manifest"
+)
+
+// TestAAPairFinding: twins 8% apart against a 2% threshold with 6
+// repetitions fail the A/A check, in the run that declared them only.
+func TestAAPairFinding(t *testing.T) {
+	build := func(run string) []*parse.Measurement {
+		var ms []*parse.Measurement
+		ms = append(ms, series(run, "stdlib", "ping", 0, 0, 1080, 1090, 1070, 1085, 1075, 1082)...)
+		ms = append(ms, series(run, "stdlib-aa", "ping", 0, 0, 1000, 1010, 990, 1005, 995, 1002)...)
+		ms = append(ms, series(run, "x", "ping", 0, 0, 1060, 1061, 1059, 1060.5, 1059.5, 1060.2)...)
+		ms = append(ms, series(run, "y", "ping", 0, 0, 1000, 1001, 999, 1000.5, 999.5, 1000.2)...)
+		return ms
+	}
+	s := setOf(build("with"), build("without"))
+	s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: manifest.Manifest{ID: "without"}}}
+	fs := aaFindings(s.Runs, Cells(s, DefaultThresholds), nil, DefaultThresholds)
+	if len(fs) != 1 || fs[0].Rule != RuleAAPair || fs[0].Level != LevelError || fs[0].Run != "with" {
+		t.Errorf("aa-pair findings %v, want one error for run with", fs)
+	}
+}
