@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // The host speed probe (manifest.HostSpeed): a shell counts to
@@ -188,7 +188,7 @@ type slowTurn struct {
 // foreignRetake is the share of a CPU set other processes may use in a
 // window before its turn is taken again: the audit's cpu-interference
 // threshold, so that a turn it would name is taken again instead.
-var foreignRetake = audit.DefaultThresholds.ForeignLoad
+var foreignRetake = verdict.DefaultThresholds.ForeignLoad
 
 // why says why st is taken again, against the slowdown limit.
 func (st slowTurn) why(limit float64) string {

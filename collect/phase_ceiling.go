@@ -11,8 +11,8 @@ import (
 
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // PhaseCeiling is run.json's phase of the calibration before the latency
@@ -35,7 +35,7 @@ const CeilingShare = 0.9
 // ceilingNearLimit is the share of its CPUs the load tool must keep busy
 // for its rate to be its own limit: the audit's client-saturated bound, so
 // that the collector and the audit agree on what a saturated client is.
-var ceilingNearLimit = audit.DefaultThresholds.ClientSaturation
+var ceilingNearLimit = verdict.DefaultThresholds.ClientSaturation
 
 // clientCeiling is what the calibration of a scenario found.
 type clientCeiling struct {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // BarChart is the geometry of a horizontal bar chart, computed here so that
@@ -80,8 +80,8 @@ type BarInput struct {
 	Unit         string // e.g. "req/s"
 	// What is what the bar's length is: "median" unless set.
 	What  string
-	Note  string     // appended to the bar's title: "run 2026…, ranked within it"
-	Rank  audit.Rank // unranked bars are drawn pale
+	Note  string       // appended to the bar's title: "run 2026…, ranked within it"
+	Rank  verdict.Rank // unranked bars are drawn pale
 	Badge *ChartBadge
 }
 

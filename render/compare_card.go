@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // card computes a headline card from the decision layer's verdicts. A
@@ -82,7 +82,7 @@ func apartNote(js []Judgement) string {
 	var pairs []string
 	for _, j := range js {
 		v := j.Verdict
-		if v.Reason != audit.ReasonOtherRun || v.CellA == nil || v.CellB == nil {
+		if v.Reason != verdict.ReasonOtherRun || v.CellA == nil || v.CellB == nil {
 			continue
 		}
 		p := fmt.Sprintf("%s (run %s) and %s (run %s)", v.CellB.Name, v.CellB.Run, v.CellA.Name, v.CellA.Run)
@@ -105,7 +105,7 @@ func (m *model) cardRow(s, subject, baseline string, escapes []string) (CardRow,
 	// target published by two suites is compared where its baseline ran.
 	pick := m.closedCell
 	if run, ok := m.sharedRun(s, nonEmpty(subject, baseline)...); ok {
-		pick = func(s, name string) *audit.Cell {
+		pick = func(s, name string) *verdict.Cell {
 			if c := m.closedIn(run, s, name); c != nil {
 				return c
 			}

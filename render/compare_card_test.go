@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // tablesSite is the fixed run (stdlib, chi, gin over ping, query, body)
@@ -54,7 +54,7 @@ func tablesModel(t *testing.T, set *parse.Set, src string) *model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newModel(fromSet(set, Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
+	return newModel(fromSet(set, Options{Site: site, Thresholds: verdict.DefaultThresholds}), site)
 }
 
 func TestCardDegrades(t *testing.T) {
@@ -335,7 +335,7 @@ func siteTablesRun(t *testing.T) (*parse.Set, *Site) {
 // with nothing said missing.
 func TestSiteTablesFill(t *testing.T) {
 	set, site := siteTablesRun(t)
-	m := newModel(fromSet(set, Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
+	m := newModel(fromSet(set, Options{Site: site, Thresholds: verdict.DefaultThresholds}), site)
 	for i, c := range m.indexPage().Cards {
 		want := len(m.scenarios)
 		if n := len(site.Cards[i].Scenarios); n > 0 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // ComparisonKind is what a kind of [[comparison]] table answers: the word
@@ -156,12 +156,12 @@ func (m *model) comparisonCell(s, from, to string) ComparisonCell {
 // closedCell is the cell of name in scenario s when every repetition in it
 // is closed-loop (Phase ""), nil otherwise: cards and tables compare
 // closed-loop throughput only, never a latency or sweep point.
-func (m *model) closedCell(s, name string) *audit.Cell {
+func (m *model) closedCell(s, name string) *verdict.Cell {
 	return ifClosed(m.cell(s, name))
 }
 
 // ifClosed is c when every repetition in it is closed-loop, else nil.
-func ifClosed(c *audit.Cell) *audit.Cell {
+func ifClosed(c *verdict.Cell) *verdict.Cell {
 	if c == nil {
 		return nil
 	}
@@ -176,7 +176,7 @@ func ifClosed(c *audit.Cell) *audit.Cell {
 // closedPair is the closed-loop cells of a and b in scenario s, from the
 // newest run that measured both when there is one (nil for a name not
 // measured closed-loop there).
-func (m *model) closedPair(s, a, b string) (*audit.Cell, *audit.Cell) {
+func (m *model) closedPair(s, a, b string) (*verdict.Cell, *verdict.Cell) {
 	run, ok := m.sharedRun(s, a, b)
 	if !ok {
 		return m.closedCell(s, a), m.closedCell(s, b)
@@ -186,7 +186,7 @@ func (m *model) closedPair(s, a, b string) (*audit.Cell, *audit.Cell) {
 
 // closedIn is run's cell of name in scenario s when it is closed-loop, nil
 // otherwise.
-func (m *model) closedIn(run, s, name string) *audit.Cell {
+func (m *model) closedIn(run, s, name string) *verdict.Cell {
 	return ifClosed(m.byRun[[3]string{run, s, name}])
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // ResultsSchema is the version of results.json's layout. 4:
@@ -76,13 +77,13 @@ type verdictRecord struct {
 	Method   string   `json:"method"`
 }
 
-func newVerdictRecord(v audit.Verdict) verdictRecord {
+func newVerdictRecord(v verdict.Verdict) verdictRecord {
 	return verdictRecord{Run: v.Run, Scenario: v.Scenario, Metric: v.Metric.String(), A: v.A, B: v.B,
 		Ratio: finite(v.Ratio), Lo: finite(v.Lo), Hi: finite(v.Hi), Level: finite(v.Level), P: finite(v.P), PAdj: finite(v.PAdj),
 		Family: v.Family, Floor: v.Floor, Verdict: v.Verdict, Reason: v.Reason, Method: v.Method}
 }
 
-func verdictRecords(vs []audit.Verdict) []verdictRecord {
+func verdictRecords(vs []verdict.Verdict) []verdictRecord {
 	out := make([]verdictRecord, len(vs))
 	for i, v := range vs {
 		out[i] = newVerdictRecord(v)
@@ -163,17 +164,17 @@ func finite(v float64) *float64 {
 // it; model is the cell itself for the runs on show, nil for older runs.
 type exportCell struct {
 	run, scenario, name, target, runtime, tool string
-	rps, good                                  audit.Stat
+	rps, good                                  verdict.Stat
 	reps                                       []exportRep
 	dumps                                      []string // each rep's dump in the site, "" for none
-	model                                      *audit.Cell
+	model                                      *verdict.Cell
 }
 
 // eachExportCell calls fn for every cell of every run, sorted by run,
 // scenario and name: the runs on show from the model, older runs read back
 // from the spool one run at a time.
 func (m *model) eachExportCell(fn func(exportCell) error) error {
-	byRun := map[string][]*audit.Cell{}
+	byRun := map[string][]*verdict.Cell{}
 	for _, c := range m.all {
 		byRun[c.Run] = append(byRun[c.Run], c)
 	}
@@ -229,7 +230,7 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 
 func (m *model) resultsCell(c exportCell) resultsCell {
 	st := c.rps
-	if m.metric == audit.MetricGoodRPS {
+	if m.metric == verdict.MetricGoodRPS {
 		st = c.good
 	}
 	iv := st.Interval()
@@ -239,7 +240,7 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 		Interval: resultsInterval{Kind: iv.Kind, Lo: finite(iv.Lo), Hi: finite(iv.Hi), Label: iv.Label()},
 		Min:      finite(st.Min), Max: finite(st.Max), CV: st.CV, GoodMedian: finite(c.good.Median),
 	}
-	if iv.Kind == audit.IntervalCI {
+	if iv.Kind == verdict.IntervalCI {
 		rc.Interval.Level = finite(iv.Level)
 	}
 	if c.model != nil {

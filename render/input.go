@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Input is what a site is built from, read a run at a time so that memory
@@ -21,8 +21,8 @@ import (
 // load, and its place in the spool); not with the dumps' bytes, nor with
 // the older runs' cells and measurements.
 type Input struct {
-	th     audit.Thresholds
-	metric audit.Metric
+	th     verdict.Thresholds
+	metric verdict.Metric
 
 	runs   []runFacts // every run read, in the order read
 	detail map[string]*runRecords
@@ -132,13 +132,13 @@ func fromSet(set *parse.Set, opt Options) *Input {
 
 func newInput(opt Options, sp *spool) *Input {
 	th := opt.Thresholds
-	if th == (audit.Thresholds{}) {
-		th = audit.DefaultThresholds
+	if th == (verdict.Thresholds{}) {
+		th = verdict.DefaultThresholds
 	}
 	in := &Input{th: th, detail: map[string]*runRecords{}, newest: map[string]string{},
 		cells: map[cellID]int32{}, envs: map[string]*runEnv{}, runtimes: map[string]map[string]bool{}, names: map[string]string{}}
 	if opt.Site != nil && opt.Site.Metric == "good_rps" {
-		in.metric = audit.MetricGoodRPS
+		in.metric = verdict.MetricGoodRPS
 	}
 	in.spool = sp
 	return in
@@ -207,7 +207,7 @@ func (in *Input) endRun() {
 	if rr == nil || in.err != nil {
 		return
 	}
-	cells := audit.Cells(&parse.Set{Measurements: closedOnly(rr.ms)}, in.th)
+	cells := verdict.Cells(&parse.Set{Measurements: closedOnly(rr.ms)}, in.th)
 	in.hist = in.hist[:0]
 	for _, c := range cells {
 		id := cellID{in.intern(c.Scenario), in.intern(c.Target), in.intern(c.Runtime)}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // model is everything the pages are made from, computed once: the cells of
@@ -26,8 +27,8 @@ type model struct {
 	// openScenarios and openNames are the scenarios and targets with
 	// points but no closed-loop cell, which get pages of their points.
 	openScenarios, openNames []string
-	th                       audit.Thresholds
-	metric                   audit.Metric
+	th                       verdict.Thresholds
+	metric                   verdict.Metric
 
 	// The runs on show are the newest run of each suite (a site may publish
 	// several suites: Go and JavaScript, say); older runs make the history.
@@ -35,23 +36,23 @@ type model struct {
 	runs    []*parse.Run    // the runs on show, oldest first
 	run     string          // the newest run on show, "" for dumps outside run dirs
 	runInfo *parse.Run      // the newest run on show; nil for dumps outside run dirs
-	all     []*audit.Cell
-	cells   []*audit.Cell // the primary run's
+	all     []*verdict.Cell
+	cells   []*verdict.Cell // the primary run's
 
 	scenarios []string // in the order they ran
 	names     []string // cell names, sorted
-	byKey     map[[2]string]*audit.Cell
-	byRun     map[[3]string]*audit.Cell // run, scenario, name → cell, for the runs on show
+	byKey     map[[2]string]*verdict.Cell
+	byRun     map[[3]string]*verdict.Cell // run, scenario, name → cell, for the runs on show
 	// dec is every pairwise verdict, made once by the decision layer: the
 	// family is all pairs of targets in one scenario of one run, so cells
 	// of different runs are ranked each within its run.
-	dec      *audit.Verdicts
-	ranks    map[*audit.Cell]audit.Rank       // rank range within its family
-	vsLeader map[*audit.Cell]audit.Comparison // the family's leader against the cell
-	leader   map[*audit.Cell]*audit.Cell      // cell → its family's first (highest geometric mean)
-	findings []audit.Finding                  // the audit of the runs on show; older runs are not audited
-	facts    map[string]*parse.Target         // cell name → the target's facts
-	geo      audit.GeoMean
+	dec      *verdict.Verdicts
+	ranks    map[*verdict.Cell]verdict.Rank       // rank range within its family
+	vsLeader map[*verdict.Cell]verdict.Comparison // the family's leader against the cell
+	leader   map[*verdict.Cell]*verdict.Cell      // cell → its family's first (highest geometric mean)
+	findings []audit.Finding                      // the audit of the runs on show; older runs are not audited
+	facts    map[string]*parse.Target             // cell name → the target's facts
+	geo      verdict.GeoMean
 
 	links   *linker
 	runDirs map[string]string // run ID → its dir, cleaned, for every run read
@@ -62,7 +63,7 @@ func newModel(in *Input, site *Site) *model {
 	m := &model{site: site, in: in, set: set, th: in.th, metric: in.metric}
 	th := m.th
 	m.closed = closedLoop(set)
-	m.all = audit.Cells(m.closed, th)
+	m.all = verdict.Cells(m.closed, th)
 	m.runs, m.primary = primaryRuns(set, m.all)
 	if hasLoosePoints(set) {
 		m.primary[""] = true
@@ -75,8 +76,8 @@ func newModel(in *Input, site *Site) *model {
 			m.cells = append(m.cells, c)
 		}
 	}
-	m.byKey = map[[2]string]*audit.Cell{}
-	m.byRun = map[[3]string]*audit.Cell{}
+	m.byKey = map[[2]string]*verdict.Cell{}
+	m.byRun = map[[3]string]*verdict.Cell{}
 	names := map[string]bool{}
 	for _, c := range m.cells {
 		m.byRun[[3]string{c.Run, c.Scenario, c.Name}] = c
@@ -108,7 +109,7 @@ func newModel(in *Input, site *Site) *model {
 	m.facts = targetFacts(set, m.cells)
 	m.points = m.openPoints(set)
 	// One geometric mean over every run on show, as one group.
-	for _, g := range audit.GeoMeans(withoutRun(m.cells), m.metric) {
+	for _, g := range verdict.GeoMeans(withoutRun(m.cells), m.metric) {
 		m.geo = g
 	}
 	m.runDirs = map[string]string{}
@@ -128,7 +129,7 @@ func newModel(in *Input, site *Site) *model {
 // primaryRuns picks the runs on show: the newest run of each suite that
 // has cells, oldest first, and the set of their IDs. Cells read from dumps
 // outside run dirs (run "") are always on show.
-func primaryRuns(set *parse.Set, cells []*audit.Cell) ([]*parse.Run, map[string]bool) {
+func primaryRuns(set *parse.Set, cells []*verdict.Cell) ([]*parse.Run, map[string]bool) {
 	has := map[string]bool{}
 	for _, c := range cells {
 		has[c.Run] = true
@@ -170,7 +171,7 @@ func primaryRuns(set *parse.Set, cells []*audit.Cell) ([]*parse.Run, map[string]
 // scenarioOrder lists scenarios in the order they first ran (runs in the
 // order of runRank, then each run's own order), by name where the order is
 // unknown.
-func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
+func scenarioOrder(cells []*verdict.Cell, runRank map[string]int) []string {
 	first := map[string]int{}
 	for _, c := range cells {
 		o := math.MaxInt
@@ -192,10 +193,10 @@ func scenarioOrder(cells []*audit.Cell, runRank map[string]int) []string {
 // and keeps, per cell, its rank range, its family's leader and the
 // leader's verdict against it. Nothing is decided here.
 func (m *model) rankCells(aaPairs [][2]string) {
-	m.dec = audit.Decide(m.closed, m.cells, m.metric, audit.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
-	m.ranks = map[*audit.Cell]audit.Rank{}
-	m.vsLeader = map[*audit.Cell]audit.Comparison{}
-	m.leader = map[*audit.Cell]*audit.Cell{}
+	m.dec = verdict.Decide(m.closed, m.cells, m.metric, verdict.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
+	m.ranks = map[*verdict.Cell]verdict.Rank{}
+	m.vsLeader = map[*verdict.Cell]verdict.Comparison{}
+	m.leader = map[*verdict.Cell]*verdict.Cell{}
 	for _, sv := range m.dec.Scenarios {
 		for _, r := range sv.Ranks {
 			m.ranks[r.Cell] = r
@@ -227,7 +228,7 @@ func (m *model) runByID(id string) *parse.Run {
 }
 
 // family is the verdicts of cell c's scenario in c's run, nil if none.
-func (m *model) family(c *audit.Cell) *audit.ScenarioVerdicts { return m.dec.Scenario(c) }
+func (m *model) family(c *verdict.Cell) *verdict.ScenarioVerdicts { return m.dec.Scenario(c) }
 
 // suiteName is the suite of a run on show, or its ID where it names none.
 func (m *model) suiteName(run string) string {
@@ -261,8 +262,8 @@ func (m *model) runsIn(s string) []string {
 // scenarioCells are the primary runs' cells of scenario s: run by run (in
 // the order of m.runs), each run's cells in its family's order (highest
 // geometric mean first, untested cells last).
-func (m *model) scenarioCells(s string) []*audit.Cell {
-	var cs []*audit.Cell
+func (m *model) scenarioCells(s string) []*verdict.Cell {
+	var cs []*verdict.Cell
 	for _, run := range m.runsIn(s) {
 		if sv := m.dec.Find(run, s); sv != nil {
 			cs = append(cs, sv.Cells...)
@@ -272,7 +273,7 @@ func (m *model) scenarioCells(s string) []*audit.Cell {
 }
 
 // cell is the primary run's cell of a name in a scenario, nil if none.
-func (m *model) cell(scenario, name string) *audit.Cell {
+func (m *model) cell(scenario, name string) *verdict.Cell {
 	return m.byKey[[2]string{scenario, name}]
 }
 
@@ -314,7 +315,7 @@ func (m *model) resolve(name string) (string, bool) {
 
 // targetFacts maps each cell name to the facts recorded for its target in
 // the same run: build, startup, memory, artifact, conformance.
-func targetFacts(set *parse.Set, cells []*audit.Cell) map[string]*parse.Target {
+func targetFacts(set *parse.Set, cells []*verdict.Cell) map[string]*parse.Target {
 	out := map[string]*parse.Target{}
 	for _, c := range cells {
 		if _, done := out[c.Name]; done {
@@ -331,7 +332,7 @@ func targetFacts(set *parse.Set, cells []*audit.Cell) map[string]*parse.Target {
 }
 
 // cellFindings are the findings about one cell.
-func (m *model) cellFindings(c *audit.Cell) []audit.Finding {
+func (m *model) cellFindings(c *verdict.Cell) []audit.Finding {
 	var out []audit.Finding
 	for _, f := range m.findings {
 		if f.Run == c.Run && f.Target == c.Name && f.Scenario == c.Scenario {
@@ -386,8 +387,8 @@ func (m *model) targetOf(name string) string {
 
 // withoutRun returns copies of cells with the run left out, so that the
 // statistics that group by run take every run on show as one.
-func withoutRun(cells []*audit.Cell) []*audit.Cell {
-	out := make([]*audit.Cell, len(cells))
+func withoutRun(cells []*verdict.Cell) []*verdict.Cell {
+	out := make([]*verdict.Cell, len(cells))
 	for i, c := range cells {
 		cc := *c
 		cc.Run = ""

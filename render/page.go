@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Page is what every page template receives besides its own fields: where
@@ -100,7 +101,7 @@ func (p Page) href(rootRelative string) string {
 }
 
 // statNum is a median with a link and an interval tooltip.
-func statNum(s audit.Stat, href string) Num {
+func statNum(s verdict.Stat, href string) Num {
 	if s.N == 0 || math.IsNaN(s.Median) {
 		return Num{Text: "–"}
 	}
@@ -111,7 +112,7 @@ func statNum(s audit.Stat, href string) Num {
 // the min–max of the repetitions, and a label saying which of them it is:
 // "95% confidence interval of the median" or "min–max of 4 repetitions",
 // never a level for a range that has none.
-func interval(s audit.Stat) (lo, hi float64, label string) {
+func interval(s verdict.Stat) (lo, hi float64, label string) {
 	if s.N == 0 {
 		return 0, 0, ""
 	}
@@ -123,14 +124,14 @@ func interval(s audit.Stat) (lo, hi float64, label string) {
 
 // shortIntervalLabel names an interval in a table cell: "95% CI" or
 // "min–max, n=4".
-func shortIntervalLabel(s audit.Stat) string {
+func shortIntervalLabel(s verdict.Stat) string {
 	if _, _, label := interval(s); strings.HasPrefix(label, "min–max") {
 		return fmt.Sprintf("min–max, n=%d", s.N)
 	}
 	return intervalLevelLabel(s.Confidence) + " CI"
 }
 
-func intervalText(s audit.Stat) string {
+func intervalText(s verdict.Stat) string {
 	lo, hi, label := interval(s)
 	if label == "" {
 		return ""

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // MethodologyPage says how the numbers were made: the host, the tools and
@@ -107,7 +107,7 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 		{Label: "good req/s", Value: "2xx responses ÷ the window where the tool counts status classes (bombardier, autocannon); responses with a status below 400 where it counts only the failed ones (wrk); results.json's good_basis says which"},
 		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
 		{Label: "interval", Value: fmt.Sprintf("%s confidence interval of the median (order statistics, golang.org/x/perf/benchmath); below the size where one exists, the min–max of the repetitions, labelled so", intervalLevelLabel(th.Confidence))},
-		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput over every pair of targets in one scenario of one run, Holm-corrected at α=%.2f over that family; the ratio shown is of geometric means, with its interval at the level of the pair's Holm step; nothing with n < %d (method %q in results.json)", th.Alpha, th.MinReps, audit.MethodWelchLog)},
+		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput over every pair of targets in one scenario of one run, Holm-corrected at α=%.2f over that family; the ratio shown is of geometric means, with its interval at the level of the pair's Holm step; nothing with n < %d (method %q in results.json)", th.Alpha, th.MinReps, verdict.MethodWelchLog)},
 		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the A/A pair's upper bound in that scenario; otherwise ~ (within noise floor)", th.Noise*100)},
 		{Label: "ranks", Value: "a range from the verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower; runs are ranked each within itself"},
 		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // ScenarioPage is one scenario: chart, table, latency percentiles.
@@ -67,8 +68,8 @@ type MatrixCell struct {
 // reasonCode are the codes a verdict matrix writes beside "~"; the
 // scenario template's legend spells each out.
 var reasonCode = map[string]string{
-	audit.ReasonNotSignificant: "ns", audit.ReasonWithinFloor: "nf", audit.ReasonClientBound: "cb",
-	audit.ReasonTooFewReps: "fr", audit.ReasonNoData: "nd",
+	verdict.ReasonNotSignificant: "ns", verdict.ReasonWithinFloor: "nf", verdict.ReasonClientBound: "cb",
+	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd",
 }
 
 // maxMatrix bounds the targets of a verdict matrix, so that a 50-target
@@ -148,7 +149,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 
 // scenarioNotes are the findings about the scenario as a whole, and the
 // notes (info findings) about its targets, one badge per rule with a count.
-func (m *model) scenarioNotes(p Page, s string, cs []*audit.Cell) []Badge {
+func (m *model) scenarioNotes(p Page, s string, cs []*verdict.Cell) []Badge {
 	notes := badges(p, m.scenarioFindings(s))
 	count := map[string]int{}
 	var rules []string
@@ -170,13 +171,13 @@ func (m *model) scenarioNotes(p Page, s string, cs []*audit.Cell) []Badge {
 }
 
 // rankNote says how the rank ranges are made, in two sentences.
-func rankNote(th audit.Thresholds) string {
+func rankNote(th verdict.Thresholds) string {
 	return fmt.Sprintf("Rank is a range from the pairwise verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower. "+
 		"A pair is judged only when Welch's t-test on log throughput rejects at α=%.2f after Holm's correction over every pair of this scenario in its run, and the interval of the ratio of geometric means clears the noise floor (%.0f%%, or the A/A pair's bound where larger).", th.Alpha, th.Noise*100)
 }
 
 // verdictMatrix lays out a family's verdicts, row against column.
-func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
+func (m *model) verdictMatrix(sv *verdict.ScenarioVerdicts) VerdictMatrix {
 	cs := sv.Cells
 	mx := VerdictMatrix{Method: fmt.Sprintf("%d of %d pairs tested, Holm-corrected over those; noise floor %s", sv.Family, len(sv.Pairs), pct(sv.Floor.Value))}
 	if pw := m.powerText(sv); pw != "" {
@@ -215,7 +216,7 @@ func (m *model) verdictMatrix(sv *audit.ScenarioVerdicts) VerdictMatrix {
 	return mx
 }
 
-func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
+func (m *model) scenarioRow(p Page, c *verdict.Cell) ScenarioRow {
 	st := c.Stat(m.metric)
 	anchor := p.href(m.links.Target(c.Name)) + "#" + m.links.scenario[c.Scenario]
 	r := ScenarioRow{
@@ -267,7 +268,7 @@ func (m *model) scenarioRow(p Page, c *audit.Cell) ScenarioRow {
 }
 
 // latencyNum is percentile q as the lower-median repetition printed it.
-func (m *model) latencyNum(p Page, c *audit.Cell, q float64) Num {
+func (m *model) latencyNum(p Page, c *verdict.Cell, q float64) Num {
 	return m.observedNum(p, c, percentileFigure(q))
 }
 
@@ -275,7 +276,7 @@ func (m *model) latencyNum(p Page, c *audit.Cell, q float64) Num {
 // printed it (an observed run, never a mean of two), linking to that
 // repetition's dump; its title gives the range over every repetition. It
 // is "—" where that repetition printed none.
-func (m *model) observedNum(p Page, c *audit.Cell, f figure) Num {
+func (m *model) observedNum(p Page, c *verdict.Cell, f figure) Num {
 	pick := medianRep(c, m.metric)
 	var vs []float64
 	var shown *float64
@@ -307,7 +308,7 @@ func (m *model) observedNum(p Page, c *audit.Cell, f figure) Num {
 }
 
 // barInput is a cell's bar: median, interval whisker, a dot per rep.
-func (m *model) barInput(p Page, c *audit.Cell) BarInput {
+func (m *model) barInput(p Page, c *verdict.Cell) BarInput {
 	st := c.Stat(m.metric)
 	b := BarInput{Label: c.Name, Href: p.href(m.links.Target(c.Name)), Median: st.Median, Unit: m.metric.String(), Rank: m.ranks[c]}
 	if math.IsNaN(b.Median) {
@@ -404,7 +405,7 @@ func exactMillis(s float64) string { return msCell(time.Duration(math.Round(s * 
 // percentiles any printed, then avg, stdev and max latency and bytes/s
 // where any printed them; closed says some latency is closed-loop, writes
 // that some bytes/s shown counts bytes written too.
-func (m *model) latencyTable(p Page, cs []*audit.Cell) (cols []LatencyCol, rows []PercentileRow, closed, writes bool) {
+func (m *model) latencyTable(p Page, cs []*verdict.Cell) (cols []LatencyCol, rows []PercentileRow, closed, writes bool) {
 	ps := map[float64]bool{}
 	for _, c := range cs {
 		for _, rep := range c.Reps {
@@ -451,7 +452,7 @@ func (m *model) latencyTable(p Page, cs []*audit.Cell) (cols []LatencyCol, rows 
 }
 
 // anyPrinted says whether some repetition of cs printed figure f.
-func anyPrinted(cs []*audit.Cell, f figure) bool {
+func anyPrinted(cs []*verdict.Cell, f figure) bool {
 	for _, c := range cs {
 		for _, rep := range c.Reps {
 			if _, ok := f.get(rep); ok {
@@ -478,7 +479,7 @@ func (m *model) loadPerRun(s string, runs []string) string {
 	return strings.Join(parts, "; ")
 }
 
-func describeLoad(cs []*audit.Cell) (request, load string) {
+func describeLoad(cs []*verdict.Cell) (request, load string) {
 	for _, c := range cs {
 		for _, rep := range c.Reps {
 			if request == "" && rep.URL != "" {

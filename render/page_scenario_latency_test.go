@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // shownCell is one cell of a scenario page's latency table.
@@ -232,8 +232,8 @@ func TestScenarioLatencyMedianRep(t *testing.T) {
 	set, site := fixture(t)
 	out := build(t, set, site)
 	pick := map[string]*parse.Measurement{} // by "scenario/target"
-	for _, c := range audit.Cells(set, audit.DefaultThresholds) {
-		pick[c.Scenario+"/"+c.Name] = medianRep(c, audit.MetricRPS)
+	for _, c := range verdict.Cells(set, verdict.DefaultThresholds) {
+		pick[c.Scenario+"/"+c.Name] = medianRep(c, verdict.MetricRPS)
 	}
 	pages, _ := filepath.Glob(filepath.Join(out, "scenario", "*.html"))
 	checked := 0

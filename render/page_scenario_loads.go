@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // ConfigTable sets one target's numbers for a request measured under one load
@@ -70,7 +70,7 @@ func (l loadConfig) String() string {
 // configOf is the load configuration of a cell's repetitions; ok is false
 // where they differ among themselves (a mixed cell is not one side of a
 // comparison).
-func configOf(c *audit.Cell) (loadConfig, bool) {
+func configOf(c *verdict.Cell) (loadConfig, bool) {
 	var l loadConfig
 	for i, rep := range c.Reps {
 		r := loadConfig{tool: rep.Tool, connections: rep.Connections, pipelining: max(rep.Pipelining, 1)}
@@ -86,7 +86,7 @@ func configOf(c *audit.Cell) (loadConfig, bool) {
 type loadGroup struct {
 	scenario, run string
 	config        loadConfig
-	cells         []*audit.Cell
+	cells         []*verdict.Cell
 }
 
 // loadTables finds every scenario on show whose request is scenario s's
@@ -135,7 +135,7 @@ func (m *model) loadTables(p Page, s string) ([]ConfigTable, error) {
 		t := ConfigTable{Request: request, Ref: m.loadColumn(p, ref), Other: m.loadColumn(p, g)}
 		var ratios []float64
 		for _, c := range g.cells {
-			i := slices.IndexFunc(ref.cells, func(r *audit.Cell) bool { return r.Target == c.Target && r.Runtime == c.Runtime })
+			i := slices.IndexFunc(ref.cells, func(r *verdict.Cell) bool { return r.Target == c.Target && r.Runtime == c.Runtime })
 			if i < 0 {
 				continue
 			}
@@ -184,7 +184,7 @@ func (m *model) loadColumn(p Page, g *loadGroup) ConfigColumn {
 }
 
 // medianLink is a cell's median, linking to the cell on its target's page.
-func (m *model) medianLink(p Page, c *audit.Cell) Num {
+func (m *model) medianLink(p Page, c *verdict.Cell) Num {
 	st := c.Stat(m.metric)
 	return Num{
 		Text:  Count(st.Median),

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // loadRuns is one request measured by two suites: "plain" by bombardier at
@@ -56,7 +56,7 @@ func TestLoadTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	site := &Site{Title: "t", Theme: "default", Metric: "rps", Dir: dir}
-	m := newModel(fromSet(loadRuns(), Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
+	m := newModel(fromSet(loadRuns(), Options{Site: site, Thresholds: verdict.DefaultThresholds}), site)
 	for _, s := range []string{"plaintext", "plaintext-pipelined"} {
 		p, err := m.scenarioPage(s)
 		if err != nil {
@@ -92,7 +92,7 @@ func TestLoadTablesOneConfiguration(t *testing.T) {
 		ms.Tool, ms.Connections, ms.Pipelining = "bombardier", 64, 0
 	}
 	site := &Site{Title: "t", Theme: "default", Metric: "rps"}
-	m := newModel(fromSet(set, Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
+	m := newModel(fromSet(set, Options{Site: site, Thresholds: verdict.DefaultThresholds}), site)
 	p, err := m.scenarioPage("plaintext")
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // TargetPage is one target: its facts, every scenario with every
@@ -172,7 +172,7 @@ func (m *model) targetFacts(name string) []Fact {
 	)
 }
 
-func (m *model) targetScenario(p Page, c *audit.Cell) TargetScenario {
+func (m *model) targetScenario(p Page, c *verdict.Cell) TargetScenario {
 	st := c.Stat(m.metric)
 	ts := TargetScenario{
 		ID:     m.links.scenario[c.Scenario],

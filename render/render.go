@@ -30,7 +30,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Options say where and how to build a site.
@@ -42,7 +42,7 @@ type Options struct {
 	Theme fs.FS
 	// Thresholds decide differences, tiers and findings; zero means
 	// audit.DefaultThresholds.
-	Thresholds audit.Thresholds
+	Thresholds verdict.Thresholds
 	// Progress receives a line per stage with its time; nil for none.
 	Progress io.Writer
 }
@@ -374,7 +374,7 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 }
 
 // ResultsMarkdown renders only results.md for set, as Build would write it.
-func ResultsMarkdown(set *parse.Set, site *Site, th audit.Thresholds) []byte {
+func ResultsMarkdown(set *parse.Set, site *Site, th verdict.Thresholds) []byte {
 	if site == nil {
 		s := DefaultSite
 		site = &s

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // bunLayout is bun-http-framework-benchmark's results.md, in site.toml.
@@ -53,7 +53,7 @@ func TestResultsMDBunLayout(t *testing.T) {
 	for _, err := range errs {
 		t.Logf("reading the bun dumps: %v", err)
 	}
-	got := ResultsMarkdown(set, site, audit.Thresholds{})
+	got := ResultsMarkdown(set, site, verdict.Thresholds{})
 	gotRows, wantRows := mdRows(got), mdRows(want)
 	if len(gotRows) != len(wantRows) {
 		t.Fatalf("%d rows, want %d\n%s", len(gotRows), len(wantRows), got)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // spool keeps what the site needs of every run but not all at once in a
@@ -34,7 +34,7 @@ type span struct{ off, n int64 }
 // spoolCell is a cell as the exports need it.
 type spoolCell struct {
 	Target, Runtime, Scenario, Tool string
-	RPS, GoodRPS                    audit.Stat
+	RPS, GoodRPS                    verdict.Stat
 	Reps                            []exportRep
 }
 
@@ -111,7 +111,7 @@ func (s *spool) block(at span) ([]byte, error) {
 	return s.rd, nil
 }
 
-func (s *spool) put(run string, cells []*audit.Cell) error {
+func (s *spool) put(run string, cells []*verdict.Cell) error {
 	out := make([]spoolCell, len(cells))
 	for i, c := range cells {
 		sc := spoolCell{Target: c.Target, Runtime: c.Runtime, Scenario: c.Scenario, Tool: c.Tool, RPS: c.RPS, GoodRPS: c.GoodRPS}
@@ -171,8 +171,8 @@ type histStat struct {
 	Median, Lo, Hi, Min, Max, Confidence float64
 }
 
-func (h histStat) stat() audit.Stat {
-	return audit.Stat{N: h.N, Median: h.Median, Lo: h.Lo, Hi: h.Hi, Min: h.Min, Max: h.Max, Confidence: h.Confidence}
+func (h histStat) stat() verdict.Stat {
+	return verdict.Stat{N: h.N, Median: h.Median, Lo: h.Lo, Hi: h.Hi, Min: h.Min, Max: h.Max, Confidence: h.Confidence}
 }
 
 // histSize is the bytes of a histEntry in the spool: the cell, N and six

@@ -5,14 +5,14 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // medianRep is the lower-median repetition of c by metric m: of n
 // repetitions sorted by throughput, the ((n+1)/2)-th from the slowest.
 // Latency percentiles are shown as this one run printed them. nil for a
 // cell without repetitions.
-func medianRep(c *audit.Cell, m audit.Metric) *parse.Measurement {
+func medianRep(c *verdict.Cell, m verdict.Metric) *parse.Measurement {
 	if len(c.Reps) == 0 {
 		return nil
 	}

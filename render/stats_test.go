@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // TestLatencyIsPrinted checks the scenario page's p99 is the one the
@@ -24,8 +24,8 @@ func TestLatencyIsPrinted(t *testing.T) {
 			Latency: parse.Latency{Percentiles: []parse.Percentile{{P: 99, Value: time.Duration(p99[i] * float64(time.Millisecond))}}},
 		})
 	}
-	cells := audit.Cells(set, audit.DefaultThresholds)
-	m := &model{metric: audit.MetricRPS, links: newLinker(set, []string{"ping"}, []string{"stdlib"})}
+	cells := verdict.Cells(set, verdict.DefaultThresholds)
+	m := &model{metric: verdict.MetricRPS, links: newLinker(set, []string{"ping"}, []string{"stdlib"})}
 	if rep := medianRep(cells[0], m.metric); rep.Rep != 3 {
 		t.Fatalf("lower-median repetition %d, want 3", rep.Rep)
 	}

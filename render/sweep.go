@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // sweepChart is throughput against connections for scenario s, a line per
@@ -29,7 +29,7 @@ func (m *model) sweepChart(p Page, s, id string, ms []*parse.Measurement) (LineC
 			li.Points = append(li.Points, PointInput{X: float64(meas.Connections), Y: meas.Throughput(), Title: title, Href: p.href(m.links.Dump(meas.Source))})
 		}
 		curve := sweepCurve(g[name])
-		if k, ok := audit.FindKnee(curve); ok {
+		if k, ok := verdict.FindKnee(curve); ok {
 			grows := fmt.Sprintf("grows at most %+.0f%% (to %s req/s)", (k.Best/k.Throughput-1)*100, Count(k.Best))
 			if k.Best < k.Throughput {
 				grows = fmt.Sprintf("falls (%s req/s at most, %+.0f%%)", Count(k.Best), (k.Best/k.Throughput-1)*100)
@@ -57,7 +57,7 @@ func sweepLatency(meas *parse.Measurement) (time.Duration, bool) {
 
 // sweepCurve is one target's curve: per count of connections, the median
 // throughput and median latency of its repetitions.
-func sweepCurve(ms []*parse.Measurement) []audit.CurvePoint {
+func sweepCurve(ms []*parse.Measurement) []verdict.CurvePoint {
 	type acc struct{ x, l []float64 }
 	by := map[int]*acc{}
 	var conns []int
@@ -73,10 +73,10 @@ func sweepCurve(ms []*parse.Measurement) []audit.CurvePoint {
 			a.l = append(a.l, float64(v))
 		}
 	}
-	var out []audit.CurvePoint
+	var out []verdict.CurvePoint
 	for _, c := range conns {
 		a := by[c]
-		pt := audit.CurvePoint{Connections: c, Throughput: median(a.x)}
+		pt := verdict.CurvePoint{Connections: c, Throughput: median(a.x)}
 		if len(a.l) > 0 {
 			pt.Latency = time.Duration(median(a.l))
 		}
@@ -86,9 +86,9 @@ func sweepCurve(ms []*parse.Measurement) []audit.CurvePoint {
 }
 
 // noKneeWhy says why a curve shows no knee.
-func noKneeWhy(curve []audit.CurvePoint) string {
+func noKneeWhy(curve []verdict.CurvePoint) string {
 	if len(curve) < 3 {
 		return "a knee needs at least three counts of connections"
 	}
-	return fmt.Sprintf("throughput still grew by %.0f%% or more past every count but the last, or latency did not grow, so the curve has not flattened in the range measured", audit.KneeGain*100)
+	return fmt.Sprintf("throughput still grew by %.0f%% or more past every count but the last, or latency did not grow, so the curve has not flattened in the range measured", verdict.KneeGain*100)
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // cpuPerRequest is the server's CPU time per completed request of a cell:
@@ -13,7 +13,7 @@ import (
 // ÷ the requests the tool counted, and the median of those. A repetition
 // without both (a dump read outside a run dir) counts for nothing; "—"
 // where none has them.
-func cpuPerRequest(c *audit.Cell) Num {
+func cpuPerRequest(c *verdict.Cell) Num {
 	var per []float64
 	for _, r := range c.Reps {
 		if r.ServerCPU > 0 && r.Requests > 0 {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Judgement is one verdict of the decision layer as a card, a comparison
@@ -24,18 +24,18 @@ type Judgement struct {
 	Class    string // "ratio", "ratio same", "ratio unknown"
 	Dir      string // "up" or "down" when claimed, "same" or "unknown" otherwise
 	Title    string // the verdict explained with its numbers
-	Verdict  audit.Verdict
+	Verdict  verdict.Verdict
 }
 
 // judge is the verdict on other against base, as other ÷ base; ok is false
 // when the decision layer has none (the cells are in different scenarios).
-func (m *model) judge(base, other *audit.Cell) (Judgement, bool) {
+func (m *model) judge(base, other *verdict.Cell) (Judgement, bool) {
 	c, ok := m.dec.Versus(base, other)
 	if !ok {
 		return Judgement{}, false
 	}
 	j := judgementOf(c, other.Name, base.Name)
-	if r := c.Verdict.Reason; r == audit.ReasonNotSignificant || r == audit.ReasonWithinFloor {
+	if r := c.Verdict.Reason; r == verdict.ReasonNotSignificant || r == verdict.ReasonWithinFloor {
 		if s := m.powerText(m.family(base)); s != "" && m.family(base) == m.family(other) {
 			j.Power = s
 		}
@@ -46,7 +46,7 @@ func (m *model) judge(base, other *audit.Cell) (Judgement, bool) {
 // powerText is the decision layer's power statement for a family: the
 // smallest difference it could claim at its repetitions and noise, and
 // the repetitions a 10% difference needs; "" without one.
-func (m *model) powerText(sv *audit.ScenarioVerdicts) string {
+func (m *model) powerText(sv *verdict.ScenarioVerdicts) string {
 	if sv == nil {
 		return ""
 	}
@@ -64,7 +64,7 @@ func (m *model) powerText(sv *audit.ScenarioVerdicts) string {
 	return s
 }
 
-func judgementOf(c audit.Comparison, other, base string) Judgement {
+func judgementOf(c verdict.Comparison, other, base string) Judgement {
 	v := c.Verdict
 	j := Judgement{Ratio: Ratio(c.Ratio), Change: Percent(c.Ratio - 1), Title: other + " ÷ " + base + ", geometric means: " + c.Reason, Verdict: v}
 	if finiteAll(c.Lo, c.Hi, v.Level) {
@@ -75,7 +75,7 @@ func judgementOf(c audit.Comparison, other, base string) Judgement {
 		if c.Ratio > 1 {
 			j.Dir = "up"
 		}
-		if v.Reason == audit.ReasonAtLeast {
+		if v.Reason == verdict.ReasonAtLeast {
 			// The faster side's number is a lower bound: the ratio
 			// understates how far apart they are.
 			bound := "≥ "
@@ -90,32 +90,32 @@ func judgementOf(c audit.Comparison, other, base string) Judgement {
 	j.Mark, j.Class, j.Dir = "~", "ratio same", "same"
 	j.Why, j.Short = reasonText(v), shortReason(v.Reason)
 	switch v.Reason {
-	case audit.ReasonNotSignificant:
+	case verdict.ReasonNotSignificant:
 		if finiteAll(c.Lo, c.Hi) {
 			j.Power = fmt.Sprintf("at n=%d and %d this run cannot tell apart anything from %s to %s", repsOf(v.CellA), repsOf(v.CellB), Percent(c.Lo-1), Percent(c.Hi-1))
 		}
-	case audit.ReasonWithinFloor:
+	case verdict.ReasonWithinFloor:
 		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
-	case audit.ReasonTooFewReps, audit.ReasonNoData:
+	case verdict.ReasonTooFewReps, verdict.ReasonNoData:
 		j.Class, j.Dir = "ratio unknown", "unknown"
 	}
 	return j
 }
 
 // reasonText is a "~" verdict's reason in words.
-func reasonText(v audit.Verdict) string {
+func reasonText(v verdict.Verdict) string {
 	switch v.Reason {
-	case audit.ReasonNotSignificant:
+	case verdict.ReasonNotSignificant:
 		return "not significant"
-	case audit.ReasonWithinFloor:
+	case verdict.ReasonWithinFloor:
 		return "within the " + pct(v.Floor) + " noise floor"
-	case audit.ReasonClientBound:
+	case verdict.ReasonClientBound:
 		return "client-bound: the load generator was saturated"
-	case audit.ReasonTooFewReps:
+	case verdict.ReasonTooFewReps:
 		return "too few repetitions to test"
-	case audit.ReasonNoData:
+	case verdict.ReasonNoData:
 		return "no data"
-	case audit.ReasonOtherRun:
+	case verdict.ReasonOtherRun:
 		return "different runs: ranked each within its run"
 	}
 	return v.Reason
@@ -124,23 +124,23 @@ func reasonText(v audit.Verdict) string {
 // shortReason is a "~" reason in a word or two.
 func shortReason(reason string) string {
 	switch reason {
-	case audit.ReasonNotSignificant:
+	case verdict.ReasonNotSignificant:
 		return "not significant"
-	case audit.ReasonWithinFloor:
+	case verdict.ReasonWithinFloor:
 		return "within noise floor"
-	case audit.ReasonClientBound:
+	case verdict.ReasonClientBound:
 		return "client-bound"
-	case audit.ReasonTooFewReps:
+	case verdict.ReasonTooFewReps:
 		return "too few reps"
-	case audit.ReasonNoData:
+	case verdict.ReasonNoData:
 		return "no data"
-	case audit.ReasonOtherRun:
+	case verdict.ReasonOtherRun:
 		return "other run"
 	}
 	return reason
 }
 
-func repsOf(c *audit.Cell) int {
+func repsOf(c *verdict.Cell) int {
 	if c == nil {
 		return 0
 	}
@@ -166,7 +166,7 @@ func finiteAll(vs ...float64) bool {
 }
 
 // rankText is a rank range as a table shows it: "1", "2–4", "–" unranked.
-func rankText(r audit.Rank) string {
+func rankText(r verdict.Rank) string {
 	switch {
 	case !r.Ranked:
 		return "–"
@@ -178,7 +178,7 @@ func rankText(r audit.Rank) string {
 
 // rankNum is a rank range as a sortable table cell, titled with what it
 // means.
-func (m *model) rankNum(c *audit.Cell) Num {
+func (m *model) rankNum(c *verdict.Cell) Num {
 	r := m.ranks[c]
 	if !r.Ranked {
 		return Num{Text: "–", Sort: "999", Title: fmt.Sprintf("unranked: fewer than %d repetitions or no positive number", m.th.MinReps)}

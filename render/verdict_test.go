@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // twoRuns is a set of two runs of one scenario: run r1 holds a (slow), b
@@ -56,12 +56,12 @@ func TestOneVerdictEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := twoRuns()
-	m := newModel(fromSet(set, Options{Site: site, Thresholds: audit.DefaultThresholds}), site)
-	byName := map[string]*audit.Cell{}
+	m := newModel(fromSet(set, Options{Site: site, Thresholds: verdict.DefaultThresholds}), site)
+	byName := map[string]*verdict.Cell{}
 	for _, c := range m.cells {
 		byName[c.Name] = c
 	}
-	same := func(where string, got audit.Verdict, a, b string) {
+	same := func(where string, got verdict.Verdict, a, b string) {
 		t.Helper()
 		want, ok := m.dec.Pair(byName[a], byName[b])
 		if !ok {
@@ -85,7 +85,7 @@ func TestOneVerdictEverywhere(t *testing.T) {
 					t.Errorf("b against c (0.5%% apart) reads %q with reason %q, want ~ with a reason", e.J.Mark, e.J.Why)
 				}
 			case "e":
-				if e.J.Verdict.Reason != audit.ReasonOtherRun || e.J.Mark != "~" {
+				if e.J.Verdict.Reason != verdict.ReasonOtherRun || e.J.Mark != "~" {
 					t.Errorf("b against e (another run) reads %q %q, want ~ other-run", e.J.Mark, e.J.Verdict.Reason)
 				}
 			}
@@ -171,7 +171,7 @@ func TestOneVerdictEverywhere(t *testing.T) {
 		}
 	}
 	for _, c := range doc.Cells {
-		if c.RankLo == nil || c.RankHi == nil || c.Interval.Kind != audit.IntervalCI || c.Interval.Level == nil {
+		if c.RankLo == nil || c.RankHi == nil || c.Interval.Kind != verdict.IntervalCI || c.Interval.Level == nil {
 			t.Errorf("cell %s: rank %v–%v, interval %q level %v; want ranks and a ci with its level at n=6", c.Name, c.RankLo, c.RankHi, c.Interval.Kind, c.Interval.Level)
 		}
 	}
@@ -184,14 +184,14 @@ func TestOneVerdictEverywhere(t *testing.T) {
 // interval exists is labelled min–max with its count and no level, and a
 // confidence interval with its level.
 func TestIntervalLabels(t *testing.T) {
-	four := audit.NewStat([]float64{100, 110, 120, 130}, audit.DefaultThresholds)
+	four := verdict.NewStat([]float64{100, 110, 120, 130}, verdict.DefaultThresholds)
 	if _, _, l := interval(four); l != "min–max of 4 repetitions" || strings.Contains(l, "%") {
 		t.Errorf("n=4: label %q", l)
 	}
 	if got := intervalText(four); !strings.Contains(got, "min–max of 4 repetitions") || strings.Contains(got, "interval") {
 		t.Errorf("n=4: %q", got)
 	}
-	ten := audit.NewStat([]float64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}, audit.DefaultThresholds)
+	ten := verdict.NewStat([]float64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}, verdict.DefaultThresholds)
 	if _, _, l := interval(ten); !strings.HasSuffix(l, "confidence interval of the median") || !strings.Contains(l, "%") {
 		t.Errorf("n=10: label %q", l)
 	}
@@ -230,14 +230,14 @@ func TestJudgementAtLeast(t *testing.T) {
 		ratio float64
 		want  string
 	}{{3.06, "≥ 3.06×"}, {1 / 3.06, "≤ 0.327×"}} {
-		v := audit.Verdict{Verdict: audit.VerdictA, Reason: audit.ReasonAtLeast, Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Level: 0.99}
-		j := judgementOf(audit.Comparison{Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Verdict: v}, "a", "b")
+		v := verdict.Verdict{Verdict: verdict.VerdictA, Reason: verdict.ReasonAtLeast, Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Level: 0.99}
+		j := judgementOf(verdict.Comparison{Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Verdict: v}, "a", "b")
 		if j.Ratio != tc.want || j.Mark != "" || j.Why != "" || j.Short != "at least" {
 			t.Errorf("ratio %.3f: %q mark %q why %q short %q, want %q claimed, at least", tc.ratio, j.Ratio, j.Mark, j.Why, j.Short, tc.want)
 		}
 	}
-	v := audit.Verdict{Verdict: audit.VerdictA, Reason: audit.ReasonDiffers, Ratio: 2}
-	if j := judgementOf(audit.Comparison{Ratio: 2, Verdict: v}, "a", "b"); j.Ratio != Ratio(2) || j.Short != "" {
+	v := verdict.Verdict{Verdict: verdict.VerdictA, Reason: verdict.ReasonDiffers, Ratio: 2}
+	if j := judgementOf(verdict.Comparison{Ratio: 2, Verdict: v}, "a", "b"); j.Ratio != Ratio(2) || j.Short != "" {
 		t.Errorf("a plain claim reads %q (%q)", j.Ratio, j.Short)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 var compareCommand = command{
@@ -44,7 +45,7 @@ func runCompare(e *env, args []string) error {
 		sets[i] = set
 		all = append(all, errs...)
 	}
-	if err := audit.WriteCompare(e.stdout, sets[0], sets[1], audit.DefaultThresholds); err != nil {
+	if err := audit.WriteCompare(e.stdout, sets[0], sets[1], verdict.DefaultThresholds); err != nil {
 		return err
 	}
 	if len(all) > 0 { // shown above; what could be read was compared

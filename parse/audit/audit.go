@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Level is how much a finding weakens the numbers it is about.
@@ -108,7 +109,7 @@ func SortFindings(fs []Finding) {
 // AuditOptions configure Audit.
 type AuditOptions struct {
 	// Thresholds decide when rules fire; the zero value means DefaultThresholds.
-	Thresholds Thresholds
+	Thresholds verdict.Thresholds
 	// Pairs are A/A pairs for runs whose run.json names none
 	// (parse.Run.AAPair): one program listed under two target names (or
 	// cell names). A run takes the first pair it measured.
@@ -122,10 +123,10 @@ type AuditOptions struct {
 // seconds, run order, latency percentiles) stay silent on it.
 func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	th := opts.Thresholds
-	if th == (Thresholds{}) {
-		th = DefaultThresholds
+	if th == (verdict.Thresholds{}) {
+		th = verdict.DefaultThresholds
 	}
-	cells := Cells(set, th)
+	cells := verdict.Cells(set, th)
 	var fs []Finding
 	for _, c := range cells {
 		fs = append(fs, cellFindings(c, th)...)
@@ -137,7 +138,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	for _, r := range set.Runs {
 		runs[r.ID] = r
 	}
-	for _, g := range groupByScenario(cells) {
+	for _, g := range verdict.GroupByScenario(cells) {
 		scenarios[g[0].Run]++
 	}
 	fs = append(fs, noisyScenarioFindings(runs, cells, th)...)
@@ -160,7 +161,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 	fs = append(fs, interferenceFindings(set, th)...) // audit_interference.go
 	fs = append(fs, hostSpeedFindings(set, th)...)    // audit_host_speed.go
 	fs = append(fs, aaFindings(set.Runs, cells, opts.Pairs, th)...)
-	fs = append(fs, powerFindings(Decide(set, cells, MetricRPS, DecideOptions{Thresholds: th, AAPairs: opts.Pairs}))...)
+	fs = append(fs, powerFindings(verdict.Decide(set, cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: th, AAPairs: opts.Pairs}))...)
 	checked := map[string]bool{}
 	if !opts.NoIntegrity {
 		for _, r := range set.Runs {
@@ -177,7 +178,7 @@ func Audit(set *parse.Set, opts AuditOptions) []Finding {
 }
 
 // cellFinding starts a finding about one cell.
-func cellFinding(c *Cell, rule string, level Level, msg string, dumps []string) Finding {
+func cellFinding(c *verdict.Cell, rule string, level Level, msg string, dumps []string) Finding {
 	if dumps == nil {
 		dumps = c.Dumps()
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RuleTableAveragedPercentile: a published latency percentile is the mean
@@ -105,7 +106,7 @@ func (a *tableAudit) percentileScenario(pc percentileColumn, rowScenario string)
 
 // repPercentiles is the value of percentile p in each repetition of c that
 // printed it, in base units, with those repetitions' dumps.
-func repPercentiles(c *Cell, p float64) ([]float64, []string) {
+func repPercentiles(c *verdict.Cell, p float64) ([]float64, []string) {
 	var values []float64
 	var with []*parse.Measurement
 	for _, m := range c.Reps {
@@ -117,7 +118,7 @@ func repPercentiles(c *Cell, p float64) ([]float64, []string) {
 			}
 		}
 	}
-	return values, dumpsOf(with)
+	return values, verdict.DumpsOf(with)
 }
 
 // percentileNumber checks one published latency percentile against the
@@ -151,7 +152,7 @@ func (a *tableAudit) percentileNumber(k tableKey, label, rowScenario string, col
 		return // no repetition printed this percentile
 	}
 	f := latencyFormat{unit: unit, scale: scale, decimals: decimals}
-	st := NewStat(values, DefaultThresholds)
+	st := verdict.NewStat(values, verdict.DefaultThresholds)
 	mean := meanOf(values)
 	where := fmt.Sprintf("%s:%d: %s %s says %s", a.name, line, label, a.table.header[col], strings.TrimSpace(text))
 	switch {
@@ -209,10 +210,10 @@ func (f latencyFormat) list(values []float64) string {
 
 // median is "2.84 ms (95% interval 2.30–3.38 ms)", or with the range when
 // there are too few repetitions for an interval.
-func (f latencyFormat) median(st Stat) string {
+func (f latencyFormat) median(st verdict.Stat) string {
 	if math.IsInf(st.Lo, 0) || math.IsInf(st.Hi, 0) {
 		return fmt.Sprintf("%s (range %s–%s; %s are too few for a %.0f%% interval, run more)",
-			f.format(st.Median), f.number(st.Min), f.format(st.Max), parse.Plural(st.N, "repetition"), DefaultThresholds.Confidence*100)
+			f.format(st.Median), f.number(st.Min), f.format(st.Max), parse.Plural(st.N, "repetition"), verdict.DefaultThresholds.Confidence*100)
 	}
 	return fmt.Sprintf("%s (%.0f%% interval %s–%s)", f.format(st.Median), st.Confidence*100, f.number(st.Lo), f.format(st.Hi))
 }

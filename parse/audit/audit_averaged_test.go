@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // averagedRun is a real run dir: gin, chi and echo answering ping, four
@@ -119,7 +120,7 @@ func TestAuditTableMeanRPS(t *testing.T) {
 	set, _ := repP99s(t)
 	rps := map[string][]float64{}
 	for _, m := range set.Measurements {
-		rps[m.Target] = append(rps[m.Target], reqPerSec(m))
+		rps[m.Target] = append(rps[m.Target], verdict.ReqPerSec(m))
 	}
 	table := "| Framework | ping |\n|---|---|\n"
 	for _, target := range []string{"chi", "echo", "gin"} {
@@ -222,7 +223,7 @@ func TestAuditTablePercentileRules(t *testing.T) {
 // TestLatencyFormatMedian: the interval where the repetitions allow one.
 func TestLatencyFormatMedian(t *testing.T) {
 	f := latencyFormat{unit: "ms", scale: 1e6, decimals: 1}
-	few := NewStat([]float64{1e6, 2e6, 3e6}, DefaultThresholds)
+	few := verdict.NewStat([]float64{1e6, 2e6, 3e6}, verdict.DefaultThresholds)
 	if got, want := f.median(few), "2.0 ms (range 1.0–3.0 ms; 3 repetitions are too few for a 95% interval, run more)"; got != want {
 		t.Errorf("median of 3 = %q, want %q", got, want)
 	}
@@ -230,7 +231,7 @@ func TestLatencyFormatMedian(t *testing.T) {
 	for i := 1; i <= 10; i++ {
 		ten = append(ten, float64(i)*1e6)
 	}
-	st := NewStat(ten, DefaultThresholds)
+	st := verdict.NewStat(ten, verdict.DefaultThresholds)
 	want := fmt.Sprintf("5.5 ms (%s%% interval %s–%s ms)", strconv.FormatFloat(st.Confidence*100, 'f', 0, 64),
 		strconv.FormatFloat(st.Lo/1e6, 'f', 1, 64), strconv.FormatFloat(st.Hi/1e6, 'f', 1, 64))
 	if got := f.median(st); got != want {

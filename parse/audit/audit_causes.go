@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules that name one cause across many cells.
@@ -18,14 +19,14 @@ const (
 )
 
 // runGroups splits cells by run, the runs sorted.
-func runGroups(cells []*Cell) (ids []string, byRun map[string][]*Cell) {
-	return groupCells(cells, func(c *Cell) string { return c.Run })
+func runGroups(cells []*verdict.Cell) (ids []string, byRun map[string][]*verdict.Cell) {
+	return groupCells(cells, func(c *verdict.Cell) string { return c.Run })
 }
 
 // groupCells splits cells by key, keeping their order within a group; the
 // keys come sorted.
-func groupCells(cells []*Cell, key func(*Cell) string) (keys []string, by map[string][]*Cell) {
-	by = map[string][]*Cell{}
+func groupCells(cells []*verdict.Cell, key func(*verdict.Cell) string) (keys []string, by map[string][]*verdict.Cell) {
+	by = map[string][]*verdict.Cell{}
 	for _, c := range cells {
 		k := key(c)
 		if by[k] == nil {
@@ -53,7 +54,7 @@ func binomialTail(x, n int, p float64) float64 {
 }
 
 // cellList names cells for a message: "a/ping, b/json and 3 more".
-func cellList(cells []*Cell) string {
+func cellList(cells []*verdict.Cell) string {
 	var names []string
 	for _, c := range cells {
 		names = append(names, c.Name+"/"+c.Scenario)
@@ -66,7 +67,7 @@ func cellList(cells []*Cell) string {
 }
 
 // dumpsOfCells is every dump of cells, sorted, each once.
-func dumpsOfCells(cells []*Cell) []string {
+func dumpsOfCells(cells []*verdict.Cell) []string {
 	var d []string
 	for _, c := range cells {
 		d = append(d, c.Dumps()...)
@@ -116,7 +117,7 @@ func runAdvice(run *parse.Run) advice {
 	}
 	a.interleaved = orders == len(run.Measurements) && len(run.Measurements) > 0
 	if len(warm) > 0 {
-		a.warmup = fmt.Sprintf("%.1f s", medianOf(warm))
+		a.warmup = fmt.Sprintf("%.1f s", verdict.MedianOf(warm))
 	}
 	return a
 }
@@ -146,13 +147,13 @@ func (a advice) hostRemedy() string {
 // (1 in n each) allows at α, that is one host-first-rep finding for the
 // run; otherwise each cell whose first repetition is slow and well below
 // the rest gets slow-first-rep.
-func firstRepFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []Finding {
+func firstRepFindings(runs map[string]*parse.Run, cells []*verdict.Cell, th verdict.Thresholds) []Finding {
 	var fs []Finding
 	ids, byRun := runGroups(cells)
 	for _, id := range ids {
 		slow, eligible, chance, p := beyondChance(byRun[id], 3,
 			func(n int) float64 { return 1 / float64(n) },
-			func(c *Cell) bool { _, ok := slowFirstRep(c, th); return ok })
+			func(c *verdict.Cell) bool { _, ok := slowFirstRep(c, th); return ok })
 		if len(slow) == 0 {
 			continue
 		}
@@ -185,7 +186,7 @@ func standsApart(v []float64) bool {
 }
 
 // firstDumps is the first repetition's dump of each cell.
-func firstDumps(cells []*Cell) []string {
+func firstDumps(cells []*verdict.Cell) []string {
 	var d []string
 	for _, c := range cells {
 		d = append(d, c.Reps[0].Source.File)
@@ -205,7 +206,7 @@ func capitalize(s string) string {
 // probability that a cell of n repetitions shows it by luck. It returns the
 // cells that show it, how many were eligible, how many chance gives, and p,
 // the binomial tail of that count at the cells' mean chance.
-func beyondChance(cells []*Cell, minReps int, chance func(n int) float64, hit func(*Cell) bool) (hits []*Cell, eligible int, expected, p float64) {
+func beyondChance(cells []*verdict.Cell, minReps int, chance func(n int) float64, hit func(*verdict.Cell) bool) (hits []*verdict.Cell, eligible int, expected, p float64) {
 	for _, c := range cells {
 		n := len(c.RPS.Values)
 		if n < minReps {
@@ -227,13 +228,13 @@ func beyondChance(cells []*Cell, minReps int, chance func(n int) float64, hit fu
 // rise or all fall with probability 2/n! when nothing drifts, so over many
 // cells some do. One finding per run names the cells, when their number is
 // above what chance gives at α.
-func driftFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []Finding {
+func driftFindings(runs map[string]*parse.Run, cells []*verdict.Cell, th verdict.Thresholds) []Finding {
 	var fs []Finding
 	ids, byRun := runGroups(cells)
 	for _, id := range ids {
 		drifting, eligible, chance, p := beyondChance(byRun[id], th.DriftReps,
 			func(n int) float64 { return 2 / math.Gamma(float64(n+1)) },
-			func(c *Cell) bool { _, ok := drift(c, th); return ok })
+			func(c *verdict.Cell) bool { _, ok := drift(c, th); return ok })
 		if len(drifting) == 0 || !(p < th.Alpha) {
 			continue
 		}
@@ -246,16 +247,16 @@ func driftFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []F
 
 // outlierFindings runs outlierRep on every cell with its scenario's
 // median robust CV.
-func outlierFindings(cells []*Cell, th Thresholds) []Finding {
+func outlierFindings(cells []*verdict.Cell, th verdict.Thresholds) []Finding {
 	var fs []Finding
-	for _, g := range groupByScenario(cells) {
+	for _, g := range verdict.GroupByScenario(cells) {
 		var cvs []float64
 		for _, c := range g {
 			if c.RPS.N >= 2 {
 				cvs = append(cvs, c.RPS.CV)
 			}
 		}
-		cv := medianOf(cvs)
+		cv := verdict.MedianOf(cvs)
 		for _, c := range g {
 			if f, ok := outlierRep(c, cv, th); ok {
 				fs = append(fs, f)
@@ -269,7 +270,7 @@ func outlierFindings(cells []*Cell, th Thresholds) []Finding {
 // cell when it lies more than three times the others' own spread, more
 // than four times the scenario's typical noise (its median robust CV), and
 // more than twice MaxCV from their median: a stall or a burst, not noise.
-func outlierRep(c *Cell, scenarioCV float64, th Thresholds) (Finding, bool) {
+func outlierRep(c *verdict.Cell, scenarioCV float64, th verdict.Thresholds) (Finding, bool) {
 	v := c.RPS.Values
 	if len(v) < 4 || !(c.RPS.Min > 0) {
 		return Finding{}, false
@@ -278,7 +279,7 @@ func outlierRep(c *Cell, scenarioCV float64, th Thresholds) (Finding, bool) {
 	for i := range v {
 		others := slices.Delete(slices.Clone(v), i, i+1)
 		sort.Float64s(others)
-		med := math.Log(medianSorted(others))
+		med := math.Log(verdict.MedianSorted(others))
 		d := math.Abs(math.Log(v[i]) - med)
 		if d > dev {
 			s := 0.0
@@ -301,7 +302,7 @@ func outlierRep(c *Cell, scenarioCV float64, th Thresholds) (Finding, bool) {
 func signedLog(v []float64, i int) float64 {
 	others := slices.Delete(slices.Clone(v), i, i+1)
 	sort.Float64s(others)
-	return math.Log(v[i]) - math.Log(medianSorted(others))
+	return math.Log(v[i]) - math.Log(verdict.MedianSorted(others))
 }
 
 // foldNoisyCells drops noisy-cell findings of scenarios that are noisy as
@@ -366,7 +367,7 @@ func foldNoisyCells(fs []Finding, runs map[string]*parse.Run, scenarioCount map[
 // instead of once per cell. Where the run measured the open-model latency
 // phase too (open, from openCells), it points to those numbers rather than
 // advising to measure them.
-func closedLoopFindings(cells []*Cell, open []*openCell) []Finding {
+func closedLoopFindings(cells []*verdict.Cell, open []*openCell) []Finding {
 	openByRun := map[string][]*openCell{}
 	for _, c := range open {
 		openByRun[c.run] = append(openByRun[c.run], c)
@@ -374,7 +375,7 @@ func closedLoopFindings(cells []*Cell, open []*openCell) []Finding {
 	var fs []Finding
 	ids, byRun := runGroups(cells)
 	for _, id := range ids {
-		var closed []*Cell
+		var closed []*verdict.Cell
 		for _, c := range byRun[id] {
 			if isClosedLoop(c) {
 				closed = append(closed, c)
@@ -423,7 +424,7 @@ func openSummary(cells []*openCell) string {
 		if len(p99) == 0 {
 			continue
 		}
-		part := fmt.Sprintf("%s/%s: p99 %s at %s", c.target, c.scenario, formatMS(time.Duration(medianOf(p99))), rateLabel(best[0]))
+		part := fmt.Sprintf("%s/%s: p99 %s at %s", c.target, c.scenario, formatMS(time.Duration(verdict.MedianOf(p99))), rateLabel(best[0]))
 		for _, m := range best {
 			if who, _ := whoFellBehind(m); who != behindNone {
 				part += ", where " + who + " fell behind (" + RuleAchievedBelowOffered + ")"
@@ -443,7 +444,7 @@ func openSummary(cells []*openCell) string {
 
 // isClosedLoop reports whether the cell prints tail percentiles of
 // closed-loop latency.
-func isClosedLoop(c *Cell) bool {
+func isClosedLoop(c *verdict.Cell) bool {
 	for _, m := range c.Reps {
 		for _, p := range m.Latency.Percentiles {
 			if p.P >= 90 && !m.Latency.Corrected {

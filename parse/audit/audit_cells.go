@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules about the repetitions of one cell and how they ran.
@@ -22,7 +23,7 @@ const (
 )
 
 // cellFindings runs the rules that look at one cell's repetitions.
-func cellFindings(c *Cell, th Thresholds) []Finding {
+func cellFindings(c *verdict.Cell, th verdict.Thresholds) []Finding {
 	var fs []Finding
 	s := c.RPS
 	if s.N < th.MinReps {
@@ -46,14 +47,14 @@ func cellFindings(c *Cell, th Thresholds) []Finding {
 // first: where rep 1 was taken again later (its turn ran on a slow host,
 // manifest.HostSpeed), the cell's earliest measurement is not the first
 // of the target's processes, and a slow one there is an outlier-rep's.
-func slowFirstRep(c *Cell, th Thresholds) (Finding, bool) {
+func slowFirstRep(c *verdict.Cell, th verdict.Thresholds) (Finding, bool) {
 	v := c.RPS.Values
 	if len(v) < 3 || c.Reps[0].Rep != 1 {
 		return Finding{}, false
 	}
 	others := slices.Clone(v[1:])
 	sort.Float64s(others)
-	med := medianSorted(others)
+	med := verdict.MedianSorted(others)
 	if !(v[0] < others[0] && v[0] < med*(1-th.SlowFirst)) {
 		return Finding{}, false
 	}
@@ -64,7 +65,7 @@ func slowFirstRep(c *Cell, th Thresholds) (Finding, bool) {
 
 // drift fires when every repetition is above (or below) the one before
 // and the whole change exceeds the noise threshold.
-func drift(c *Cell, th Thresholds) (Finding, bool) {
+func drift(c *verdict.Cell, th verdict.Thresholds) (Finding, bool) {
 	v := c.RPS.Values
 	if len(v) < th.DriftReps || v[0] <= 0 {
 		return Finding{}, false
@@ -92,14 +93,14 @@ func bytesPerResponse(m *parse.Measurement) float64 {
 	switch {
 	case m.BytesRead > 0 && m.Requests > 0:
 		return float64(m.BytesRead) / float64(m.Requests)
-	case m.BytesPerSec > 0 && reqPerSec(m) > 0:
-		return m.BytesPerSec / reqPerSec(m)
+	case m.BytesPerSec > 0 && verdict.ReqPerSec(m) > 0:
+		return m.BytesPerSec / verdict.ReqPerSec(m)
 	}
 	return 0
 }
 
 // responseSize fires when bytes per response differ across repetitions.
-func responseSize(c *Cell, th Thresholds) (Finding, bool) {
+func responseSize(c *verdict.Cell, th verdict.Thresholds) (Finding, bool) {
 	var sizes []float64
 	for _, m := range c.Reps {
 		if b := bytesPerResponse(m); b > 0 {
@@ -112,7 +113,7 @@ func responseSize(c *Cell, th Thresholds) (Finding, bool) {
 	sorted := slices.Clone(sizes)
 	sort.Float64s(sorted)
 	lo, hi := sorted[0], sorted[len(sorted)-1]
-	if !((hi-lo)/medianSorted(sorted) > th.SizeSpread) {
+	if !((hi-lo)/verdict.MedianSorted(sorted) > th.SizeSpread) {
 		return Finding{}, false
 	}
 	return cellFinding(c, RuleResponseSize, LevelWarning, fmt.Sprintf(
@@ -122,7 +123,7 @@ func responseSize(c *Cell, th Thresholds) (Finding, bool) {
 
 // noisyScenarioFindings fires for a scenario whose cells are noisy as a
 // rule (median robust CV above MaxCV): the host, not one target, is noisy.
-func noisyScenarioFindings(runs map[string]*parse.Run, cells []*Cell, th Thresholds) []Finding {
+func noisyScenarioFindings(runs map[string]*parse.Run, cells []*verdict.Cell, th verdict.Thresholds) []Finding {
 	type key struct{ run, scenario string }
 	cvs := map[key][]float64{}
 	dumps := map[key][]string{}
@@ -136,13 +137,13 @@ func noisyScenarioFindings(runs map[string]*parse.Run, cells []*Cell, th Thresho
 	var fs []Finding
 	for k, v := range cvs {
 		sort.Float64s(v)
-		if len(v) < 2 || !(medianSorted(v) > th.MaxCV) {
+		if len(v) < 2 || !(verdict.MedianSorted(v) > th.MaxCV) {
 			continue
 		}
 		sort.Strings(dumps[k])
 		fs = append(fs, Finding{Rule: RuleNoisyScenario, Level: LevelWarning, Run: k.run, Scenario: k.scenario,
 			Message: fmt.Sprintf("the median robust CV of the %d targets is %.1f%%, above %.0f%%: the whole scenario is noisy, so the host is the likely cause, and differences below that noise read \"~\"; %s.",
-				len(v), medianSorted(v)*100, th.MaxCV*100, runAdvice(runs[k.run]).hostRemedy()),
+				len(v), verdict.MedianSorted(v)*100, th.MaxCV*100, runAdvice(runs[k.run]).hostRemedy()),
 			Dumps: dumps[k]})
 	}
 	return fs
@@ -177,7 +178,7 @@ func runInterleave(ms []*parse.Measurement) []Finding {
 	}
 	ms = slices.Clone(ms)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Order < ms[j].Order })
-	cells := Cells(&parse.Set{Measurements: ms}, DefaultThresholds)
+	cells := verdict.Cells(&parse.Set{Measurements: ms}, verdict.DefaultThresholds)
 	pos := map[*parse.Measurement]int{}
 	for i, m := range ms {
 		pos[m] = i

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules about failed requests.
@@ -47,7 +48,7 @@ func (t *errorTally) add(m *parse.Measurement, n int64) {
 
 // level is LevelError when the failures are more than th.MaxErrorShare of
 // the requests (or the share is unknown), LevelWarning otherwise.
-func (t *errorTally) level(th Thresholds) Level {
+func (t *errorTally) level(th verdict.Thresholds) Level {
 	if t.requests <= 0 || float64(t.count)/float64(t.requests) > th.MaxErrorShare {
 		return LevelError
 	}
@@ -65,7 +66,7 @@ func (t *errorTally) share() string {
 }
 
 // errorFindings runs the failed-request rules on one cell.
-func errorFindings(c *Cell, th Thresholds) []Finding {
+func errorFindings(c *verdict.Cell, th verdict.Thresholds) []Finding {
 	var bad, sock, tmo errorTally
 	messages := map[string]int64{}
 	for _, m := range c.Reps {

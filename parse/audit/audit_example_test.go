@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 func ExampleDecide() {
@@ -22,8 +23,8 @@ func ExampleDecide() {
 				Scenario: "ping", Rep: rep + 1, RPS: v, Requests: int64(v * 10), Duration: 10 * time.Second})
 		}
 	}
-	th := audit.DefaultThresholds
-	d := audit.Decide(set, audit.Cells(set, th), audit.MetricRPS, audit.DecideOptions{Thresholds: th})
+	th := verdict.DefaultThresholds
+	d := verdict.Decide(set, verdict.Cells(set, th), verdict.MetricRPS, verdict.DecideOptions{Thresholds: th})
 	for _, v := range d.All() {
 		fmt.Printf("%s vs %s: %s (%s)\n", v.A, v.B, v.Verdict, v.Reason)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RuleHostSlow: the host speed probe ran slow around a target's turn.
@@ -26,7 +27,7 @@ type hostTurn struct {
 // naming the counted turns around which the probe took HostSlow times as
 // long as its fastest in the run (or the run's retake_slow), and one note
 // naming the turns the collector took again for it.
-func hostSpeedFindings(set *parse.Set, th Thresholds) []Finding {
+func hostSpeedFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 	var fs []Finding
 	for _, r := range set.Runs {
 		limit := th.HostSlow

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // TestHostSpeedFindings: a turn around which the probe ran a quarter
@@ -37,7 +38,7 @@ func TestHostSpeedFindings(t *testing.T) {
 	} {
 		run := &parse.Run{Path: "runs/r", Manifest: manifest.Manifest{ID: "r", Measurements: tc.ms}}
 		set := &parse.Set{Runs: []*parse.Run{run}}
-		fs := hostSpeedFindings(set, DefaultThresholds)
+		fs := hostSpeedFindings(set, verdict.DefaultThresholds)
 		if len(fs) != len(tc.want) {
 			t.Errorf("%s: %d findings, want %d: %v", tc.name, len(fs), len(tc.want), fs)
 			continue

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RuleHostPair: within one run and scenario, targets measured on different
@@ -34,7 +35,7 @@ type scenarioHosts struct {
 // machines as well as frameworks. It also fires for each target whose
 // repetitions ran on more than one pair: its median mixes machines.
 // Repetitions without host names (dumps read outside a run dir) are left out.
-func hostPairFindings(cells []*Cell) []Finding {
+func hostPairFindings(cells []*verdict.Cell) []Finding {
 	groups := map[[2]string]*scenarioHosts{}
 	var order []*scenarioHosts
 	for _, c := range cells {

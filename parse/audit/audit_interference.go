@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rule about what else ran on the benchmark's CPUs during the windows.
@@ -26,7 +27,7 @@ type interferenceHit struct {
 // foreign load on a set exceeded Thresholds.ForeignLoad of the set's
 // capacity in the window, and one when the hypervisor's steal exceeded
 // Thresholds.Steal. Warm-ups and failed measurements are not counted.
-func interferenceFindings(set *parse.Set, th Thresholds) []Finding {
+func interferenceFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 	var fs []Finding
 	for _, r := range set.Runs {
 		foreign, steal := map[string]*interferenceHit{}, map[string]*interferenceHit{}

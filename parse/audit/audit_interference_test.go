@@ -6,6 +6,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // load is a set's window of 1 s on cpus CPUs with foreign and steal seconds.
@@ -40,7 +41,7 @@ func TestInterferenceFindings(t *testing.T) {
 			[]string{"steal time) in gin/ping (up to 20% of the server's CPU set 0; rep 1)"}},
 	} {
 		run := &parse.Run{Path: "runs/r", Manifest: manifest.Manifest{ID: "r", Measurements: tc.ms}}
-		fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{run}}, DefaultThresholds)
+		fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{run}}, verdict.DefaultThresholds)
 		if len(fs) != len(tc.want) {
 			t.Errorf("%s: %d findings, want %d: %v", tc.name, len(fs), len(tc.want), fs)
 			continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules about who was the bottleneck, and what the latency means.
@@ -24,12 +25,12 @@ const (
 // where every cell with CPU seconds has it, one per target where all that
 // target's cells have it, one per cell otherwise (fold); each names the
 // cells and their shares.
-func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding {
-	ix := newRunIndex(set.Runs)
+func saturationFindings(set *parse.Set, cells []*verdict.Cell, th verdict.Thresholds) []Finding {
+	ix := verdict.NewRunIndex(set.Runs)
 	var fs []Finding
 	var seen, hits []place
 	for _, c := range cells {
-		cu, su := ix.cellLoad(c)
+		cu, su := ix.CellLoad(c)
 		clientBusy := cu >= th.ClientSaturation
 		if !math.IsNaN(cu) {
 			p := place{run: c.Run, target: c.Name, scenario: c.Scenario, dumps: c.Dumps()}
@@ -54,7 +55,7 @@ func saturationFindings(set *parse.Set, cells []*Cell, th Thresholds) []Finding 
 
 // clientSaturatedSpec folds client-saturated findings; phase is "" for
 // the closed-loop pass, else what the message calls the points' pass.
-func clientSaturatedSpec(phase string, th Thresholds) foldSpec {
+func clientSaturatedSpec(phase string, th verdict.Thresholds) foldSpec {
 	return foldSpec{rule: RuleClientSaturated, level: LevelWarning, byTarget: true,
 		message: func(scope string, ev []string) string {
 			if phase != "" {
@@ -79,7 +80,7 @@ func scopeSpace(scope string) string {
 }
 
 // latencyFindings runs the latency rules on one cell.
-func latencyFindings(c *Cell, th Thresholds) []Finding {
+func latencyFindings(c *verdict.Cell, th verdict.Thresholds) []Finding {
 	var fs []Finding
 	thin := map[float64]int64{} // percentile → fewest samples behind it
 	var thinDumps []string

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RulePower states what a scenario of a run could resolve.
 const RulePower = "power" // the smallest difference the run could claim, and the repetitions for 5% and 10%
 
 // powerFindings says per scenario what the run could resolve.
-func powerFindings(d *Verdicts) []Finding {
+func powerFindings(d *verdict.Verdicts) []Finding {
 	var fs []Finding
 	for _, sv := range d.Scenarios {
 		p, ok := sv.Power(d.Thresholds)

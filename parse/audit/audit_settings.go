@@ -9,6 +9,7 @@ import (
 	"github.com/fairbench/fairbench/parse"
 
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules about how a run was set up, and what came with it.
@@ -152,10 +153,10 @@ func runFindings(set *parse.Set) []Finding {
 				Message: fmt.Sprintf("the run's status is %q: some measurements may be missing; finish it with fairbench collect -resume %s", r.Status, r.Path),
 				Dumps:   []string{runJSON}})
 		}
-		retaken := map[recordKey]bool{} // a latency or sweep point is not a retake of the throughput cell
+		retaken := map[verdict.RecordKey]bool{} // a latency or sweep point is not a retake of the throughput cell
 		for _, mr := range r.Measurements {
 			if mr.ExitStatus == 0 && mr.Error == "" {
-				retaken[keyOfRecord(r.ID, &mr)] = true
+				retaken[verdict.KeyOfRecord(r.ID, &mr)] = true
 			}
 		}
 		for _, mr := range r.Measurements {
@@ -166,7 +167,7 @@ func runFindings(set *parse.Set) []Finding {
 				Message: fmt.Sprintf("%s rep %d%s: %s exited with status %d (%s): its numbers, if any, are not a full measurement and are not counted; read the dump's .stderr and run again (fairbench collect -resume)",
 					warmupLabel(mr.Warmup), mr.Rep, phasePoint(&mr), mr.Tool, mr.ExitStatus, mr.Error),
 				Dumps: []string{filepath.Join(r.Path, filepath.FromSlash(mr.Dump))}}
-			if retaken[keyOfRecord(r.ID, &mr)] {
+			if retaken[verdict.KeyOfRecord(r.ID, &mr)] {
 				f.Level = LevelInfo
 				f.Message = fmt.Sprintf("%s rep %d%s failed once (%s exited with status %d: %s) and was taken again; the failed dump is kept and not counted",
 					warmupLabel(mr.Warmup), mr.Rep, phasePoint(&mr), mr.Tool, mr.ExitStatus, mr.Error)

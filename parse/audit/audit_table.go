@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules of the published-table audit.
@@ -130,7 +131,7 @@ type tableAudit struct {
 	name     string
 	table    *mdTable
 	roles    []string
-	cells    map[tableKey]*Cell // target, runtime, scenario (runtime "" when the table has none)
+	cells    map[tableKey]*verdict.Cell // target, runtime, scenario (runtime "" when the table has none)
 	targets  map[tableKey]*parse.Target
 	scenario map[string]string        // lower-case → the set's spelling
 	pcols    map[int]percentileColumn // the latency percentile columns
@@ -162,7 +163,7 @@ func AuditTable(markdown io.Reader, name string, set *parse.Set) ([]Finding, err
 	if err != nil {
 		return nil, err
 	}
-	a := &tableAudit{name: name, table: t, cells: map[tableKey]*Cell{}, targets: map[tableKey]*parse.Target{},
+	a := &tableAudit{name: name, table: t, cells: map[tableKey]*verdict.Cell{}, targets: map[tableKey]*parse.Target{},
 		scenario: map[string]string{}, pcols: map[int]percentileColumn{}, checked: map[int]bool{}}
 	for _, m := range set.Measurements {
 		a.scenario[strings.ToLower(m.Scenario)] = m.Scenario
@@ -176,7 +177,7 @@ func AuditTable(markdown io.Reader, name string, set *parse.Set) ([]Finding, err
 		a.roles = append(a.roles, role)
 		hasRuntime = hasRuntime || role == colRuntime
 	}
-	for _, c := range Cells(set, DefaultThresholds) {
+	for _, c := range verdict.Cells(set, verdict.DefaultThresholds) {
 		a.cells[a.key(c.Target, c.Runtime, c.Scenario, hasRuntime)] = c
 	}
 	for _, tg := range set.Targets {
@@ -284,7 +285,7 @@ func (a *tableAudit) scenarioNumber(k tableKey, label string, col int, text stri
 		// (bombardier's mean of sampled rates), not requests ÷ window: a
 		// number that matches neither is held against the tool's figure,
 		// as its publisher most likely read it.
-		if tool := c.toolMedian(); tool > 0 {
+		if tool := c.ToolMedian(); tool > 0 {
 			want, what = tool, strings.Replace(what, "req/s", "req/s as the tool printed it", 1)
 		}
 	}

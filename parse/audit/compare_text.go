@@ -9,12 +9,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // compareRow is one target and scenario in both sets.
 type compareRow struct {
 	name, scenario string
-	a, b           *Cell // nil when that set lacks the cell
+	a, b           *verdict.Cell // nil when that set lacks the cell
 }
 
 // WriteCompare writes a benchstat-style table comparing set b with set a:
@@ -26,17 +27,17 @@ type compareRow struct {
 // scenario, whatever their run. A second table for good responses per
 // second follows only when a repetition had error responses.
 // Notes at the end name mixed settings or hosts, which void the comparison.
-func WriteCompare(w io.Writer, a, b *parse.Set, th Thresholds) error {
-	rows := compareRows(Cells(a, th), Cells(b, th))
+func WriteCompare(w io.Writer, a, b *parse.Set, th verdict.Thresholds) error {
+	rows := compareRows(verdict.Cells(a, th), verdict.Cells(b, th))
 	la, lb := setLabel(a, "A"), setLabel(b, "B")
 	if la == lb {
 		la, lb = la+" (A)", lb+" (B)"
 	}
 	var out strings.Builder
-	writeCompareTable(&out, rows, MetricRPS, la, lb, th)
+	writeCompareTable(&out, rows, verdict.MetricRPS, la, lb, th)
 	if hasErrorResponses(rows) {
 		out.WriteString("\n")
-		writeCompareTable(&out, rows, MetricGoodRPS, la, lb, th)
+		writeCompareTable(&out, rows, verdict.MetricGoodRPS, la, lb, th)
 	}
 	writeCompareNotes(&out, a, b, th)
 	_, err := io.WriteString(w, out.String())
@@ -51,11 +52,12 @@ func setLabel(s *parse.Set, fallback string) string {
 	return fallback
 }
 
-func compareRows(ca, cb []*Cell) []*compareRow {
-	index := map[cellKey]*compareRow{}
+func compareRows(ca, cb []*verdict.Cell) []*compareRow {
+	type rowKey struct{ target, runtime, scenario string }
+	index := map[rowKey]*compareRow{}
 	var rows []*compareRow
-	row := func(c *Cell) *compareRow {
-		k := cellKey{"", c.Target, c.Runtime, c.Scenario}
+	row := func(c *verdict.Cell) *compareRow {
+		k := rowKey{c.Target, c.Runtime, c.Scenario}
 		r := index[k]
 		if r == nil {
 			r = &compareRow{name: c.Name, scenario: c.Scenario}
@@ -87,7 +89,7 @@ func compareRows(ca, cb []*Cell) []*compareRow {
 // error response or a socket error, so that good req/s differs from req/s.
 func hasErrorResponses(rows []*compareRow) bool {
 	for _, r := range rows {
-		for _, c := range []*Cell{r.a, r.b} {
+		for _, c := range []*verdict.Cell{r.a, r.b} {
 			if c == nil {
 				continue
 			}
@@ -104,7 +106,7 @@ func hasErrorResponses(rows []*compareRow) bool {
 // compareVerdicts decides each row with both cells: B against A, one
 // family per scenario (the same rule as Decide: Welch's t on logs, Holm
 // over the scenario's rows, a claim only beyond the noise threshold).
-func compareVerdicts(rows []*compareRow, m Metric, th Thresholds) map[*compareRow]Verdict {
+func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds) map[*compareRow]verdict.Verdict {
 	byScenario := map[string][]*compareRow{}
 	var scenarios []string
 	for _, r := range rows {
@@ -116,14 +118,14 @@ func compareVerdicts(rows []*compareRow, m Metric, th Thresholds) map[*compareRo
 		}
 		byScenario[r.scenario] = append(byScenario[r.scenario], r)
 	}
-	out := map[*compareRow]Verdict{}
+	out := map[*compareRow]verdict.Verdict{}
 	for _, s := range scenarios {
 		rs := byScenario[s]
-		vs := make([]Verdict, len(rs))
+		vs := make([]verdict.Verdict, len(rs))
 		for i, r := range rs {
-			vs[i] = Verdict{Scenario: s, A: r.name, B: r.name, CellA: r.a, CellB: r.b}
+			vs[i] = verdict.Verdict{Scenario: s, A: r.name, B: r.name, CellA: r.a, CellB: r.b}
 		}
-		judge(vs, m, th, th.Noise, nil)
+		verdict.Judge(vs, m, th, th.Noise, nil)
 		for i, r := range rs {
 			out[r] = vs[i]
 		}
@@ -131,7 +133,7 @@ func compareVerdicts(rows []*compareRow, m Metric, th Thresholds) map[*compareRo
 	return out
 }
 
-func writeCompareTable(out *strings.Builder, rows []*compareRow, m Metric, la, lb string, th Thresholds) {
+func writeCompareTable(out *strings.Builder, rows []*compareRow, m verdict.Metric, la, lb string, th verdict.Thresholds) {
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\tp\tn\n", m, la, lb)
@@ -171,9 +173,9 @@ func writeCompareTable(out *strings.Builder, rows []*compareRow, m Metric, la, l
 
 // versusBase is B against A as the table shows it: "+12.3% [+10.1%, +14.0%]"
 // for a claim, "~ +0.8%" without one, "?" untested for too few repetitions.
-func versusBase(v Verdict) string {
+func versusBase(v verdict.Verdict) string {
 	switch {
-	case v.Reason == ReasonTooFewReps || v.Reason == ReasonNoData:
+	case v.Reason == verdict.ReasonTooFewReps || v.Reason == verdict.ReasonNoData:
 		return "?"
 	case !v.Claimed():
 		return fmt.Sprintf("~ %+.1f%%", (1/v.Ratio-1)*100)
@@ -184,7 +186,7 @@ func versusBase(v Verdict) string {
 // statCell is "402.9k (396k–410k)" with the median's interval, or "—" for
 // no cell. Below the size where a confidence interval exists the range is
 // min–max; the notes say which.
-func statCell(c *Cell, m Metric) string {
+func statCell(c *verdict.Cell, m verdict.Metric) string {
 	if c == nil {
 		return "—"
 	}
@@ -194,13 +196,13 @@ func statCell(c *Cell, m Metric) string {
 	}
 	iv := s.Interval()
 	mark := ""
-	if iv.Kind == IntervalMinMax {
+	if iv.Kind == verdict.IntervalMinMax {
 		mark = "*"
 	}
 	return fmt.Sprintf("%s (%s–%s)%s", formatScaled(s.Median), formatScaled(iv.Lo), formatScaled(iv.Hi), mark)
 }
 
-func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th Thresholds) {
+func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th verdict.Thresholds) {
 	notes := []string{
 		fmt.Sprintf("interval: the %.0f%% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one", th.Confidence*100),
 		fmt.Sprintf("vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < %.2f and the interval clears the %.0f%% noise threshold; \"~\": no change claimed; \"?\": n < %d", th.Alpha, th.Noise*100, th.MinReps),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 func TestWriteCompare(t *testing.T) {
@@ -26,7 +27,7 @@ func TestWriteCompare(t *testing.T) {
 		m.Connections = 128
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
+	if err := WriteCompare(&out, a, b, verdict.DefaultThresholds); err != nil {
 		t.Fatal(err)
 	}
 	want := `req/s      ra                       rb                       vs base                p         n
@@ -53,7 +54,7 @@ func TestWriteCompareGoodRPS(t *testing.T) {
 		m.Status.C2xx, m.Status.C5xx = m.Status.C2xx/2, m.Status.C2xx-m.Status.C2xx/2
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
+	if err := WriteCompare(&out, a, b, verdict.DefaultThresholds); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(out.Bytes(), []byte("\ngood req/s  A")) || !bytes.Contains(out.Bytes(), []byte("-50.0% [")) {
@@ -74,7 +75,7 @@ func TestWriteCompareNoErrorsOneTable(t *testing.T) {
 		m.Tool, m.RPS = parse.ToolBombardier, m.RPS*1.03
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, a, b, DefaultThresholds); err != nil {
+	if err := WriteCompare(&out, a, b, verdict.DefaultThresholds); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(out.Bytes(), []byte("good req/s")) || bytes.Contains(out.Bytes(), []byte("∞")) {

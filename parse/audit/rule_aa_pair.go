@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // aaFindings checks each run's A/A pair against the documented threshold
@@ -14,10 +15,10 @@ import (
 // "|log ratio| > log(1+Noise)", Holm-adjusted across the run's scenarios.
 // One error finding per run lists the scenarios where the twins differ by
 // more than the threshold; one warning per pair never measured together.
-func aaFindings(runs []*parse.Run, cells []*Cell, fallback [][2]string, th Thresholds) []Finding {
-	byRun := map[string][][]*Cell{}
+func aaFindings(runs []*parse.Run, cells []*verdict.Cell, fallback [][2]string, th verdict.Thresholds) []Finding {
+	byRun := map[string][][]*verdict.Cell{}
 	var ids []string
-	for _, g := range groupByScenario(cells) {
+	for _, g := range verdict.GroupByScenario(cells) {
 		if byRun[g[0].Run] == nil {
 			ids = append(ids, g[0].Run)
 		}
@@ -29,7 +30,7 @@ func aaFindings(runs []*parse.Run, cells []*Cell, fallback [][2]string, th Thres
 	}
 	var fs []Finding
 	for _, id := range ids {
-		pair, ok := aaPairOf(byID[id], byRun[id], fallback)
+		pair, ok := verdict.AAPairOf(byID[id], byRun[id], fallback)
 		if !ok {
 			continue
 		}
@@ -38,7 +39,7 @@ func aaFindings(runs []*parse.Run, cells []*Cell, fallback [][2]string, th Thres
 		}
 	}
 	for _, p := range fallback {
-		if _, found := aaPairOf(nil, groupByScenario(cells), [][2]string{p}); !found {
+		if _, found := verdict.AAPairOf(nil, verdict.GroupByScenario(cells), [][2]string{p}); !found {
 			fs = append(fs, Finding{Rule: RuleAAPair, Level: LevelWarning, Target: p[0] + " = " + p[1],
 				Message: "the A/A pair was not measured in any common scenario, so the run's noise was not checked; list the same program twice in the suite under these two names"})
 		}
@@ -47,7 +48,7 @@ func aaFindings(runs []*parse.Run, cells []*Cell, fallback [][2]string, th Thres
 }
 
 // aaRun checks one run's A/A pair across its scenarios.
-func aaRun(run string, pair [2]string, groups [][]*Cell, th Thresholds) (Finding, bool) {
+func aaRun(run string, pair [2]string, groups [][]*verdict.Cell, th verdict.Thresholds) (Finding, bool) {
 	type check struct {
 		scenario string
 		ratio    float64
@@ -57,18 +58,18 @@ func aaRun(run string, pair [2]string, groups [][]*Cell, th Thresholds) (Finding
 	var dumps []string
 	measured := false
 	for _, g := range groups {
-		a, b := aaCells(g, pair)
+		a, b := verdict.AACells(g, pair)
 		if a == nil || b == nil {
 			continue
 		}
 		measured = true
-		okA, _ := testable(a, MetricRPS, th)
-		okB, _ := testable(b, MetricRPS, th)
+		okA, _ := verdict.Testable(a, verdict.MetricRPS, th)
+		okB, _ := verdict.Testable(b, verdict.MetricRPS, th)
 		if !okA || !okB {
 			continue
 		}
-		w := welchLog(a.RPS.Values, b.RPS.Values)
-		checks = append(checks, check{g[0].Scenario, math.Exp(w.diff), aaExceedP(w, math.Log1p(th.Noise))})
+		w := verdict.WelchLog(a.RPS.Values, b.RPS.Values)
+		checks = append(checks, check{g[0].Scenario, math.Exp(w.Diff), aaExceedP(w, math.Log1p(th.Noise))})
 		dumps = append(dumps, a.Dumps()...)
 		dumps = append(dumps, b.Dumps()...)
 	}
@@ -81,7 +82,7 @@ func aaRun(run string, pair [2]string, groups [][]*Cell, th Thresholds) (Finding
 	for i, c := range checks {
 		ps[i] = c.p
 	}
-	adj, _ := holm(ps, th.Alpha)
+	adj, _ := verdict.Holm(ps, th.Alpha)
 	var failed []string
 	for i, c := range checks {
 		if adj[i] < th.Alpha {
@@ -99,15 +100,15 @@ func aaRun(run string, pair [2]string, groups [][]*Cell, th Thresholds) (Finding
 
 // aaExceedP is the one-sided p of "the twins differ by more than delta in
 // log": the t statistic of |diff| − delta.
-func aaExceedP(w welch, delta float64) float64 {
-	excess := math.Abs(w.diff) - delta
-	if w.se == 0 {
+func aaExceedP(w verdict.Welch, delta float64) float64 {
+	excess := math.Abs(w.Diff) - delta
+	if w.Se == 0 {
 		if excess > 0 {
 			return 0
 		}
 		return 1
 	}
-	half := studentTwoSided(excess/w.se, w.df) / 2
+	half := verdict.StudentTwoSided(excess/w.Se, w.Df) / 2
 	if excess > 0 {
 		return half
 	}

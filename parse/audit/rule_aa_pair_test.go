@@ -5,6 +5,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // TestAAPairFinding: twins 8% apart against a 2% threshold with 6
@@ -20,7 +21,7 @@ func TestAAPairFinding(t *testing.T) {
 	}
 	s := setOf(build("with"), build("without"))
 	s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: manifest.Manifest{ID: "without"}}}
-	fs := aaFindings(s.Runs, Cells(s, DefaultThresholds), nil, DefaultThresholds)
+	fs := aaFindings(s.Runs, verdict.Cells(s, verdict.DefaultThresholds), nil, verdict.DefaultThresholds)
 	if len(fs) != 1 || fs[0].Rule != RuleAAPair || fs[0].Level != LevelError || fs[0].Run != "with" {
 		t.Errorf("aa-pair findings %v, want one error for run with", fs)
 	}

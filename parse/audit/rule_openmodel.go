@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Rules about the open-model (latency) phase: requests sent on a schedule
@@ -97,7 +98,7 @@ func openCells(set *parse.Set) []*openCell {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		return placeLess(a.run, a.scenario, a.target, b.run, b.scenario, b.target)
+		return verdict.PlaceLess(a.run, a.scenario, a.target, b.run, b.scenario, b.target)
 	})
 	return out
 }
@@ -113,7 +114,7 @@ func otherRuntime(set *parse.Set, m *parse.Measurement) bool {
 	return false
 }
 
-func (c *openCell) dumps() []string { return dumpsOf(c.points) }
+func (c *openCell) dumps() []string { return verdict.DumpsOf(c.points) }
 
 // rateLabel names a point's offered rate: "90% (9,000 req/s)" where the
 // suite set it as a share of capacity, "9,000 req/s" otherwise, and says
@@ -146,7 +147,7 @@ func answered(m *parse.Measurement) int64 {
 // answerRate is responses per second from the first request sent to the
 // last answer (the window plus vegeta's wait), 0 where unknown.
 func answerRate(m *parse.Measurement) float64 {
-	d := (ranFor(m) + m.Open.Wait).Seconds()
+	d := (verdict.RanFor(m) + m.Open.Wait).Seconds()
 	if d <= 0 {
 		return 0
 	}
@@ -199,7 +200,7 @@ func whoFellBehind(m *parse.Measurement) (who, how string) {
 		sent = offered
 	}
 	got := answerRate(m)
-	if got <= 0 && ranFor(m) <= 0 {
+	if got <= 0 && verdict.RanFor(m) <= 0 {
 		return behindNone, ""
 	}
 	if got >= sent*(1-rateTolerance) {
@@ -296,9 +297,9 @@ func formatMS(d time.Duration) string {
 // achieved below offered (folded per run), errors at a rate (per cell),
 // the load tool's CPU (the client-saturated rule, folded the same way as
 // the closed-loop pass's), and percentile-samples on each point's tail.
-func openModelFindings(set *parse.Set, th Thresholds) []Finding {
+func openModelFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 	cells := openCells(set)
-	ix := newRunIndex(set.Runs)
+	ix := verdict.NewRunIndex(set.Runs)
 	var fs []Finding
 	var seen, behind, cpuSeen, cpuHit []place
 	for _, c := range cells {
@@ -311,7 +312,7 @@ func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 			fs = append(fs, f)
 		}
 		// a point's tail rests on its own samples as a cell's does
-		for _, f := range latencyFindings(&Cell{Run: c.run, Name: c.target, Scenario: c.scenario, Reps: c.points}, th) {
+		for _, f := range latencyFindings(&verdict.Cell{Run: c.run, Name: c.target, Scenario: c.scenario, Reps: c.points}, th) {
 			f.Message = "in the latency phase, " + f.Message
 			fs = append(fs, f)
 		}
@@ -334,7 +335,7 @@ func openModelFindings(set *parse.Set, th Thresholds) []Finding {
 // the load tool used 35% of its CPUs)", the share where recorded, so that
 // a client held back by its workers or by other load is not taken for
 // one short of CPU.
-func behindEvidence(ix runIndex, c *openCell) (string, []string) {
+func behindEvidence(ix verdict.RunIndex, c *openCell) (string, []string) {
 	var parts, dumps []string
 	for _, g := range byRate(c.points) {
 		counts, how := map[string]int{}, map[string]string{} // who → points, the first one's how
@@ -343,7 +344,7 @@ func behindEvidence(ix runIndex, c *openCell) (string, []string) {
 			if who == behindNone {
 				continue
 			}
-			if cu, _ := ix.share(m); who == behindClient && !math.IsNaN(cu) {
+			if cu, _ := ix.Share(m); who == behindClient && !math.IsNaN(cu) {
 				h += fmt.Sprintf("; the load tool used %.0f%% of its CPUs", cu*100)
 			}
 			if counts[who] == 0 {
@@ -377,7 +378,7 @@ func byRate(ms []*parse.Measurement) [][]*parse.Measurement {
 // and socket errors and timeouts, with the lowest offered rate where they
 // start and whether every higher rate has them too. The level is
 // errorTally's: an error above Thresholds.MaxErrorShare of the requests.
-func errorsAtRate(c *openCell, th Thresholds) (Finding, bool) {
+func errorsAtRate(c *openCell, th verdict.Thresholds) (Finding, bool) {
 	var all errorTally
 	var first *parse.Measurement
 	rates, failing := 0, 0
@@ -412,11 +413,11 @@ func errorsAtRate(c *openCell, th Thresholds) (Finding, bool) {
 // c's points (runIndex.share, the client-saturated rule's measure): the
 // points at or above Thresholds.ClientSaturation ("95% at 90% (900
 // req/s)"), and whether any point recorded CPU seconds at all.
-func clientShares(ix runIndex, c *openCell, th Thresholds) (string, []string, bool) {
+func clientShares(ix verdict.RunIndex, c *openCell, th verdict.Thresholds) (string, []string, bool) {
 	var parts, dumps []string
 	recorded := false
 	for _, m := range c.points {
-		cu, _ := ix.share(m)
+		cu, _ := ix.Share(m)
 		if math.IsNaN(cu) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RuleClientCeiling: before a scenario's latency points the collector has
@@ -19,14 +20,14 @@ const RuleClientCeiling = "client-ceiling"
 // ceilingFindings reports every ceiling measurement of the set: a warning
 // where the client's own CPU set the ceiling and points were left out for
 // it (they measure the client's limit, not the targets'), else a note.
-func ceilingFindings(set *parse.Set, th Thresholds) []Finding {
-	ix := newRunIndex(set.Runs)
+func ceilingFindings(set *parse.Set, th verdict.Thresholds) []Finding {
+	ix := verdict.NewRunIndex(set.Runs)
 	var fs []Finding
 	for _, m := range set.Measurements {
 		if m.Warmup || m.Phase != parse.PhaseCeiling {
 			continue
 		}
-		r := ix.runs[m.Run]
+		r := ix.Runs[m.Run]
 		var left []string
 		if r != nil {
 			for _, no := range r.NotOffered {
@@ -40,12 +41,12 @@ func ceilingFindings(set *parse.Set, th Thresholds) []Finding {
 			}
 		}
 		limit := 0.0
-		if mr := ix.records[keyOfMeasurement(m)]; mr != nil {
+		if mr := ix.Records[verdict.KeyOfMeasurement(m)]; mr != nil {
 			limit = mr.Limit
 		}
 		what := fmt.Sprintf("the client's ceiling on %s: %s with %s, as fast as they went against %s, sent %s req/s",
 			m.Scenario, m.Tool, parse.Plural(m.Connections, "worker"), m.Target, parse.FormatCount(m.Open.SendRate))
-		cu, _ := ix.share(m)
+		cu, _ := ix.Share(m)
 		level, why := LevelInfo, ""
 		switch {
 		case math.IsNaN(cu):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // withPhases adds to s, for target a on ping, a sweep over 1, 8, 64 and 256
@@ -42,7 +43,7 @@ func withPhases(s *parse.Set) *parse.Set {
 // sweep point at 1 connection is not a fourth repetition of a/ping.
 func TestPhasesLeftOutOfThroughputRules(t *testing.T) {
 	plain, phased := withRun(cleanSet(), nil), withRun(withPhases(cleanSet()), nil)
-	cells := Cells(phased, DefaultThresholds)
+	cells := verdict.Cells(phased, verdict.DefaultThresholds)
 	for _, c := range cells {
 		if len(c.Reps) != 5 {
 			t.Errorf("%s: %d repetitions, want the 5 of the throughput pass", c, len(c.Reps))
@@ -65,9 +66,9 @@ func TestPhasesLeftOutOfThroughputRules(t *testing.T) {
 			t.Errorf("finding %d changed: %s\nbecame %s", i, a[i], b[i])
 		}
 	}
-	da := Decide(plain, Cells(plain, DefaultThresholds), MetricRPS, DecideOptions{Thresholds: DefaultThresholds})
-	db := Decide(phased, cells, MetricRPS, DecideOptions{Thresholds: DefaultThresholds})
-	flat := func(d *Verdicts) (out []string) {
+	da := verdict.Decide(plain, verdict.Cells(plain, verdict.DefaultThresholds), verdict.MetricRPS, verdict.DecideOptions{Thresholds: verdict.DefaultThresholds})
+	db := verdict.Decide(phased, cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: verdict.DefaultThresholds})
+	flat := func(d *verdict.Verdicts) (out []string) {
 		for _, sv := range d.Scenarios {
 			for _, v := range sv.Pairs {
 				out = append(out, fmt.Sprintf("%s/%s %s-%s %s %.6f", v.Run, v.Scenario, v.A, v.B, v.Verdict, v.Ratio))
@@ -97,11 +98,11 @@ func TestRecordOfPhasePoint(t *testing.T) {
 			r.Measurements = append(r.Measurements, mr)
 		}
 	})
-	ix := newRunIndex(s.Runs)
+	ix := verdict.NewRunIndex(s.Runs)
 	want := map[string]int{parse.PhaseThroughput: 1, parse.PhaseSweep: 4, parse.PhaseLatency: 3}
 	for _, m := range s.Measurements {
 		m.Threads = 0
-		if c, _ := ix.cpus(m); c != want[m.Phase] {
+		if c, _ := ix.CPUs(m); c != want[m.Phase] {
 			t.Errorf("%s rep %d phase %q: %d client CPUs, want %d", m.Target, m.Rep, m.Phase, c, want[m.Phase])
 		}
 	}
@@ -174,7 +175,7 @@ func TestPhaseRunDir(t *testing.T) {
 			t.Errorf("read: %v", err)
 		}
 	}
-	cells := Cells(set, DefaultThresholds)
+	cells := verdict.Cells(set, verdict.DefaultThresholds)
 	if len(cells) != 3 {
 		t.Fatalf("%d cells, want chi, gin and stdlib on ping", len(cells))
 	}
@@ -215,7 +216,7 @@ func TestInterferenceNamesPhasePoints(t *testing.T) {
 		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseLatency, Rate: 900, Interference: busy},
 		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseSweep, Connections: 64, Interference: busy},
 	}
-	fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Measurements: ms}}}}, DefaultThresholds)
+	fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Measurements: ms}}}}, verdict.DefaultThresholds)
 	if len(fs) != 1 {
 		t.Fatalf("want one finding, got %v", fs)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RuleProcess fires for a repetition of one target that ran slow (or fast)
@@ -37,7 +38,7 @@ type processRow struct {
 
 // processTest is one repetition's test against the target's others.
 type processTest struct {
-	cells  []*Cell // the target's cells, by scenario
+	cells  []*verdict.Cell // the target's cells, by scenario
 	rows   []processRow
 	i      int     // the tested row
 	ratio  float64 // its level against the others' mean, as a ratio
@@ -59,7 +60,7 @@ type processTest struct {
 // run are Holm-adjusted together, so a run (a page) sees a false finding at
 // most α of the time; a finding also needs the repetition on the same side
 // in at least processAgree of the scenarios.
-func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresholds) []Finding {
+func processFindings(set *parse.Set, cells []*verdict.Cell, pairs [][2]string, th verdict.Thresholds) []Finding {
 	collected := map[string]bool{}
 	for _, m := range set.Measurements {
 		collected[m.Run] = collected[m.Run] || (m.Run != "" && m.Order > 0)
@@ -68,7 +69,7 @@ func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresh
 	for _, r := range set.Runs {
 		runs[r.ID] = r
 	}
-	floors := map[string]map[scenarioKey]Floor{}
+	floors := map[string]map[verdict.ScenarioKey]verdict.Floor{}
 	ids, byRun := runGroups(cells)
 	var fs []Finding
 	for _, id := range ids {
@@ -83,13 +84,13 @@ func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresh
 		for i, pt := range tests {
 			ps[i] = pt.p
 		}
-		adj, _ := holm(ps, th.Alpha)
+		adj, _ := verdict.Holm(ps, th.Alpha)
 		for i, pt := range tests {
 			if !(adj[i] < th.Alpha) || float64(pt.agree) < processAgree*float64(len(pt.cells)) {
 				continue
 			}
 			if floors[id] == nil {
-				floors[id] = noiseFloors(set.Runs, byRun[id], MetricRPS, pairs, th)
+				floors[id] = verdict.NoiseFloors(set.Runs, byRun[id], verdict.MetricRPS, pairs, th)
 			}
 			fs = append(fs, pt.finding(runs[id], id, adj[i], len(tests), byRun[id], floors[id], th))
 		}
@@ -98,9 +99,9 @@ func processFindings(set *parse.Set, cells []*Cell, pairs [][2]string, th Thresh
 }
 
 // targetCells splits one run's cells by target name, in name order.
-func targetCells(cells []*Cell) [][]*Cell {
-	names, by := groupCells(cells, func(c *Cell) string { return c.Name })
-	out := make([][]*Cell, len(names))
+func targetCells(cells []*verdict.Cell) [][]*verdict.Cell {
+	names, by := groupCells(cells, func(c *verdict.Cell) string { return c.Name })
+	out := make([][]*verdict.Cell, len(names))
 	for i, n := range names {
 		out[i] = by[n]
 	}
@@ -109,7 +110,7 @@ func targetCells(cells []*Cell) [][]*Cell {
 
 // processRows are the repetitions of one target that ran every one of its
 // scenarios with a positive req/s, each with its level.
-func processRows(cells []*Cell) []processRow {
+func processRows(cells []*verdict.Cell) []processRow {
 	byRep := map[int][]*parse.Measurement{}
 	scenarios := map[int]map[string]bool{}
 	bad := map[int]bool{}
@@ -118,7 +119,7 @@ func processRows(cells []*Cell) []processRow {
 			if scenarios[m.Rep] == nil {
 				scenarios[m.Rep] = map[string]bool{}
 			}
-			bad[m.Rep] = bad[m.Rep] || !(reqPerSec(m) > 0) || scenarios[m.Rep][c.Scenario]
+			bad[m.Rep] = bad[m.Rep] || !(verdict.ReqPerSec(m) > 0) || scenarios[m.Rep][c.Scenario]
 			scenarios[m.Rep][c.Scenario] = true
 			byRep[m.Rep] = append(byRep[m.Rep], m)
 		}
@@ -130,7 +131,7 @@ func processRows(cells []*Cell) []processRow {
 		}
 		sum := 0.0
 		for _, m := range ms {
-			sum += math.Log(reqPerSec(m))
+			sum += math.Log(verdict.ReqPerSec(m))
 		}
 		rows = append(rows, processRow{rep: rep, level: sum / float64(len(ms)), cells: ms})
 	}
@@ -139,7 +140,7 @@ func processRows(cells []*Cell) []processRow {
 }
 
 // processTests tests each repetition of one target against its others.
-func processTests(cells []*Cell) []processTest {
+func processTests(cells []*verdict.Cell) []processTest {
 	rows := processRows(cells)
 	if len(cells) < processMinScenarios || len(rows) < processMinReps {
 		return nil
@@ -157,7 +158,7 @@ func processTests(cells []*Cell) []processTest {
 		pt := processTest{cells: cells, rows: rows, i: i, ratio: math.Exp(r.level - mean),
 			lo: math.Exp(slices.Min(others) - mean), hi: math.Exp(slices.Max(others) - mean)}
 		pt.t = (r.level - mean) / (sd * math.Sqrt(1+1/k))
-		pt.p = studentTwoSided(pt.t, k-1)
+		pt.p = verdict.StudentTwoSided(pt.t, k-1)
 		if sd == 0 {
 			pt.p = 1 // the others alike to the last digit: nothing to scale by
 		}
@@ -181,7 +182,7 @@ func meanSD(v []float64) (mean, sd float64) {
 
 // scenarioRatio is the tested repetition's req/s in cell c over the median
 // of the other tested repetitions there.
-func (pt processTest) scenarioRatio(c *Cell) float64 {
+func (pt processTest) scenarioRatio(c *verdict.Cell) float64 {
 	var mine float64
 	var others []float64
 	for _, r := range pt.rows {
@@ -190,20 +191,20 @@ func (pt processTest) scenarioRatio(c *Cell) float64 {
 				continue
 			}
 			if r.rep == pt.rows[pt.i].rep {
-				mine = reqPerSec(m)
+				mine = verdict.ReqPerSec(m)
 			} else {
-				others = append(others, reqPerSec(m))
+				others = append(others, verdict.ReqPerSec(m))
 			}
 		}
 	}
 	sort.Float64s(others)
-	return mine / medianSorted(others)
+	return mine / verdict.MedianSorted(others)
 }
 
 // sideScenarios are the cells where the tested repetition lies on the side
 // of its overall offset.
-func (pt processTest) sideScenarios() []*Cell {
-	var out []*Cell
+func (pt processTest) sideScenarios() []*verdict.Cell {
+	var out []*verdict.Cell
 	for _, c := range pt.cells {
 		if r := pt.scenarioRatio(c); (pt.ratio < 1) == (r < 1) && r != 1 {
 			out = append(out, c)
@@ -213,7 +214,7 @@ func (pt processTest) sideScenarios() []*Cell {
 }
 
 // finding words one significant repetition.
-func (pt processTest) finding(manifest *parse.Run, run string, p float64, family int, runCells []*Cell, floors map[scenarioKey]Floor, th Thresholds) Finding {
+func (pt processTest) finding(manifest *parse.Run, run string, p float64, family int, runCells []*verdict.Cell, floors map[verdict.ScenarioKey]verdict.Floor, th verdict.Thresholds) Finding {
 	row := pt.rows[pt.i]
 	way := "slower"
 	if pt.ratio > 1 {
@@ -318,7 +319,7 @@ func (pt processTest) timeNote(way string) string {
 
 // ends are the cells of the tested repetition's first and last scenario,
 // in the order they ran.
-func (pt processTest) ends() (first, last *Cell) {
+func (pt processTest) ends() (first, last *verdict.Cell) {
 	lo, hi := math.MaxInt, math.MinInt
 	for _, c := range pt.cells {
 		for _, m := range c.Reps {
@@ -367,11 +368,11 @@ func (pt processTest) cpuNote() string {
 // effect says what the repetition does to the run's claims: to the A/A
 // floor when the target is one of the pair (with the floor's median over
 // the scenarios with and without it), else to the target's intervals.
-func (pt processTest) effect(runCells []*Cell, floors map[scenarioKey]Floor, th Thresholds) string {
+func (pt processTest) effect(runCells []*verdict.Cell, floors map[verdict.ScenarioKey]verdict.Floor, th verdict.Thresholds) string {
 	name := pt.cells[0].Name
 	var with, without []float64
 	for _, c := range pt.cells {
-		f, ok := floors[scenarioKey{c.Run, c.Scenario}]
+		f, ok := floors[verdict.ScenarioKey{Run: c.Run, Scenario: c.Scenario}]
 		if !ok || math.IsNaN(f.AA) || (f.Pair[0] != name && f.Pair[1] != name) {
 			continue
 		}
@@ -383,17 +384,17 @@ func (pt processTest) effect(runCells []*Cell, floors map[scenarioKey]Floor, th 
 		return "it widens every interval of this target, so its verdicts, and every card it is in, lean to \"~\""
 	}
 	return fmt.Sprintf("this target is one side of the run's A/A pair, so it raises the noise floor of every scenario: the A/A bound over %d scenarios is %.0f%% at the median and %.0f%% at most with this repetition, %.0f%% and %.0f%% without it, and every verdict and card of the run claims only beyond that floor",
-		len(with), medianOf(with)*100, slices.Max(with)*100, medianOf(without)*100, slices.Max(without)*100)
+		len(with), verdict.MedianOf(with)*100, slices.Max(with)*100, verdict.MedianOf(without)*100, slices.Max(without)*100)
 }
 
 // pairWithout is the A/A bound of cell c's scenario with the tested
 // repetition left out of c, its side of the pair.
-func (pt processTest) pairWithout(c *Cell, runCells []*Cell, f Floor, th Thresholds) (float64, bool) {
+func (pt processTest) pairWithout(c *verdict.Cell, runCells []*verdict.Cell, f verdict.Floor, th verdict.Thresholds) (float64, bool) {
 	other := f.Pair[0]
 	if other == c.Name {
 		other = f.Pair[1]
 	}
-	var twin *Cell
+	var twin *verdict.Cell
 	for _, t := range runCells {
 		if t.Scenario == c.Scenario && t.Name == other {
 			twin = t
@@ -409,7 +410,7 @@ func (pt processTest) pairWithout(c *Cell, runCells []*Cell, f Floor, th Thresho
 	if twin == nil || len(mine) < 2 || len(twin.RPS.Values) < 2 || !(twin.RPS.Min > 0) {
 		return 0, false
 	}
-	w := welchLog(mine, twin.RPS.Values)
-	lo, hi := w.interval(th.Confidence)
+	w := verdict.WelchLog(mine, twin.RPS.Values)
+	lo, hi := w.Interval(th.Confidence)
 	return math.Expm1(math.Max(math.Abs(math.Log(lo)), math.Abs(math.Log(hi)))), true
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // The shape of the nest suite's quiet run: 6 targets × 8 repetitions × 11
@@ -45,12 +46,12 @@ func processPage(r *rand.Rand, tau float64, noise processNoise, pair []string) *
 }
 
 // processFired runs the rule on one simulated page.
-func processFired(set *parse.Set, th Thresholds) []Finding {
-	return processFindings(set, Cells(set, th), nil, th)
+func processFired(set *parse.Set, th verdict.Thresholds) []Finding {
+	return processFindings(set, verdict.Cells(set, th), nil, th)
 }
 
 func TestProcessNullFamilyWise(t *testing.T) {
-	th := DefaultThresholds
+	th := verdict.DefaultThresholds
 	gauss := func(cv float64) processNoise {
 		return func(r *rand.Rand, _, _, _ int) float64 { return cv * r.NormFloat64() }
 	}
@@ -92,7 +93,7 @@ func TestProcessNullFamilyWise(t *testing.T) {
 }
 
 func TestProcessSlowedFires(t *testing.T) {
-	th := DefaultThresholds
+	th := verdict.DefaultThresholds
 	for _, slow := range []float64{0.6, 1 / 0.6} {
 		// Target t01's fifth process at slow× on every scenario, the
 		// others apart by 4% by themselves, 5% noise per cell.
@@ -123,7 +124,7 @@ func TestProcessSlowedFires(t *testing.T) {
 }
 
 func TestProcessAAFloor(t *testing.T) {
-	th := DefaultThresholds
+	th := verdict.DefaultThresholds
 	noise := func(r *rand.Rand, target, rep, _ int) float64 {
 		x := 0.03 * r.NormFloat64()
 		if target == 1 && rep == 4 {
@@ -171,7 +172,7 @@ func TestProcessNestRun(t *testing.T) {
 	if set == nil || len(set.Measurements) == 0 {
 		t.Fatalf("read %s: %v", dir, errs)
 	}
-	fs := processFindings(set, Cells(set, DefaultThresholds), nil, DefaultThresholds)
+	fs := processFindings(set, verdict.Cells(set, verdict.DefaultThresholds), nil, verdict.DefaultThresholds)
 	var got []string
 	for _, f := range fs {
 		rep, _, _ := strings.Cut(strings.TrimPrefix(f.Message, "repetition "), " ")

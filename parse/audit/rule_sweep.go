@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // RuleSweepPoints: a saturation curve (throughput against connections)
@@ -48,7 +49,7 @@ func sweepFindings(set *parse.Set) []Finding {
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
-		return placeLess(a.run, a.scenario, a.target, b.run, b.scenario, b.target)
+		return verdict.PlaceLess(a.run, a.scenario, a.target, b.run, b.scenario, b.target)
 	})
 	var seen, thin []place
 	for _, k := range keys {
@@ -63,7 +64,7 @@ func sweepFindings(set *parse.Set) []Finding {
 			}
 		}
 		sort.Ints(counts)
-		p := place{run: k.run, target: k.target, scenario: k.scenario, dumps: dumpsOf(all)}
+		p := place{run: k.run, target: k.target, scenario: k.scenario, dumps: verdict.DumpsOf(all)}
 		seen = append(seen, p)
 		if len(counts) >= minSweepCounts && fewest >= minSweepReps {
 			continue

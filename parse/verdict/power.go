@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import "math"
 
@@ -31,7 +31,7 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 			continue
 		}
 		v := r.Cell.Stat(sv.Metric).Values
-		_, variance := logMeanVar(v)
+		_, variance := LogMeanVar(v)
 		pooled += variance * float64(len(v)-1)
 		dof += float64(len(v) - 1)
 		ns = append(ns, float64(len(v)))
@@ -39,7 +39,7 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	if len(ns) < 2 || dof == 0 {
 		return Power{}, false
 	}
-	p := Power{N: int(medianOf(ns)), Sigma: math.Sqrt(pooled / dof)}
+	p := Power{N: int(MedianOf(ns)), Sigma: math.Sqrt(pooled / dof)}
 	m := max(len(ns)*(len(ns)-1)/2, 1)
 	floor := math.Log1p(sv.Floor.Value)
 	p.Smallest = math.Expm1(floor + detectable(p.N, m, p.Sigma, th.Alpha, 0.5))

@@ -1,14 +1,14 @@
-package audit
+package verdict
 
 import (
 	"math"
 	"sync"
 )
 
-// studentTwoSided is P(|T| ≥ |t|) for Student's t with df degrees of
+// StudentTwoSided is P(|T| ≥ |t|) for Student's t with df degrees of
 // freedom (df > 0, not necessarily whole, as Welch's approximation gives):
 // the regularized incomplete beta I_x(df/2, 1/2) at x = df/(df+t²).
-func studentTwoSided(t, df float64) float64 {
+func StudentTwoSided(t, df float64) float64 {
 	switch {
 	case math.IsNaN(t) || !(df > 0):
 		return math.NaN()
@@ -44,7 +44,7 @@ var quantiles sync.Map // [2]float64 → float64
 func bisectQuantile(q, df float64) float64 {
 	tail := 2 * (1 - q) // two-sided p at the quantile
 	lo, hi := 0.0, 1.0
-	for studentTwoSided(hi, df) > tail {
+	for StudentTwoSided(hi, df) > tail {
 		hi *= 2
 		if hi > 1e12 {
 			return math.Inf(1)
@@ -52,7 +52,7 @@ func bisectQuantile(q, df float64) float64 {
 	}
 	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
 		mid := (lo + hi) / 2
-		if studentTwoSided(mid, df) > tail {
+		if StudentTwoSided(mid, df) > tail {
 			lo = mid
 		} else {
 			hi = mid

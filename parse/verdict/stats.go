@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"fmt"
@@ -77,7 +77,7 @@ func NewStat(values []float64, th Thresholds) Stat {
 	s.CV = robustCV(sorted, s.Median)
 	s.GeoMean = math.NaN()
 	if s.Min > 0 {
-		mean, _ := logMeanVar(sorted)
+		mean, _ := LogMeanVar(sorted)
 		s.GeoMean = math.Exp(mean)
 	}
 	return s
@@ -93,11 +93,11 @@ func robustCV(sorted []float64, median float64) float64 {
 		dev[i] = math.Abs(v - median)
 	}
 	sort.Float64s(dev)
-	return madScale * medianSorted(dev) / math.Abs(median)
+	return madScale * MedianSorted(dev) / math.Abs(median)
 }
 
-// medianSorted is the median of sorted values, NaN for none.
-func medianSorted(sorted []float64) float64 {
+// MedianSorted is the median of sorted values, NaN for none.
+func MedianSorted(sorted []float64) float64 {
 	n := len(sorted)
 	switch {
 	case n == 0:
@@ -142,7 +142,7 @@ func (c *Cell) Stat(m Metric) Stat {
 
 // Dumps lists the source files of the cell's repetitions, sorted, each once.
 func (c *Cell) Dumps() []string {
-	return dumpsOf(c.Reps)
+	return DumpsOf(c.Reps)
 }
 
 // String names the cell for messages: run/name/scenario, without empty parts.
@@ -154,21 +154,21 @@ func (c *Cell) String() string {
 	return s
 }
 
-// cellKey identifies a cell.
-type cellKey struct{ run, target, runtime, scenario string }
+// CellKey identifies a cell.
+type CellKey struct{ run, target, runtime, scenario string }
 
 // Cells groups the set's measurements of the closed-loop pass (warm-ups,
 // latency and sweep points excluded: Phase throughput) by run, target,
 // runtime and scenario, and summarises each group. The result is sorted by
 // run, scenario, name.
 func Cells(set *parse.Set, th Thresholds) []*Cell {
-	groups := map[cellKey][]*parse.Measurement{}
+	groups := map[CellKey][]*parse.Measurement{}
 	runtimes := map[string]map[string]bool{}
 	for _, m := range set.Measurements {
 		if m.Warmup || m.Phase != parse.PhaseThroughput {
 			continue
 		}
-		k := cellKey{m.Run, m.Target, m.Runtime, m.Scenario}
+		k := CellKey{m.Run, m.Target, m.Runtime, m.Scenario}
 		groups[k] = append(groups[k], m)
 		if runtimes[m.Target] == nil {
 			runtimes[m.Target] = map[string]bool{}
@@ -185,13 +185,13 @@ func Cells(set *parse.Set, th Thresholds) []*Cell {
 	}
 	sort.Slice(cells, func(i, j int) bool {
 		a, b := cells[i], cells[j]
-		return placeLess(a.Run, a.Scenario, a.Name, b.Run, b.Scenario, b.Name)
+		return PlaceLess(a.Run, a.Scenario, a.Name, b.Run, b.Scenario, b.Name)
 	})
 	return cells
 }
 
-// placeLess orders cells by run, then scenario, then name.
-func placeLess(runA, scenarioA, nameA, runB, scenarioB, nameB string) bool {
+// PlaceLess orders cells by run, then scenario, then name.
+func PlaceLess(runA, scenarioA, nameA, runB, scenarioB, nameB string) bool {
 	if runA != runB {
 		return runA < runB
 	}
@@ -201,7 +201,7 @@ func placeLess(runA, scenarioA, nameA, runB, scenarioB, nameB string) bool {
 	return nameA < nameB
 }
 
-func newCell(k cellKey, name string, ms []*parse.Measurement, th Thresholds) *Cell {
+func newCell(k CellKey, name string, ms []*parse.Measurement, th Thresholds) *Cell {
 	ms = slices.Clone(ms)
 	sort.SliceStable(ms, func(i, j int) bool {
 		if ms[i].Order != ms[j].Order {
@@ -214,7 +214,7 @@ func newCell(k cellKey, name string, ms []*parse.Measurement, th Thresholds) *Ce
 	rps := make([]float64, len(ms))
 	good := make([]float64, len(ms))
 	for i, m := range ms {
-		rps[i], good[i] = reqPerSec(m), m.GoodRPS()
+		rps[i], good[i] = ReqPerSec(m), m.GoodRPS()
 		if !slices.Contains(tools, m.Tool) {
 			tools = append(tools, m.Tool)
 		}
@@ -230,8 +230,8 @@ func newCell(k cellKey, name string, ms []*parse.Measurement, th Thresholds) *Ce
 	return c
 }
 
-// dumpsOf lists the distinct source files of ms, sorted.
-func dumpsOf(ms []*parse.Measurement) []string {
+// DumpsOf lists the distinct source files of ms, sorted.
+func DumpsOf(ms []*parse.Measurement) []string {
 	var files []string
 	for _, m := range ms {
 		if m.Source.File != "" {
@@ -242,15 +242,15 @@ func dumpsOf(ms []*parse.Measurement) []string {
 	return slices.Compact(files)
 }
 
-// reqPerSec is the one req/s of a repetition that every statistic here
+// ReqPerSec is the one req/s of a repetition that every statistic here
 // summarises, the same for every tool: completed requests ÷ the measured
 // window (parse.Measurement.Throughput; RPSBasis says which window).
-func reqPerSec(m *parse.Measurement) float64 { return m.Throughput() }
+func ReqPerSec(m *parse.Measurement) float64 { return m.Throughput() }
 
-// toolMedian is the median of the tool's own req/s figures over a cell's
+// ToolMedian is the median of the tool's own req/s figures over a cell's
 // repetitions (what a table built from the tools' printouts shows), 0 when
 // a repetition printed none.
-func (c *Cell) toolMedian() float64 {
+func (c *Cell) ToolMedian() float64 {
 	v := make([]float64, 0, len(c.Reps))
 	for _, m := range c.Reps {
 		if m.ToolRPS <= 0 {
@@ -262,5 +262,5 @@ func (c *Cell) toolMedian() float64 {
 		return 0
 	}
 	slices.Sort(v)
-	return medianSorted(v)
+	return MedianSorted(v)
 }

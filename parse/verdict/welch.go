@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"math"
@@ -42,49 +42,49 @@ import (
 // n−1 = 3 degrees of freedom at n = 4, too few to survive the correction.
 const MethodWelchLog = "welch-t-log"
 
-// welch is Welch's two-sample t-test on log values.
-type welch struct {
-	diff float64 // mean log a − mean log b: the log of the ratio of geometric means
-	se   float64 // standard error of diff
-	df   float64 // Welch–Satterthwaite degrees of freedom
+// Welch is Welch's two-sample t-test on log values.
+type Welch struct {
+	Diff float64 // mean log a − mean log b: the log of the ratio of geometric means
+	Se   float64 // standard error of diff
+	Df   float64 // Welch–Satterthwaite degrees of freedom
 	p    float64 // two-sided p-value
 }
 
-// welchLog tests a against b on their logarithms. Every value must be
+// WelchLog tests a against b on their logarithms. Every value must be
 // positive and each side must hold at least two values.
-func welchLog(a, b []float64) welch {
-	ma, va := logMeanVar(a)
-	mb, vb := logMeanVar(b)
+func WelchLog(a, b []float64) Welch {
+	ma, va := LogMeanVar(a)
+	mb, vb := LogMeanVar(b)
 	na, nb := float64(len(a)), float64(len(b))
 	sa, sb := va/na, vb/nb
-	w := welch{diff: ma - mb, se: math.Sqrt(sa + sb)}
-	if w.se == 0 {
+	w := Welch{Diff: ma - mb, Se: math.Sqrt(sa + sb)}
+	if w.Se == 0 {
 		// Both cells repeated one value exactly: nothing to weigh the
 		// difference against, so it is certain or absent.
-		w.df = na + nb - 2
+		w.Df = na + nb - 2
 		w.p = 1
-		if w.diff != 0 {
+		if w.Diff != 0 {
 			w.p = 0
 		}
 		return w
 	}
-	w.df = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
-	w.p = studentTwoSided(w.diff/w.se, w.df)
+	w.Df = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
+	w.p = StudentTwoSided(w.Diff/w.Se, w.Df)
 	return w
 }
 
-// interval is the confidence interval of the ratio exp(diff) at level.
-func (w welch) interval(level float64) (lo, hi float64) {
-	if w.se == 0 {
-		r := math.Exp(w.diff)
+// Interval is the confidence interval of the ratio exp(diff) at level.
+func (w Welch) Interval(level float64) (lo, hi float64) {
+	if w.Se == 0 {
+		r := math.Exp(w.Diff)
 		return r, r
 	}
-	q := studentQuantile(1-(1-level)/2, w.df)
-	return math.Exp(w.diff - q*w.se), math.Exp(w.diff + q*w.se)
+	q := studentQuantile(1-(1-level)/2, w.Df)
+	return math.Exp(w.Diff - q*w.Se), math.Exp(w.Diff + q*w.Se)
 }
 
-// logMeanVar is the mean and the sample variance of log v.
-func logMeanVar(v []float64) (mean, variance float64) {
+// LogMeanVar is the mean and the sample variance of log v.
+func LogMeanVar(v []float64) (mean, variance float64) {
 	for _, x := range v {
 		mean += math.Log(x)
 	}
@@ -99,11 +99,11 @@ func logMeanVar(v []float64) (mean, variance float64) {
 	return mean, variance
 }
 
-// holm adjusts p-values for their number, step-down (Holm 1979): the
+// Holm adjusts p-values for their number, step-down (Holm 1979): the
 // adjusted p of the j-th smallest (from 0) is the running maximum of
 // (m−j)·p, capped at 1. It also returns each one's step level, α/(m−j):
 // the level at which that test must reject for Holm to reject it.
-func holm(p []float64, alpha float64) (adj, step []float64) {
+func Holm(p []float64, alpha float64) (adj, step []float64) {
 	m := len(p)
 	idx := make([]int, m)
 	for i := range idx {

@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func simCell(name string, values []float64, th Thresholds) *Cell {
 		st.Min = math.Min(st.Min, v)
 	}
 	if st.Min > 0 {
-		mean, _ := logMeanVar(values)
+		mean, _ := LogMeanVar(values)
 		st.GeoMean = math.Exp(mean)
 	}
 	c.RPS, c.GoodRPS = st, st
@@ -117,7 +117,7 @@ func aaResiduals(t *testing.T) []float64 {
 		if len(v) < 3 || !(c.RPS.Min > 0) {
 			continue
 		}
-		mean, _ := logMeanVar(v)
+		mean, _ := LogMeanVar(v)
 		scale := math.Sqrt(float64(len(v)) / float64(len(v)-1))
 		for _, x := range v {
 			res = append(res, (math.Log(x)-mean)*scale)

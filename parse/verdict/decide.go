@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"math"
@@ -73,9 +73,9 @@ func Decide(set *parse.Set, cells []*Cell, m Metric, opts DecideOptions) *Verdic
 		runs = set.Runs
 	}
 	bound := clientBound(set, cells, th)
-	floors := noiseFloors(runs, cells, m, opts.AAPairs, th)
-	for _, g := range groupByScenario(cells) {
-		sv := decideScenario(g, m, th, floors[scenarioKey{g[0].Run, g[0].Scenario}], bound)
+	floors := NoiseFloors(runs, cells, m, opts.AAPairs, th)
+	for _, g := range GroupByScenario(cells) {
+		sv := decideScenario(g, m, th, floors[ScenarioKey{g[0].Run, g[0].Scenario}], bound)
 		d.Scenarios = append(d.Scenarios, sv)
 		for _, c := range sv.Cells {
 			d.byCell[c] = sv
@@ -84,24 +84,24 @@ func Decide(set *parse.Set, cells []*Cell, m Metric, opts DecideOptions) *Verdic
 	return d
 }
 
-type scenarioKey struct{ run, scenario string }
+type ScenarioKey struct{ Run, Scenario string }
 
-// groupByScenario splits cells by run and scenario, sorted by run, scenario.
-func groupByScenario(cells []*Cell) [][]*Cell {
-	groups := map[scenarioKey][]*Cell{}
-	var keys []scenarioKey
+// GroupByScenario splits cells by run and scenario, sorted by run, scenario.
+func GroupByScenario(cells []*Cell) [][]*Cell {
+	groups := map[ScenarioKey][]*Cell{}
+	var keys []ScenarioKey
 	for _, c := range cells {
-		k := scenarioKey{c.Run, c.Scenario}
+		k := ScenarioKey{c.Run, c.Scenario}
 		if groups[k] == nil {
 			keys = append(keys, k)
 		}
 		groups[k] = append(groups[k], c)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].run != keys[j].run {
-			return keys[i].run < keys[j].run
+		if keys[i].Run != keys[j].Run {
+			return keys[i].Run < keys[j].Run
 		}
-		return keys[i].scenario < keys[j].scenario
+		return keys[i].Scenario < keys[j].Scenario
 	})
 	out := make([][]*Cell, len(keys))
 	for i, k := range keys {
@@ -110,8 +110,8 @@ func groupByScenario(cells []*Cell) [][]*Cell {
 	return out
 }
 
-// testable reports whether a cell can enter a test, and if not, why.
-func testable(c *Cell, m Metric, th Thresholds) (bool, string) {
+// Testable reports whether a cell can enter a test, and if not, why.
+func Testable(c *Cell, m Metric, th Thresholds) (bool, string) {
 	s := c.Stat(m)
 	switch {
 	case s.N == 0 || !(s.Min > 0):
@@ -139,27 +139,27 @@ func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound m
 			sv.Pairs = append(sv.Pairs, Verdict{Run: sv.Run, Scenario: sv.Scenario, A: a.Name, B: b.Name, CellA: a, CellB: b})
 		}
 	}
-	sv.Family = judge(sv.Pairs, m, th, floor.Value, bound)
+	sv.Family = Judge(sv.Pairs, m, th, floor.Value, bound)
 	sv.Ranks = ranks(sv, m, th)
 	return sv
 }
 
-// judge decides vs as one family: each pair's CellA against its CellB on
+// Judge decides vs as one family: each pair's CellA against its CellB on
 // metric m, Welch's t on logs, Holm over the pairs tested, a claim only
 // when the interval at the pair's Holm step clears floor. Pairs that cannot
 // be tested read "~" with their reason. It returns the family's size.
-func judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell]bool) int {
+func Judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell]bool) int {
 	var tested []int
 	var ps []float64
-	var tests []welch
+	var tests []Welch
 	for i := range vs {
 		v := &vs[i]
 		a, b := v.CellA, v.CellB
 		v.Metric, v.Floor, v.Verdict, v.Alpha = m, floor, VerdictTie, th.Alpha
 		v.Ratio = a.Stat(m).GeoMean / b.Stat(m).GeoMean
 		v.Lo, v.Hi, v.Level, v.P, v.PAdj = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		okA, whyA := testable(a, m, th)
-		okB, whyB := testable(b, m, th)
+		okA, whyA := Testable(a, m, th)
+		okB, whyB := Testable(b, m, th)
 		switch {
 		case !okA:
 			v.Reason = whyA
@@ -168,19 +168,19 @@ func judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell
 		case bound[a] && bound[b]:
 			v.Reason = ReasonClientBound
 		default:
-			w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
+			w := WelchLog(a.Stat(m).Values, b.Stat(m).Values)
 			v.Method, v.P = MethodWelchLog, w.p
 			tested = append(tested, i)
 			ps = append(ps, w.p)
 			tests = append(tests, w)
 		}
 	}
-	adj, step := holm(ps, th.Alpha)
+	adj, step := Holm(ps, th.Alpha)
 	clear := math.Log1p(floor)
 	for k, i := range tested {
 		v := &vs[i]
 		v.PAdj, v.Level = adj[k], 1-step[k]
-		v.Lo, v.Hi = tests[k].interval(v.Level)
+		v.Lo, v.Hi = tests[k].Interval(v.Level)
 		switch {
 		case !(v.PAdj < th.Alpha):
 			v.Reason = ReasonNotSignificant
@@ -215,8 +215,8 @@ func sortByEstimate(cells []*Cell, m Metric, th Thresholds) []*Cell {
 	out := append([]*Cell(nil), cells...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		oa, _ := testable(a, m, th)
-		ob, _ := testable(b, m, th)
+		oa, _ := Testable(a, m, th)
+		ob, _ := Testable(b, m, th)
 		if oa != ob {
 			return oa
 		}
@@ -232,14 +232,14 @@ func sortByEstimate(cells []*Cell, m Metric, th Thresholds) []*Cell {
 func ranks(sv *ScenarioVerdicts, m Metric, th Thresholds) []Rank {
 	k := 0
 	for _, c := range sv.Cells {
-		if ok, _ := testable(c, m, th); ok {
+		if ok, _ := Testable(c, m, th); ok {
 			k++
 		}
 	}
 	out := make([]Rank, len(sv.Cells))
 	for i, c := range sv.Cells {
 		out[i] = Rank{Cell: c}
-		if ok, _ := testable(c, m, th); !ok {
+		if ok, _ := Testable(c, m, th); !ok {
 			continue
 		}
 		faster, slower := 0, 0

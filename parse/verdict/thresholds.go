@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 // Thresholds are the numbers that decide when a difference is claimed and
 // when an audit rule fires. Start from DefaultThresholds and change fields;

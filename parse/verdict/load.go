@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"math"
@@ -12,38 +12,38 @@ import (
 	"github.com/fairbench/fairbench/parse/manifest"
 )
 
-// runIndex finds the run.json record behind a measurement.
-type runIndex struct {
-	runs    map[string]*parse.Run
-	records map[recordKey]*manifest.Measurement
+// RunIndex finds the run.json record behind a measurement.
+type RunIndex struct {
+	Runs    map[string]*parse.Run
+	Records map[RecordKey]*manifest.Measurement
 }
 
-// recordKey is a measurement's place in its run: its cell and repetition,
+// RecordKey is a measurement's place in its run: its cell and repetition,
 // and for a latency or sweep point its phase, connections and offered rate,
 // so that a point is never taken for the throughput repetition it shares
 // a number with.
-type recordKey struct {
+type RecordKey struct {
 	run, target, scenario, phase string
 	rep, connections             int
 	rate                         float64
 	warmup                       bool
 }
 
-// keyOfRecord is the place of run.json's record mr in run id.
-func keyOfRecord(id string, mr *manifest.Measurement) recordKey {
-	k := recordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
+// KeyOfRecord is the place of run.json's record mr in run id.
+func KeyOfRecord(id string, mr *manifest.Measurement) RecordKey {
+	k := RecordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
 	if mr.Phase == parse.PhaseLatency {
 		k.connections = 0 // a latency point is known by its rate; its workers were recorded only later
 	}
 	return k
 }
 
-// keyOfMeasurement is the place of m, as keyOfRecord keys its record: a
+// KeyOfMeasurement is the place of m, as keyOfRecord keys its record: a
 // throughput measurement's connections and rate are the suite's (0 in
 // run.json), a sweep point's connections, a latency point's rate and a
 // ceiling point's workers their own.
-func keyOfMeasurement(m *parse.Measurement) recordKey {
-	k := recordKey{run: m.Run, target: m.Target, scenario: m.Scenario, phase: m.Phase, rep: m.Rep, warmup: m.Warmup}
+func KeyOfMeasurement(m *parse.Measurement) RecordKey {
+	k := RecordKey{run: m.Run, target: m.Target, scenario: m.Scenario, phase: m.Phase, rep: m.Rep, warmup: m.Warmup}
 	switch m.Phase {
 	case parse.PhaseSweep, parse.PhaseCeiling:
 		k.connections = m.Connections
@@ -53,29 +53,29 @@ func keyOfMeasurement(m *parse.Measurement) recordKey {
 	return k
 }
 
-func newRunIndex(runs []*parse.Run) runIndex {
-	ix := runIndex{runs: map[string]*parse.Run{}, records: map[recordKey]*manifest.Measurement{}}
+func NewRunIndex(runs []*parse.Run) RunIndex {
+	ix := RunIndex{Runs: map[string]*parse.Run{}, Records: map[RecordKey]*manifest.Measurement{}}
 	for _, r := range runs {
-		ix.runs[r.ID] = r
+		ix.Runs[r.ID] = r
 		for i := range r.Measurements {
 			mr := &r.Measurements[i]
-			ix.records[keyOfRecord(r.ID, mr)] = mr
+			ix.Records[KeyOfRecord(r.ID, mr)] = mr
 		}
 	}
 	return ix
 }
 
-// cpus is how many CPUs the client and the server of m could use, 0 if
+// CPUs is how many CPUs the client and the server of m could use, 0 if
 // unknown: the measurement's CPU sets, else the run's isolation, else the
 // host's threads. The client is further capped by what the tool can use:
 // wrk uses its threads, autocannon one thread per worker (one without).
-func (ix runIndex) cpus(m *parse.Measurement) (client, server int) {
-	r := ix.runs[m.Run]
+func (ix RunIndex) CPUs(m *parse.Measurement) (client, server int) {
+	r := ix.Runs[m.Run]
 	if r == nil {
 		return 0, 0
 	}
 	client, server = cpuCount(r.Isolation.ClientCPUs), cpuCount(r.Isolation.ServerCPUs)
-	if mr := ix.records[keyOfMeasurement(m)]; mr != nil {
+	if mr := ix.Records[KeyOfMeasurement(m)]; mr != nil {
 		client = firstPositive(cpuCount(mr.ClientCPUList), client)
 		server = firstPositive(cpuCount(mr.ServerCPUList), server)
 	}
@@ -118,23 +118,23 @@ func cpuCount(list string) int {
 	return n
 }
 
-// ranFor is how long m ran: the measured duration, else the requested one.
-func ranFor(m *parse.Measurement) time.Duration {
+// RanFor is how long m ran: the measured duration, else the requested one.
+func RanFor(m *parse.Measurement) time.Duration {
 	if m.Duration > 0 {
 		return m.Duration
 	}
 	return m.Window
 }
 
-// share is the share of its CPUs the client and the server of m kept
+// Share is the share of its CPUs the client and the server of m kept
 // busy in m's window, NaN where the collector recorded no CPU seconds.
 // The CPU seconds are the whole process's, its start and exit around the
 // window too, so a process busy throughout can come out above its CPUs
 // (101%): a share is at most 1, all of them.
-func (ix runIndex) share(m *parse.Measurement) (client, server float64) {
+func (ix RunIndex) Share(m *parse.Measurement) (client, server float64) {
 	client, server = math.NaN(), math.NaN()
-	cc, sc := ix.cpus(m)
-	d := ranFor(m).Seconds()
+	cc, sc := ix.CPUs(m)
+	d := RanFor(m).Seconds()
 	if d <= 0 {
 		return client, server
 	}
@@ -147,12 +147,12 @@ func (ix runIndex) share(m *parse.Measurement) (client, server float64) {
 	return client, server
 }
 
-// cellLoad is the median share of its CPUs the client and the server of
+// CellLoad is the median share of its CPUs the client and the server of
 // cell c kept busy, NaN where the collector recorded no CPU seconds.
-func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
+func (ix RunIndex) CellLoad(c *Cell) (client, server float64) {
 	var cs, ss []float64
 	for _, m := range c.Reps {
-		cu, su := ix.share(m)
+		cu, su := ix.Share(m)
 		if !math.IsNaN(cu) {
 			cs = append(cs, cu)
 		}
@@ -160,7 +160,7 @@ func (ix runIndex) cellLoad(c *Cell) (client, server float64) {
 			ss = append(ss, su)
 		}
 	}
-	return medianOf(cs), medianOf(ss)
+	return MedianOf(cs), MedianOf(ss)
 }
 
 // clientBound is the cells whose load generator was saturated (the
@@ -172,18 +172,18 @@ func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 	if set == nil {
 		return out
 	}
-	ix := newRunIndex(set.Runs)
+	ix := NewRunIndex(set.Runs)
 	for _, c := range cells {
-		if cu, _ := ix.cellLoad(c); cu >= th.ClientSaturation {
+		if cu, _ := ix.CellLoad(c); cu >= th.ClientSaturation {
 			out[c] = true
 		}
 	}
 	return out
 }
 
-// medianOf is the median of v, NaN for none. v is not modified.
-func medianOf(v []float64) float64 {
+// MedianOf is the median of v, NaN for none. v is not modified.
+func MedianOf(v []float64) float64 {
 	s := slices.Clone(v)
 	sort.Float64s(s)
-	return medianSorted(s)
+	return MedianSorted(s)
 }

@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"math"
@@ -11,9 +11,9 @@ import (
 func TestWelchLog(t *testing.T) {
 	b := []float64{1, math.Exp(0.1), math.Exp(0.2)}
 	a := []float64{math.Exp(0.25), math.Exp(0.35), math.Exp(0.45)}
-	w := welchLog(a, b)
+	w := WelchLog(a, b)
 	se := math.Sqrt(0.01/3 + 0.01/3)
-	if math.Abs(w.diff-0.25) > 1e-12 || math.Abs(w.se-se) > 1e-12 || math.Abs(w.df-4) > 1e-9 {
+	if math.Abs(w.Diff-0.25) > 1e-12 || math.Abs(w.Se-se) > 1e-12 || math.Abs(w.Df-4) > 1e-9 {
 		t.Fatalf("welch = %+v, want diff 0.25, se %.4f, df 4", w, se)
 	}
 	// t = 3.062 with 4 df: two-sided p = 0.0375 (t tables: 2.776 at 0.05, 3.747 at 0.02).
@@ -21,20 +21,20 @@ func TestWelchLog(t *testing.T) {
 		t.Errorf("p = %v, want between 0.02 and 0.05", w.p)
 	}
 	// The interval at 1 − p has 1 on its edge: the test and the interval agree.
-	lo, _ := w.interval(1 - w.p)
+	lo, _ := w.Interval(1 - w.p)
 	if math.Abs(lo-1) > 1e-6 {
 		t.Errorf("interval at 1−p starts at %v, want 1", lo)
 	}
-	if w := welchLog([]float64{5, 5, 5}, []float64{5, 5, 5}); w.p != 1 {
+	if w := WelchLog([]float64{5, 5, 5}, []float64{5, 5, 5}); w.p != 1 {
 		t.Errorf("identical constant samples: p = %v, want 1", w.p)
 	}
-	if w := welchLog([]float64{6, 6, 6}, []float64{5, 5, 5}); !(w.p < 1e-12) {
+	if w := WelchLog([]float64{6, 6, 6}, []float64{5, 5, 5}); !(w.p < 1e-12) {
 		t.Errorf("different constant samples: p = %v, want 0", w.p)
 	}
 }
 
 func TestHolm(t *testing.T) {
-	adj, step := holm([]float64{0.01, 0.04, 0.03, 0.5}, 0.05)
+	adj, step := Holm([]float64{0.01, 0.04, 0.03, 0.5}, 0.05)
 	// Sorted 0.01, 0.03, 0.04, 0.5: 4×0.01, 3×0.03, max(2×0.04, 0.09), 0.5.
 	want := []float64{0.04, 0.09, 0.09, 0.5}
 	wantStep := []float64{0.0125, 0.025, 0.05 / 3, 0.05}

@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"math"
@@ -30,15 +30,15 @@ func defaultFloor(th Thresholds) Floor {
 	return Floor{Value: th.Noise, Threshold: th.Noise, AA: math.NaN()}
 }
 
-// aaPairOf is the run's A/A pair: run.json's, else the first of the
+// AAPairOf is the run's A/A pair: run.json's, else the first of the
 // caller's pairs with both targets among the run's cells.
-func aaPairOf(run *parse.Run, groups [][]*Cell, fallback [][2]string) ([2]string, bool) {
+func AAPairOf(run *parse.Run, groups [][]*Cell, fallback [][2]string) ([2]string, bool) {
 	if run != nil && len(run.AAPair) == 2 {
 		return [2]string{run.AAPair[0], run.AAPair[1]}, true
 	}
 	for _, p := range fallback {
 		for _, g := range groups {
-			if a, b := aaCells(g, p); a != nil && b != nil {
+			if a, b := AACells(g, p); a != nil && b != nil {
 				return p, true
 			}
 		}
@@ -46,8 +46,8 @@ func aaPairOf(run *parse.Run, groups [][]*Cell, fallback [][2]string) ([2]string
 	return [2]string{}, false
 }
 
-// aaCells finds the A/A pair's two cells in one scenario's cells.
-func aaCells(cells []*Cell, pair [2]string) (a, b *Cell) {
+// AACells finds the A/A pair's two cells in one scenario's cells.
+func AACells(cells []*Cell, pair [2]string) (a, b *Cell) {
 	for _, c := range cells {
 		if a == nil && c.is(pair[0]) {
 			a = c
@@ -62,37 +62,37 @@ func aaCells(cells []*Cell, pair [2]string) (a, b *Cell) {
 // is reports whether the cell is the target called name.
 func (c *Cell) is(name string) bool { return c.Name == name || c.Target == name }
 
-// noiseFloors is each scenario's floor: max(the documented threshold, the
+// NoiseFloors is each scenario's floor: max(the documented threshold, the
 // upper confidence bound of the A/A pair's |log ratio|).
-func noiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]string, th Thresholds) map[scenarioKey]Floor {
+func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]string, th Thresholds) map[ScenarioKey]Floor {
 	byID := map[string]*parse.Run{}
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
-	out := map[scenarioKey]Floor{}
-	groups := groupByScenario(cells)
+	out := map[ScenarioKey]Floor{}
+	groups := GroupByScenario(cells)
 	byRun := map[string][][]*Cell{}
 	for _, g := range groups {
 		byRun[g[0].Run] = append(byRun[g[0].Run], g)
 	}
 	for _, g := range groups {
-		k := scenarioKey{g[0].Run, g[0].Scenario}
+		k := ScenarioKey{g[0].Run, g[0].Scenario}
 		f := defaultFloor(th)
 		out[k] = f
-		pair, ok := aaPairOf(byID[k.run], byRun[k.run], fallback)
+		pair, ok := AAPairOf(byID[k.Run], byRun[k.Run], fallback)
 		if !ok {
 			continue
 		}
-		a, b := aaCells(g, pair)
+		a, b := AACells(g, pair)
 		if a == nil || b == nil {
 			continue
 		}
 		f.Pair = [2]string{a.Name, b.Name}
-		if okA, _ := testable(a, m, th); okA {
-			if okB, _ := testable(b, m, th); okB {
-				w := welchLog(a.Stat(m).Values, b.Stat(m).Values)
-				f.AADiff, f.AASE = w.diff, w.se
-				lo, hi := w.interval(th.Confidence)
+		if okA, _ := Testable(a, m, th); okA {
+			if okB, _ := Testable(b, m, th); okB {
+				w := WelchLog(a.Stat(m).Values, b.Stat(m).Values)
+				f.AADiff, f.AASE = w.Diff, w.Se
+				lo, hi := w.Interval(th.Confidence)
 				f.AA = math.Expm1(math.Max(math.Abs(math.Log(lo)), math.Abs(math.Log(hi))))
 				f.Value = math.Max(f.Threshold, f.AA)
 			}

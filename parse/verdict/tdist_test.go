@@ -1,4 +1,4 @@
-package audit
+package verdict
 
 import (
 	"math"
@@ -20,11 +20,11 @@ func TestStudentKnownAnswers(t *testing.T) {
 		if math.Abs(got-c.want) > 0.002*c.want+0.01*boolf(c.df != math.Trunc(c.df)) {
 			t.Errorf("studentQuantile(%v, df=%v) = %.4f, want %.3f", c.q, c.df, got, c.want)
 		}
-		if p := studentTwoSided(got, c.df); math.Abs(p-2*(1-c.q)) > 1e-9 {
+		if p := StudentTwoSided(got, c.df); math.Abs(p-2*(1-c.q)) > 1e-9 {
 			t.Errorf("studentTwoSided(%.4f, %v) = %v, want %v", got, c.df, p, 2*(1-c.q))
 		}
 	}
-	if p := studentTwoSided(0, 5); math.Abs(p-1) > 1e-12 {
+	if p := StudentTwoSided(0, 5); math.Abs(p-1) > 1e-12 {
 		t.Errorf("studentTwoSided(0) = %v, want 1", p)
 	}
 }
