@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // hiSource copies testdata/hiserver into a module of its own, to be built
@@ -92,7 +92,7 @@ expect = { status = 200, body = "Hi" }
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	collectOnce := func() manifest.Target {
+	collectOnce := func() runjson.Target {
 		t.Helper()
 		dir, err := Run(ctx, suite, Options{Out: t.TempDir(), buildCache: cache})
 		if err != nil {

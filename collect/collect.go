@@ -21,7 +21,7 @@
 // that crashes or overruns its window (it is killed with its process group
 // after Options.ToolGrace), a target that cannot start — each keeps what was
 // written, says why, and leaves the measurement for Options.Resume; the run
-// ends manifest.StatusFailed. A run dir that cannot be written (a full disk) stops
+// ends runjson.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
 //
 // Collect leaves parsing, statistics and pages to packages parse and render.
@@ -39,7 +39,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Options are the settings of one collect that are not in the suite.
@@ -90,7 +90,7 @@ type collector struct {
 	opt      Options
 	dir      *RunDir
 	drivers  map[string]Driver
-	tools    map[string]manifest.Version
+	tools    map[string]runjson.Version
 	bins     string // scratch folder for build outputs and scripts
 	order    int
 	services []*runningService
@@ -101,13 +101,13 @@ type collector struct {
 	hosts          []*sshHost
 	here           *localMachine
 	server, client machine
-	live           []manifest.Leftover // process groups started on hosts, not seen to end
-	rps            map[string]float64  // closed-loop req/s by dump, for the latency phase's capacity
+	live           []runjson.Leftover // process groups started on hosts, not seen to end
+	rps            map[string]float64 // closed-loop req/s by dump, for the latency phase's capacity
 	// binRun names this collect's folder of {bin}s on the server
 	// machine, bin/<binRun>/<target>: its own, beside other collects'.
 	binRun string
 	// atSpeed is the shortest the host speed probe took on each CPU set
-	// (manifest.SpeedSet) in the run; speedFailed: a probe failed and was
+	// (runjson.SpeedSet) in the run; speedFailed: a probe failed and was
 	// noted; speedWaited: the waits for it so far; retaking: the turns
 	// running are taken again (host_speed.go).
 	atSpeed     map[string]float64
@@ -130,7 +130,7 @@ func newCollector(suite *Suite, opt Options) *collector {
 	if opt.Progress == nil {
 		opt.Progress = ProgressFor(nil)
 	}
-	tools := map[string]manifest.Version{}
+	tools := map[string]runjson.Version{}
 	if opt.pinningRoots == (pinning.Roots{}) {
 		opt.pinningRoots = pinning.DefaultRoots
 	}
@@ -190,16 +190,16 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 	}
 	c.stopServices()
 	c.removeBins()
-	status := manifest.StatusComplete
+	status := runjson.StatusComplete
 	switch {
 	case ctx.Err() != nil:
-		status = manifest.StatusInterrupted
+		status = runjson.StatusInterrupted
 		err = fmt.Errorf("interrupted: finish with -resume %s", c.dir.Path)
 	case err != nil:
-		status = manifest.StatusFailed
+		status = runjson.StatusFailed
 	default:
 		if n := c.missing(targets); n > 0 {
-			status = manifest.StatusFailed
+			status = runjson.StatusFailed
 			err = fmt.Errorf("%d measurements missing or failed (see errors in run.json): take them again with -resume %s", n, c.dir.Path)
 		}
 	}
@@ -207,7 +207,7 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 		c.dir.release() // room for the update below
 	}
 	end := c.opt.Now().UTC()
-	uerr := c.dir.Update(func(m *manifest.Manifest) {
+	uerr := c.dir.Update(func(m *runjson.Manifest) {
 		m.Status, m.End = status, &end
 		if err != nil {
 			m.Errors = append(m.Errors, err.Error())
@@ -242,13 +242,13 @@ func (c *collector) createRunDir() error {
 	if info, err := os.Stat(c.suite.File); err == nil && info.Mode().IsRegular() {
 		suiteFile, _ = filepath.Abs(c.suite.File)
 	}
-	m := manifest.Manifest{
-		Schema:      manifest.SchemaVersion,
+	m := runjson.Manifest{
+		Schema:      runjson.SchemaVersion,
 		ID:          runID(start, host.Hostname),
 		Suite:       c.suite.Name,
 		SuiteFile:   suiteFile,
 		SuiteSHA256: c.suite.SHA256(),
-		Status:      manifest.StatusRunning,
+		Status:      runjson.StatusRunning,
 		Start:       start,
 		Facts:       host,
 		Tools:       c.tools,
@@ -284,7 +284,7 @@ func (c *collector) note(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	c.opt.Progress.Note(msg)
 	if c.dir != nil {
-		c.dir.Update(func(m *manifest.Manifest) { m.Errors = append(m.Errors, msg) })
+		c.dir.Update(func(m *runjson.Manifest) { m.Errors = append(m.Errors, msg) })
 	}
 }
 
@@ -298,7 +298,7 @@ func (c *collector) startServices(ctx context.Context) error {
 		}
 		c.services = append(c.services, rs)
 		if c.dir != nil {
-			if err := c.dir.Update(func(m *manifest.Manifest) { m.Services = append(m.Services, rec) }); err != nil {
+			if err := c.dir.Update(func(m *runjson.Manifest) { m.Services = append(m.Services, rec) }); err != nil {
 				return err
 			}
 		}
@@ -490,17 +490,17 @@ func (c *collector) expanded(t Target) Target {
 	return t
 }
 
-func (c *collector) targetRecord(name string) (manifest.Target, bool) {
+func (c *collector) targetRecord(name string) (runjson.Target, bool) {
 	for _, t := range c.dir.Manifest().Targets {
 		if t.Name == name {
 			return t, true
 		}
 	}
-	return manifest.Target{}, false
+	return runjson.Target{}, false
 }
 
-func (c *collector) setTarget(rec manifest.Target) error {
-	return c.dir.Update(func(m *manifest.Manifest) {
+func (c *collector) setTarget(rec runjson.Target) error {
+	return c.dir.Update(func(m *runjson.Manifest) {
 		for i := range m.Targets {
 			if m.Targets[i].Name == rec.Name {
 				m.Targets[i] = rec
@@ -512,8 +512,8 @@ func (c *collector) setTarget(rec manifest.Target) error {
 }
 
 // updateTarget changes a target's record in run.json.
-func (c *collector) updateTarget(name string, change func(*manifest.Target)) error {
-	return c.dir.Update(func(m *manifest.Manifest) {
+func (c *collector) updateTarget(name string, change func(*runjson.Target)) error {
+	return c.dir.Update(func(m *runjson.Manifest) {
 		for i := range m.Targets {
 			if m.Targets[i].Name == name {
 				change(&m.Targets[i])

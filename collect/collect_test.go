@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // buildHiServer is testdata/hiserver, built once per test binary.
@@ -68,8 +68,8 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := dir.Manifest()
-	if m.Status != manifest.StatusComplete {
-		t.Errorf("status %q, want %q", m.Status, manifest.StatusComplete)
+	if m.Status != runjson.StatusComplete {
+		t.Errorf("status %q, want %q", m.Status, runjson.StatusComplete)
 	}
 	run, err := parse.ReadRun(dir.Path)
 	if err != nil {
@@ -139,13 +139,13 @@ func TestVerify(t *testing.T) {
 // checkGoodPackages checks that run.json records the good target's module
 // version as the test binary's own build info gives it (hiserver is built
 // in the same module), and no packages for bad, which names none.
-func checkGoodPackages(t *testing.T, m manifest.Manifest, bin string) {
+func checkGoodPackages(t *testing.T, m runjson.Manifest, bin string) {
 	t.Helper()
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		t.Fatal("the test binary has no build info")
 	}
-	want := map[string][]manifest.Package{
+	want := map[string][]runjson.Package{
 		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + bin}},
 		"bad":  nil,
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // smallDisk mounts a 4 MiB tmpfs for the test, or skips when it cannot.
@@ -95,7 +95,7 @@ func TestDiskFills(t *testing.T) {
 		}
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != manifest.StatusFailed || !strings.Contains(strings.Join(m.Errors, "\n"), "no space left on device") {
+	if m.Status != runjson.StatusFailed || !strings.Contains(strings.Join(m.Errors, "\n"), "no space left on device") {
 		t.Errorf("status %q, errors %q: want failed, saying the disk is full (the reserve gives run.json room)", m.Status, m.Errors)
 	}
 	if _, err := os.Stat(filepath.Join(dir.Path, ".reserve")); !os.IsNotExist(err) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Driver runs one load generator: it finds the binary, asks its version and
@@ -18,7 +18,7 @@ type Driver interface {
 	// Name is the tool's name as in the suite: wrk, bombardier, autocannon.
 	Name() string
 	// Resolve finds (or fetches) the binary and asks it its version.
-	Resolve(ctx context.Context) (manifest.Version, error)
+	Resolve(ctx context.Context) (runjson.Version, error)
 	// Argv is the command line for one run against url. dir is a scratch
 	// folder for files the tool needs (a Lua script for wrk). The tool must
 	// write its whole result to stdout.
@@ -45,34 +45,34 @@ func DriverFor(tool string) (Driver, error) {
 func copiedTool(name string) bool { return name == "bombardier" || name == "vegeta" }
 
 // goModuleVersion asks the go command which module version a binary was built from.
-func goModuleVersion(ctx context.Context, path, module string) (manifest.Version, error) {
+func goModuleVersion(ctx context.Context, path, module string) (runjson.Version, error) {
 	asked := []string{"go", "version", "-m", path}
 	out, err := command(ctx, asked).Output()
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("go version -m %s: %w", path, err)
+		return runjson.Version{}, fmt.Errorf("go version -m %s: %w", path, err)
 	}
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Fields(l)
 		if len(f) >= 3 && f[0] == "mod" && f[1] == module {
-			return manifest.Version{Path: path, Version: f[2], Asked: asked}, nil
+			return runjson.Version{Path: path, Version: f[2], Asked: asked}, nil
 		}
 	}
-	return manifest.Version{}, fmt.Errorf("%s was not built from %s", path, module)
+	return runjson.Version{}, fmt.Errorf("%s was not built from %s", path, module)
 }
 
 // pinnedTool describes a load generator fairbench runs at one version: found on
 // PATH when it is that version, otherwise installed once into the cache.
 type pinnedTool struct {
-	name    string                                                           // the binary's name on PATH
-	version string                                                           // as ask reports it
-	cached  string                                                           // the binary's path once installed in the cache
-	ask     func(ctx context.Context, path string) (manifest.Version, error) // asks a binary its version
-	install func(ctx context.Context) error                                  // installs the pinned version at cached
+	name    string                                                          // the binary's name on PATH
+	version string                                                          // as ask reports it
+	cached  string                                                          // the binary's path once installed in the cache
+	ask     func(ctx context.Context, path string) (runjson.Version, error) // asks a binary its version
+	install func(ctx context.Context) error                                 // installs the pinned version at cached
 }
 
 // resolve finds the pinned binary, installing it when needed, and returns
 // what it says of itself.
-func (p pinnedTool) resolve(ctx context.Context) (manifest.Version, error) {
+func (p pinnedTool) resolve(ctx context.Context) (runjson.Version, error) {
 	if path, err := exec.LookPath(p.name); err == nil {
 		if v, err := p.ask(ctx, path); err == nil && v.Version == p.version {
 			return v, nil
@@ -80,7 +80,7 @@ func (p pinnedTool) resolve(ctx context.Context) (manifest.Version, error) {
 	}
 	if _, err := os.Stat(p.cached); err != nil {
 		if err := p.install(ctx); err != nil {
-			return manifest.Version{}, err
+			return runjson.Version{}, err
 		}
 	}
 	return p.ask(ctx, p.cached)
@@ -95,7 +95,7 @@ func goTool(name, module, version string) pinnedTool {
 		name:    name,
 		version: version,
 		cached:  filepath.Join(bin, name),
-		ask: func(ctx context.Context, path string) (manifest.Version, error) {
+		ask: func(ctx context.Context, path string) (runjson.Version, error) {
 			return goModuleVersion(ctx, path, module)
 		},
 		install: func(ctx context.Context) error {
@@ -139,18 +139,18 @@ func ToolEnv(tool string) string { return "FAIRBENCH_" + strings.ToUpper(tool) }
 // overriddenTool checks the binary named by ToolEnv and asks its version the
 // way the tool's driver does; a binary that cannot tell its version is
 // recorded as "unknown".
-func overriddenTool(ctx context.Context, tool, path string) (manifest.Version, error) {
+func overriddenTool(ctx context.Context, tool, path string) (runjson.Version, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("%s=%s: %w", ToolEnv(tool), path, err)
+		return runjson.Version{}, fmt.Errorf("%s=%s: %w", ToolEnv(tool), path, err)
 	}
 	if !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
-		return manifest.Version{}, fmt.Errorf("%s=%s: not an executable file: chmod +x it or unset %s", ToolEnv(tool), path, ToolEnv(tool))
+		return runjson.Version{}, fmt.Errorf("%s=%s: not an executable file: chmod +x it or unset %s", ToolEnv(tool), path, ToolEnv(tool))
 	}
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	var v manifest.Version
+	var v runjson.Version
 	switch tool {
 	case "bombardier":
 		v, err = goModuleVersion(ctx, path, BombardierModule)
@@ -164,7 +164,7 @@ func overriddenTool(ctx context.Context, tool, path string) (manifest.Version, e
 		err = fmt.Errorf("no version asker for %s", tool)
 	}
 	if err != nil {
-		return manifest.Version{Path: path, Version: "unknown"}, nil
+		return runjson.Version{Path: path, Version: "unknown"}, nil
 	}
 	return v, nil
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // AutocannonPackage and AutocannonVersion pin the autocannon fairbench runs.
@@ -31,7 +31,7 @@ func autocannonInstall(prefix string) []string {
 // Resolve takes autocannon from PATH when it is the pinned version, and
 // otherwise installs the pinned version with npm into the user's cache
 // folder (once).
-func (autocannon) Resolve(ctx context.Context) (manifest.Version, error) {
+func (autocannon) Resolve(ctx context.Context) (runjson.Version, error) {
 	prefix := filepath.Join(cacheDir(), "autocannon-"+AutocannonVersion)
 	return pinnedTool{
 		name:    "autocannon",
@@ -56,11 +56,11 @@ func (autocannon) Resolve(ctx context.Context) (manifest.Version, error) {
 
 // autocannonVersion asks autocannon --version, which prints
 // "autocannon v9.0.0" and then node's version.
-func autocannonVersion(ctx context.Context, path string) (manifest.Version, error) {
+func autocannonVersion(ctx context.Context, path string) (runjson.Version, error) {
 	asked := []string{path, "--version"}
 	out, err := command(ctx, []string{path, "--version"}).CombinedOutput()
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
+		return runjson.Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
 	}
 	v, err := autocannonVersionIn(path, string(out))
 	v.Asked = asked
@@ -68,13 +68,13 @@ func autocannonVersion(ctx context.Context, path string) (manifest.Version, erro
 }
 
 // autocannonVersionIn reads what `autocannon --version` printed.
-func autocannonVersionIn(path, out string) (manifest.Version, error) {
+func autocannonVersionIn(path, out string) (runjson.Version, error) {
 	for _, l := range strings.Split(out, "\n") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "autocannon "); ok {
-			return manifest.Version{Path: path, Version: v}, nil
+			return runjson.Version{Path: path, Version: v}, nil
 		}
 	}
-	return manifest.Version{}, fmt.Errorf("%s --version did not print an autocannon version: %q", path, out)
+	return runjson.Version{}, fmt.Errorf("%s --version did not print an autocannon version: %q", path, out)
 }
 
 // Argv asks for the JSON result on stdout (--json); autocannon then draws

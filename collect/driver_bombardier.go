@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // BombardierModule and BombardierVersion pin the bombardier fairbench runs.
@@ -22,7 +22,7 @@ func (bombardier) Name() string { return "bombardier" }
 // Resolve takes bombardier from PATH when it is the pinned version, and
 // otherwise builds the pinned version with the go command into the user's
 // cache folder (once).
-func (bombardier) Resolve(ctx context.Context) (manifest.Version, error) {
+func (bombardier) Resolve(ctx context.Context) (runjson.Version, error) {
 	return goTool("bombardier", BombardierModule, BombardierVersion).resolve(ctx)
 }
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // VegetaModule and VegetaVersion pin the vegeta fairbench runs for the
@@ -37,7 +37,7 @@ func (vegeta) Name() string { return "vegeta" }
 // Resolve takes vegeta from PATH when it is the pinned version, and
 // otherwise builds the pinned version with the go command into the user's
 // cache folder (once), like bombardier.
-func (vegeta) Resolve(ctx context.Context) (manifest.Version, error) {
+func (vegeta) Resolve(ctx context.Context) (runjson.Version, error) {
 	return goTool("vegeta", VegetaModule, VegetaVersion).resolve(ctx)
 }
 
@@ -179,11 +179,11 @@ type schedule struct {
 	Behind float64
 	// FromSchedule is the latency timed from when each request was due
 	// (parse.FromSchedule), as run.json keeps it; nil without results.
-	FromSchedule *manifest.ScheduleLatency
+	FromSchedule *runjson.ScheduleLatency
 	// Late counts the requests that went out late and those of them held
 	// back by answers (parse.HeldBack) against the attack's workers; nil
 	// without results.
-	Late *manifest.LateSending
+	Late *runjson.LateSending
 }
 
 // readSchedule reads vegeta's CSV encoding of results with package

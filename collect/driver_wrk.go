@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 type wrk struct{}
@@ -18,16 +18,16 @@ type wrk struct{}
 func (wrk) Name() string { return "wrk" }
 
 // Resolve takes wrk from PATH and asks it its version (wrk -v).
-func (wrk) Resolve(ctx context.Context) (manifest.Version, error) {
+func (wrk) Resolve(ctx context.Context) (runjson.Version, error) {
 	path, err := exec.LookPath("wrk")
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("wrk not found on PATH: apt-get install wrk")
+		return runjson.Version{}, fmt.Errorf("wrk not found on PATH: apt-get install wrk")
 	}
 	return wrkVersion(ctx, path)
 }
 
 // wrkVersion asks the wrk at path its version.
-func wrkVersion(ctx context.Context, path string) (manifest.Version, error) {
+func wrkVersion(ctx context.Context, path string) (runjson.Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
 	out, _ := command(ctx, []string{path, "-v"}).CombinedOutput()
@@ -37,15 +37,15 @@ func wrkVersion(ctx context.Context, path string) (manifest.Version, error) {
 }
 
 // wrkVersionIn reads what `wrk -v` printed.
-func wrkVersionIn(path, out string) (manifest.Version, error) {
+func wrkVersionIn(path, out string) (runjson.Version, error) {
 	first, _, _ := strings.Cut(out, "\n")
 	v := strings.TrimSpace(first)
 	if !strings.HasPrefix(v, "wrk ") {
-		return manifest.Version{}, fmt.Errorf("%s -v did not print a wrk version: %q", path, v)
+		return runjson.Version{}, fmt.Errorf("%s -v did not print a wrk version: %q", path, v)
 	}
 	// "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer": the
 	// version is the second word.
-	return manifest.Version{Path: path, Version: strings.Fields(v)[1]}, nil
+	return runjson.Version{Path: path, Version: strings.Fields(v)[1]}, nil
 }
 
 // Argv runs wrk with --latency for the latency distribution. The method,

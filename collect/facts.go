@@ -10,24 +10,24 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // AskFacts reads this machine's facts from /proc, /sys and /etc, and its
 // CPU topology. A fact that cannot be read is left empty.
-func AskFacts() manifest.Facts {
+func AskFacts() runjson.Facts {
 	h, _ := askFacts(context.Background(), &localMachine{}) // local reads do not fail
-	h.Pinning = &manifest.Pinning{Topology: pinning.Read(pinning.DefaultRoots)}
+	h.Pinning = &runjson.Pinning{Topology: pinning.Read(pinning.DefaultRoots)}
 	return h
 }
 
 // askFacts reads the facts of m from its own /proc, /sys and /etc, here
 // or on an SSH host alike. A file that cannot be read leaves its facts
 // empty; only a machine that cannot be asked at all is an error.
-func askFacts(ctx context.Context, m machine) (manifest.Facts, error) {
+func askFacts(ctx context.Context, m machine) (runjson.Facts, error) {
 	files, err := m.readFiles(ctx, append(slices.Clone(factFiles), hostnameFile))
 	if err != nil {
-		return manifest.Facts{}, fmt.Errorf("host %s: facts: %w", m.name(), err)
+		return runjson.Facts{}, fmt.Errorf("host %s: facts: %w", m.name(), err)
 	}
 	h := readFacts(func(p string) string { return files[p] })
 	h.Hostname = strings.TrimSpace(files[hostnameFile])
@@ -38,9 +38,9 @@ func askFacts(ctx context.Context, m machine) (manifest.Facts, error) {
 // localFacts are this machine's facts with its topology and, when the
 // suite runs here, the audit of the suite's [isolation] on it (with SSH
 // hosts the sets apply to the hosts, whose topology is not read).
-func (c *collector) localFacts(ctx context.Context) manifest.Facts {
+func (c *collector) localFacts(ctx context.Context) runjson.Facts {
 	h, _ := askFacts(ctx, c.here)
-	h.Pinning = &manifest.Pinning{Topology: pinning.Read(c.here.roots)}
+	h.Pinning = &runjson.Pinning{Topology: pinning.Read(c.here.roots)}
 	if len(c.suite.Hosts) > 0 {
 		return h
 	}
@@ -67,8 +67,8 @@ var factFiles = []string{
 
 // readFacts reads the facts of a machine through read, which returns a
 // file's text or "" when it cannot be read.
-func readFacts(read func(path string) string) manifest.Facts {
-	var h manifest.Facts
+func readFacts(read func(path string) string) runjson.Facts {
+	var h runjson.Facts
 	first := func(path string) string {
 		l, _, _ := strings.Cut(read(path), "\n")
 		return strings.TrimSpace(l)
@@ -144,10 +144,10 @@ var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun"
 
 // runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
 // m for its version.
-func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (manifest.Version, bool) {
+func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (runjson.Version, bool) {
 	argv, ok := runtimeArgv(t, dir)
 	if !ok {
-		return manifest.Version{}, false
+		return runjson.Version{}, false
 	}
 	v, err := m.version(ctx, argv)
 	return v, err == nil

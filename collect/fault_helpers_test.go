@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // faultSuite is one target, hiserver, whose faults come from the file named
@@ -196,7 +196,7 @@ func runBounded(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.R
 // checkRunDir checks that run.json is valid JSON, that every dump it lists
 // has its sha256, and that every file under dumps/ is listed (as a dump, a
 // stderr or an orphan). It returns the manifest.
-func checkRunDir(t *testing.T, dir string) manifest.Manifest {
+func checkRunDir(t *testing.T, dir string) runjson.Manifest {
 	t.Helper()
 	m := readManifest(t, dir)
 	known := map[string]bool{}
@@ -223,7 +223,7 @@ func checkRunDir(t *testing.T, dir string) manifest.Manifest {
 // resumeToEnd finishes a run dir and checks that it is complete, that every
 // dump of the first session is byte-identical, and that every measurement
 // is now taken without an error.
-func resumeToEnd(t *testing.T, s *collect.Suite, dir string) manifest.Manifest {
+func resumeToEnd(t *testing.T, s *collect.Suite, dir string) runjson.Manifest {
 	t.Helper()
 	return resumeWith(t, s, dir, runFault)
 }
@@ -231,15 +231,15 @@ func resumeToEnd(t *testing.T, s *collect.Suite, dir string) manifest.Manifest {
 // resumeWith is resumeToEnd with run doing the collect: runFault, or for a
 // test that runs in parallel with others (whose processes runFault would
 // take for orphans), runBounded.
-func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T, *collect.Suite, collect.Options) (*collect.RunDir, error)) manifest.Manifest {
+func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T, *collect.Suite, collect.Options) (*collect.RunDir, error)) runjson.Manifest {
 	t.Helper()
 	before := hashDumps(t, dir)
 	if _, err := run(t, s, collect.Options{Resume: dir}); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
 	m := checkRunDir(t, dir)
-	if m.Status != manifest.StatusComplete {
-		t.Errorf("status %q after resume, want %q", m.Status, manifest.StatusComplete)
+	if m.Status != runjson.StatusComplete {
+		t.Errorf("status %q after resume, want %q", m.Status, runjson.StatusComplete)
 	}
 	sameDumps(t, dir, before)
 	good := map[string]int{}
@@ -261,7 +261,7 @@ func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T,
 }
 
 // errorsSay fails unless one of run.json's errors or err contains want.
-func errorsSay(t *testing.T, m manifest.Manifest, err error, want string) {
+func errorsSay(t *testing.T, m runjson.Manifest, err error, want string) {
 	t.Helper()
 	all := strings.Join(m.Errors, "\n")
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestTargetExitsDuringWarmup: the server dies in its warm-up. The run
@@ -25,8 +25,8 @@ func TestTargetExitsDuringWarmup(t *testing.T) {
 		t.Fatal("a run whose target died in its warm-up succeeded")
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != manifest.StatusFailed {
-		t.Errorf("status %q, want %q", m.Status, manifest.StatusFailed)
+	if m.Status != runjson.StatusFailed {
+		t.Errorf("status %q, want %q", m.Status, runjson.StatusFailed)
 	}
 	errorsSay(t, m, err, "one exited during the warm-up of ping")
 	errorsSay(t, m, err, "hiserver: injected crash after ") // 50 or more: concurrent requests race to the exit
@@ -51,7 +51,7 @@ func TestTargetCrashesMidMeasurement(t *testing.T) {
 		t.Fatal("a run whose target crashed mid-measurement succeeded")
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != manifest.StatusFailed || len(m.Measurements) != 1 {
+	if m.Status != runjson.StatusFailed || len(m.Measurements) != 1 {
 		t.Fatalf("status %q with %d measurements, want failed with 1", m.Status, len(m.Measurements))
 	}
 	if mr := m.Measurements[0]; !strings.Contains(mr.Error, "one exited during the window") || !strings.Contains(mr.Error, "injected crash") {
@@ -85,8 +85,8 @@ func TestTargetNeverReady(t *testing.T) {
 		t.Errorf("took %v: ready_timeout = \"2s\" was not kept", took)
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != manifest.StatusFailed {
-		t.Errorf("status %q, want %q", m.Status, manifest.StatusFailed)
+	if m.Status != runjson.StatusFailed {
+		t.Errorf("status %q, want %q", m.Status, runjson.StatusFailed)
 	}
 	errorsSay(t, m, err, "one not ready after 2s; its last output:\nhiserver: waiting for a database that never comes")
 	if len(m.Targets) != 1 || m.Targets[0].Error == "" {
@@ -113,7 +113,7 @@ func TestPortTakenWholeRun(t *testing.T) {
 	}
 	m := checkRunDir(t, dir.Path)
 	errorsSay(t, m, err, "port "+strconv.Itoa(port)+" is taken")
-	if len(m.Measurements) != 0 || m.Status != manifest.StatusFailed {
+	if len(m.Measurements) != 0 || m.Status != runjson.StatusFailed {
 		t.Errorf("status %q with %d measurements, want failed with none", m.Status, len(m.Measurements))
 	}
 	l.Close()
@@ -196,7 +196,7 @@ func TestLoadToolPrintsGarbage(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := checkRunDir(t, dir.Path)
-	if len(m.Measurements) != 1 || m.Status != manifest.StatusComplete {
+	if len(m.Measurements) != 1 || m.Status != runjson.StatusComplete {
 		t.Fatalf("status %q, %d measurements: want complete with 1", m.Status, len(m.Measurements))
 	}
 	mr := m.Measurements[0]
@@ -229,7 +229,7 @@ func TestServiceFailsToStart(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}
 			m := checkRunDir(t, dir.Path)
-			if m.Status != manifest.StatusFailed || len(m.Targets) != 0 || len(m.Measurements) != 0 {
+			if m.Status != runjson.StatusFailed || len(m.Targets) != 0 || len(m.Measurements) != 0 {
 				t.Errorf("status %q, %d targets, %d measurements: want failed before any target", m.Status, len(m.Targets), len(m.Measurements))
 			}
 		})
@@ -275,7 +275,7 @@ ready_timeout = "20s"
 			t.Errorf("error does not say %q:\n%v", want, err)
 		}
 	}
-	if m := checkRunDir(t, dir.Path); m.Status != manifest.StatusFailed || len(m.Targets) != 0 {
+	if m := checkRunDir(t, dir.Path); m.Status != runjson.StatusFailed || len(m.Targets) != 0 {
 		t.Errorf("status %q with %d targets: want failed before any target", m.Status, len(m.Targets))
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
-// The host speed probe (manifest.HostSpeed): a shell counts to
+// The host speed probe (runjson.HostSpeed): a shell counts to
 // speedLoops on the server's CPUs and on the client's, before and after
 // each target's turn, and times itself. The run's fastest time on each
 // set is the host at speed; a turn around which the probe took
@@ -76,13 +76,13 @@ func parseSpeed(out []byte) (float64, error) {
 // speedProbe times the probe on the server's CPUs and the client's, at
 // once when they are different sets; once, for both, when they are the
 // same. A probe that fails leaves 0 and is noted once per run.
-func (c *collector) speedProbe(ctx context.Context) manifest.Probe {
+func (c *collector) speedProbe(ctx context.Context) runjson.Probe {
 	iso := c.suite.Isolation
 	timer := c.opt.speedTimer
 	if timer == nil {
 		timer = timeSpeed
 	}
-	var p manifest.Probe
+	var p runjson.Probe
 	var errs [2]error
 	if c.server == c.client && iso.ServerCPUs == iso.ClientCPUs {
 		p.ServerS, errs[0] = timer(ctx, c.server, iso.ServerCPUs)
@@ -106,19 +106,19 @@ func (c *collector) speedProbe(ctx context.Context) manifest.Probe {
 
 // keepFastest folds p into the run's fastest probe times, first reading
 // those run.json has (a resumed run).
-func (c *collector) keepFastest(p manifest.Probe) {
+func (c *collector) keepFastest(p runjson.Probe) {
 	if c.atSpeed == nil {
-		c.atSpeed = manifest.Fastest(c.dir.Manifest().Measurements)
+		c.atSpeed = runjson.Fastest(c.dir.Manifest().Measurements)
 	}
 	iso := c.suite.Isolation
-	manifest.KeepFastest(c.atSpeed, manifest.SpeedSet(true, c.server.name(), iso.ServerCPUs), p.ServerS)
-	manifest.KeepFastest(c.atSpeed, manifest.SpeedSet(false, c.client.name(), iso.ClientCPUs), p.ClientS)
+	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(true, c.server.name(), iso.ServerCPUs), p.ServerS)
+	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(false, c.client.name(), iso.ClientCPUs), p.ClientS)
 }
 
 // slowdown is how much slower than ref (fastest times by set) p ran; 0:
 // unknown.
-func (c *collector) slowdown(p manifest.Probe, ref map[string]float64) float64 {
-	mr := manifest.Measurement{HostSpeed: &manifest.HostSpeed{Before: p},
+func (c *collector) slowdown(p runjson.Probe, ref map[string]float64) float64 {
+	mr := runjson.Measurement{HostSpeed: &runjson.HostSpeed{Before: p},
 		ServerHost: c.server.name(), ClientHost: c.client.name(),
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs}
 	return mr.Slowdown(ref)
@@ -129,7 +129,7 @@ func (c *collector) slowdown(p manifest.Probe, ref map[string]float64) float64 {
 // this run or in this machine's last collects (speedMemo), it waits for
 // the host to come back to speed, probing every speedEvery, at most
 // speedWait: the turn then runs at speed and is not taken again.
-func (c *collector) beforeTurn(ctx context.Context) (manifest.Probe, time.Duration) {
+func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duration) {
 	p := c.speedProbe(ctx)
 	limit := c.suite.Isolation.RetakeSlow
 	if limit <= 0 || c.speedWaited >= speedBudget {
@@ -162,14 +162,14 @@ func (c *collector) beforeTurn(ctx context.Context) (manifest.Probe, time.Durati
 
 // afterTurn probes the host after t's turn and records both probes on
 // the turn's measurements: those of t listed after the first order.
-func (c *collector) afterTurn(ctx context.Context, t Target, first int, before manifest.Probe, waited time.Duration) error {
+func (c *collector) afterTurn(ctx context.Context, t Target, first int, before runjson.Probe, waited time.Duration) error {
 	after := c.speedProbe(ctx)
 	retake := c.retaking
-	return c.dir.Update(func(m *manifest.Manifest) {
+	return c.dir.Update(func(m *runjson.Manifest) {
 		for i := range m.Measurements {
 			mr := &m.Measurements[i]
 			if mr.Target == t.Name && mr.Order > first && mr.Phase == "" {
-				mr.HostSpeed = &manifest.HostSpeed{Before: before, After: after, WaitedS: round3(waited.Seconds()), Retake: retake}
+				mr.HostSpeed = &runjson.HostSpeed{Before: before, After: after, WaitedS: round3(waited.Seconds()), Retake: retake}
 			}
 		}
 	})
@@ -178,7 +178,7 @@ func (c *collector) afterTurn(ctx context.Context, t Target, first int, before m
 // slowTurn is a target's turn in a round that ran slow, or beside other
 // load: slowdown is its probe's against the run's fastest, foreign the
 // largest share of a CPU set other processes used in one of its windows
-// (manifest.Interference). Either takes the turn again.
+// (runjson.Interference). Either takes the turn again.
 type slowTurn struct {
 	target            string
 	rep               int
@@ -206,10 +206,10 @@ func (st slowTurn) why(limit float64) string {
 // processes used in mr's window; 0 where not measured, and where mr was
 // not pinned: unpinned, the whole machine is the set, and what else runs
 // on it is the suite's choice (the audit still names it).
-func foreignShare(mr *manifest.Measurement) float64 {
+func foreignShare(mr *runjson.Measurement) float64 {
 	share := 0.0
 	if in := mr.Interference; in != nil && mr.ServerCPUList != "" && mr.ClientCPUList != "" {
-		for _, l := range []*manifest.CPUSetLoad{in.Server, in.Client} {
+		for _, l := range []*runjson.CPUSetLoad{in.Server, in.Client} {
 			if l != nil && l.CapacityS > 0 {
 				share = max(share, l.ForeignS/l.CapacityS)
 			}
@@ -276,7 +276,7 @@ func (c *collector) slowTurns(limit float64) (slow []slowTurn, turns int) {
 // retakeDue reports whether a run's measurements ms have slow turns the
 // suite's retake_slow takes again: a complete run collected before they
 // were taken (or under a rule that took none) is resumed for them.
-func (c *collector) retakeDue(ms []manifest.Measurement) bool {
+func (c *collector) retakeDue(ms []runjson.Measurement) bool {
 	limit := c.suite.Isolation.RetakeSlow
 	if limit <= 0 {
 		return false
@@ -297,8 +297,8 @@ func (c *collector) retakeDueFor(target string) bool {
 }
 
 // slowTurnsIn is slowTurns on ms.
-func slowTurnsIn(ms []manifest.Measurement, limit float64) (slow []slowTurn, turns int) {
-	best := manifest.Fastest(ms)
+func slowTurnsIn(ms []runjson.Measurement, limit float64) (slow []slowTurn, turns int) {
+	best := runjson.Fastest(ms)
 	var out []slowTurn
 	seen, probed := map[string]int{}, map[string]bool{}
 	for _, mr := range ms {
@@ -325,7 +325,7 @@ func slowTurnsIn(ms []manifest.Measurement, limit float64) (slow []slowTurn, tur
 // the turn taken again has warm-ups of its own.
 func (c *collector) dropTurns(turns []slowTurn) error {
 	limit := c.suite.Isolation.RetakeSlow
-	return c.dir.Update(func(m *manifest.Manifest) {
+	return c.dir.Update(func(m *runjson.Manifest) {
 		for i := range m.Measurements {
 			mr := &m.Measurements[i]
 			if mr.Phase != "" || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
@@ -343,7 +343,7 @@ func (c *collector) dropTurns(turns []slowTurn) error {
 }
 
 // probeTimes says a turn's four probe times in ms.
-func probeTimes(h *manifest.HostSpeed) string {
+func probeTimes(h *runjson.HostSpeed) string {
 	ms := func(s float64) string { return strconv.FormatFloat(math.Round(s*1e4)/10, 'f', -1, 64) + " ms" }
 	return fmt.Sprintf("server %s before, %s after; client %s before, %s after",
 		ms(h.Before.ServerS), ms(h.After.ServerS), ms(h.Before.ClientS), ms(h.After.ClientS))

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // speedMemo is the fastest the host speed probe ran on each CPU set
-// (manifest.SpeedSet) in this machine's last speedRuns collects of suites
+// (runjson.SpeedSet) in this machine's last speedRuns collects of suites
 // that retake slow turns, oldest first, kept in the cache folder as
 // host-speed.json. A collect that starts while the host runs slow has no
 // fast time of its own to know it by: before its first turns it waits
@@ -44,7 +44,7 @@ func (c *collector) reference() map[string]float64 {
 	}
 	for set, times := range c.memo {
 		for _, s := range times {
-			manifest.KeepFastest(ref, set, s)
+			runjson.KeepFastest(ref, set, s)
 		}
 	}
 	return ref

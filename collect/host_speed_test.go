@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestSpeedProbeSeesASharedCPU times the real probe on CPU 0, alone and
@@ -138,7 +138,7 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var counted, dropped []manifest.Measurement
+			var counted, dropped []runjson.Measurement
 			for _, mr := range dir.Manifest().Measurements {
 				if mr.Warmup {
 					if first := mr.Rep == 2 && !mr.HostSpeed.Retake; tc.dropped && first != (mr.Error != "" && mr.HostSpeed.Dropped) {
@@ -158,7 +158,7 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 			if len(counted) != 4 {
 				t.Fatalf("%d measurements counted, want 4 (one a round)", len(counted))
 			}
-			best := manifest.Fastest(dir.Manifest().Measurements)
+			best := runjson.Fastest(dir.Manifest().Measurements)
 			if tc.dropped {
 				if len(dropped) != 1 || dropped[0].Rep != 2 || !dropped[0].HostSpeed.Dropped || !strings.Contains(dropped[0].Error, "1.80× slower") {
 					t.Fatalf("dropped: %+v, want rep 2's first turn, 1.80× slower", dropped)
@@ -193,13 +193,13 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 	suite := retakeSuite(t, "1.25")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	collectWith := func(cache string, slow ...int) []manifest.Measurement {
+	collectWith := func(cache string, slow ...int) []runjson.Measurement {
 		timer := &slowCalls{slow: slow}
 		dir, err := Run(ctx, suite, Options{Out: t.TempDir(), speedTimer: timer.time, buildCache: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []manifest.Measurement
+		var out []runjson.Measurement
 		for _, mr := range dir.Manifest().Measurements {
 			if !mr.Warmup {
 				out = append(out, mr)
@@ -214,7 +214,7 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 		t.Errorf("with the memo, the first turn: rep %d waited %v s, error %q; want it waited for the host and counted", first.Rep, first.HostSpeed.WaitedS, first.Error)
 	}
 	c := &collector{here: &localMachine{cache: remembered}}
-	if m := c.readMemo(); len(m) != 2 || len(m[manifest.SpeedSet(true, "", "")]) != 2 || m[manifest.SpeedSet(false, "", "")][0] != 0.05 {
+	if m := c.readMemo(); len(m) != 2 || len(m[runjson.SpeedSet(true, "", "")]) != 2 || m[runjson.SpeedSet(false, "", "")][0] != 0.05 {
 		t.Errorf("memo after two collects: %v, want the server's and the client's set (unpinned) with two times each, 0.05 s first", m)
 	}
 	fresh := collectWith(t.TempDir(), 1)
@@ -232,13 +232,13 @@ func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		slow   []int
-		change func(m *manifest.Manifest)
+		change func(m *runjson.Manifest)
 		rep    int
 		why    string
 	}{
-		{"slow, not taken again", []int{4}, func(m *manifest.Manifest) {
+		{"slow, not taken again", []int{4}, func(m *runjson.Manifest) {
 			// the retake's records gone, the dropped ones counted
-			var kept []manifest.Measurement
+			var kept []runjson.Measurement
 			for _, mr := range m.Measurements {
 				if mr.HostSpeed.Retake {
 					continue
@@ -250,11 +250,11 @@ func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 			}
 			m.Measurements = kept
 		}, 2, "the host ran 1.80× slower than its fastest around this turn"},
-		{"other load", nil, func(m *manifest.Manifest) {
+		{"other load", nil, func(m *runjson.Manifest) {
 			for i, mr := range m.Measurements {
 				if mr.Rep == 3 && !mr.Warmup { // pinned, with half a CPU of other load on the client's
-					load := &manifest.CPUSetLoad{CPUs: "1", CapacityS: 1, BusyS: 0.9, OursS: 0.4, ForeignS: 0.5}
-					m.Measurements[i].Interference = &manifest.Interference{WindowS: 1, Client: load}
+					load := &runjson.CPUSetLoad{CPUs: "1", CapacityS: 1, BusyS: 0.9, OursS: 0.4, ForeignS: 0.5}
+					m.Measurements[i].Interference = &runjson.Interference{WindowS: 1, Client: load}
 					m.Measurements[i].ServerCPUList, m.Measurements[i].ClientCPUList = "0", "1"
 				}
 			}

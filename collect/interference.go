@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Interference: /proc/stat is read just before and just after each window
@@ -105,7 +105,7 @@ func readStat(ctx context.Context, m machine) (pinning.Stat, error) {
 // endWindow returns the load on each set from the two reads; target and
 // tool are the CPU seconds the target's group and the load tool spent in
 // the window.
-func (c *collector) endWindow(w *windowStart, target, tool float64) *manifest.Interference {
+func (c *collector) endWindow(w *windowStart, target, tool float64) *runjson.Interference {
 	if w == nil || !w.ok {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (c *collector) endWindow(w *windowStart, target, tool float64) *manifest.In
 		{c.server, "", max(0, c.servicesCPU()-w.services)},
 		{c.client, iso.ClientCPUs, tool},
 	}
-	in := &manifest.Interference{WindowS: round3(w.window)}
+	in := &runjson.Interference{WindowS: round3(w.window)}
 	in.Server = setLoad(w.before[0], w.after[0], c.server, iso.ServerCPUs, groups)
 	last := len(w.machines) - 1
 	in.Client = setLoad(w.before[last], w.after[last], c.client, iso.ClientCPUs, groups)
@@ -128,13 +128,13 @@ func (c *collector) endWindow(w *windowStart, target, tool float64) *manifest.In
 // as fairbench's on the set when it ran on m and may have run there (it was
 // not pinned, or pinned to CPUs the set shares). Nil when list cannot be
 // read.
-func setLoad(a, b pinning.Stat, m machine, list string, groups []cpuGroup) *manifest.CPUSetLoad {
+func setLoad(a, b pinning.Stat, m machine, list string, groups []cpuGroup) *runjson.CPUSetLoad {
 	set, err := pinning.ParseList(list)
 	if err != nil {
 		return nil
 	}
 	u := pinning.Delta(a, b, set)
-	l := &manifest.CPUSetLoad{CPUs: list, CapacityS: round3(u.Total), BusyS: round3(u.Busy),
+	l := &runjson.CPUSetLoad{CPUs: list, CapacityS: round3(u.Total), BusyS: round3(u.Busy),
 		IRQS: round3(u.IRQ), SoftIRQS: round3(u.SoftIRQ), StealS: round3(u.Steal), Missing: u.Missing}
 	var ours float64
 	for _, g := range groups {

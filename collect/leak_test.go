@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // openFDs counts this process's open file descriptors.
@@ -103,7 +103,7 @@ func noLeak(t *testing.T, targets, scenarios int) {
 	took := time.Since(start)
 	fdsAfter, procsAfter := openFDs(t), liveDescendants()
 	m := checkRunDir(t, dir.Path)
-	if want := targets * scenarios; m.Status != manifest.StatusComplete || len(m.Measurements) != want {
+	if want := targets * scenarios; m.Status != runjson.StatusComplete || len(m.Measurements) != want {
 		t.Errorf("status %q with %d measurements, want complete with %d", m.Status, len(m.Measurements), want)
 	}
 	if fdsAfter > fdsBefore {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // The collector keeps every process group it starts on an SSH host in
@@ -16,20 +16,20 @@ import (
 // a reused number from ending something else.
 
 // started records a process group fairbench started on a host.
-func (c *collector) started(l manifest.Leftover) {
+func (c *collector) started(l runjson.Leftover) {
 	c.live = append(c.live, l)
 	c.saveLive()
 }
 
 // ended forgets a process group seen to end.
-func (c *collector) ended(l manifest.Leftover) {
-	c.live = slices.DeleteFunc(c.live, func(x manifest.Leftover) bool { return x.Host == l.Host && x.Group == l.Group })
+func (c *collector) ended(l runjson.Leftover) {
+	c.live = slices.DeleteFunc(c.live, func(x runjson.Leftover) bool { return x.Host == l.Host && x.Group == l.Group })
 	c.saveLive()
 }
 
 // unended keeps a process group that could not be ended, and says so.
-func (c *collector) unended(l manifest.Leftover, err error) {
-	if !slices.ContainsFunc(c.live, func(x manifest.Leftover) bool { return x.Host == l.Host && x.Group == l.Group }) {
+func (c *collector) unended(l runjson.Leftover, err error) {
+	if !slices.ContainsFunc(c.live, func(x runjson.Leftover) bool { return x.Host == l.Host && x.Group == l.Group }) {
 		c.live = append(c.live, l)
 		c.saveLive()
 	}
@@ -38,7 +38,7 @@ func (c *collector) unended(l manifest.Leftover, err error) {
 
 func (c *collector) saveLive() {
 	if c.dir != nil {
-		c.dir.Update(func(m *manifest.Manifest) { m.Leftovers = slices.Clone(c.live) })
+		c.dir.Update(func(m *runjson.Manifest) { m.Leftovers = slices.Clone(c.live) })
 	}
 }
 

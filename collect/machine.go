@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // machine is where targets are built and run and load tools run: this
@@ -45,7 +45,7 @@ type machine interface {
 	run(ctx context.Context, p program) ([]byte, error)
 	// version runs a version argv there and returns its first line, with
 	// the path of the program asked.
-	version(ctx context.Context, argv []string) (manifest.Version, error)
+	version(ctx context.Context, argv []string) (runjson.Version, error)
 	// listening reports whether something listens on port there.
 	listening(ctx context.Context, port int) bool
 	// scratchDir makes an empty folder for rel there, owned by user when
@@ -68,13 +68,13 @@ type machine interface {
 	httpClient() *http.Client
 	// tool is a load tool, runtime or service as found there; remember
 	// keeps one found later.
-	tool(name string) manifest.Version
-	remember(name string, v manifest.Version)
+	tool(name string) runjson.Version
+	remember(name string, v runjson.Version)
 	// provideTool makes the load tool name runnable there and says which
 	// it is: here the one fairbench found (local); on an SSH host the
 	// binary fairbench pins (bombardier, vegeta) copied there and checked
 	// by sha256, or the host's own (wrk, autocannon) found on its PATH.
-	provideTool(ctx context.Context, name string, local manifest.Version) (manifest.Version, error)
+	provideTool(ctx context.Context, name string, local runjson.Version) (runjson.Version, error)
 	// runTool runs a load tool's argv there, killed after limit. scratch
 	// is the local folder of the files it needs, which argv names as
 	// there (mirror's path).
@@ -105,15 +105,15 @@ func onMachine(m machine) string {
 // cache folder cache ("": fairbench's in os.UserCacheDir).
 type localMachine struct {
 	dir   string
-	tools map[string]manifest.Version
+	tools map[string]runjson.Version
 	roots pinning.Roots
 	cache string
 }
 
-func (l *localMachine) tool(name string) manifest.Version        { return l.tools[name] }
-func (l *localMachine) remember(name string, v manifest.Version) { l.tools[name] = v }
+func (l *localMachine) tool(name string) runjson.Version        { return l.tools[name] }
+func (l *localMachine) remember(name string, v runjson.Version) { l.tools[name] = v }
 
-func (l *localMachine) provideTool(_ context.Context, _ string, local manifest.Version) (manifest.Version, error) {
+func (l *localMachine) provideTool(_ context.Context, _ string, local runjson.Version) (runjson.Version, error) {
 	return local, nil
 }
 
@@ -163,17 +163,17 @@ func (l *localMachine) run(ctx context.Context, p program) ([]byte, error) {
 	return cmd.CombinedOutput()
 }
 
-func (l *localMachine) version(ctx context.Context, argv []string) (manifest.Version, error) {
+func (l *localMachine) version(ctx context.Context, argv []string) (runjson.Version, error) {
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("%s not found on PATH: install it first", argv[0])
+		return runjson.Version{}, fmt.Errorf("%s not found on PATH: install it first", argv[0])
 	}
 	out, err := command(ctx, append([]string{path}, argv[1:]...)).CombinedOutput()
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("%v\n%s", err, out)
+		return runjson.Version{}, fmt.Errorf("%v\n%s", err, out)
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: append([]string{path}, argv[1:]...)}, nil
+	return runjson.Version{Path: path, Version: strings.TrimSpace(first), Asked: append([]string{path}, argv[1:]...)}, nil
 }
 
 func (l *localMachine) listening(ctx context.Context, port int) bool {
@@ -241,11 +241,11 @@ func (l *localMachine) goarch() string { return runtime.GOARCH }
 
 func (h *sshHost) name() string { return h.spec.Name }
 
-func (h *sshHost) tool(name string) manifest.Version        { return h.tools[name] }
-func (h *sshHost) remember(name string, v manifest.Version) { h.tools[name] = v }
+func (h *sshHost) tool(name string) runjson.Version        { return h.tools[name] }
+func (h *sshHost) remember(name string, v runjson.Version) { h.tools[name] = v }
 
-func (h *sshHost) provideTool(ctx context.Context, name string, local manifest.Version) (manifest.Version, error) {
-	var v manifest.Version
+func (h *sshHost) provideTool(ctx context.Context, name string, local runjson.Version) (runjson.Version, error) {
+	var v runjson.Version
 	var err error
 	if copiedTool(name) {
 		v, err = h.copyTool(ctx, name, local)
@@ -288,14 +288,14 @@ func (h *sshHost) asUser(user string, argv []string) []string {
 	return append([]string{"runuser", "-u", user, "--"}, argv...)
 }
 
-func (h *sshHost) version(ctx context.Context, argv []string) (manifest.Version, error) {
+func (h *sshHost) version(ctx context.Context, argv []string) (runjson.Version, error) {
 	out, err := h.output(ctx, "command -v "+shellQuote(argv[0])+" && "+strings.Join(quoteAll(argv), " ")+" 2>&1")
 	if err != nil {
-		return manifest.Version{}, err
+		return runjson.Version{}, err
 	}
 	path, rest, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	first, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
-	return manifest.Version{Path: path, Version: strings.TrimSpace(first), Asked: append([]string{"ssh", h.spec.Name}, argv...)}, nil
+	return runjson.Version{Path: path, Version: strings.TrimSpace(first), Asked: append([]string{"ssh", h.spec.Name}, argv...)}, nil
 }
 
 func (h *sshHost) listening(ctx context.Context, port int) bool {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // fill sets every field reachable from v to a value of its own (strings,
@@ -53,15 +53,15 @@ func fill(v reflect.Value, n *int) {
 // collect's run-dir writer and reads it with parse's loader: every field
 // comes back equal.
 func TestManifestRoundTrip(t *testing.T) {
-	var want manifest.Manifest
+	var want runjson.Manifest
 	n := 0
 	fill(reflect.ValueOf(&want).Elem(), &n)
-	want.Schema, want.ID = manifest.SchemaVersion, "r1"
+	want.Schema, want.ID = runjson.SchemaVersion, "r1"
 	d, err := collect.CreateRunDir(t.TempDir(), want, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Update(func(m *manifest.Manifest) { m.Errors = append(m.Errors, "late") }); err != nil {
+	if err := d.Update(func(m *runjson.Manifest) { m.Errors = append(m.Errors, "late") }); err != nil {
 		t.Fatal(err)
 	}
 	want.Errors = append(want.Errors, "late")

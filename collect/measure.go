@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // DefaultToolGrace is how long a load tool may run past its window and
@@ -54,7 +54,7 @@ func (c *collector) turn(ctx context.Context, t Target, rep int, todo []Scenario
 	var peak int64
 	reps := fmt.Sprintf("%d/%d", rep, c.reps())
 	for _, sc := range todo {
-		mr, err := c.take(ctx, srv, t, sc, sc.Name, sc.Name, rep, reps, c.suite.LoadFor(sc), func(mr *manifest.Measurement) {
+		mr, err := c.take(ctx, srv, t, sc, sc.Name, sc.Name, rep, reps, c.suite.LoadFor(sc), func(mr *runjson.Measurement) {
 			if !mr.Warmup {
 				mr.StartupS, mr.RSSBefore, mr.RSSAfter = startup.Seconds(), before, srv.RSS()
 			}
@@ -65,7 +65,7 @@ func (c *collector) turn(ctx context.Context, t Target, rep int, todo []Scenario
 		}
 	}
 	after := srv.RSS()
-	return c.updateTarget(t.Name, func(r *manifest.Target) {
+	return c.updateTarget(t.Name, func(r *runjson.Target) {
 		r.RSSPeak = max(r.RSSPeak, peak)
 		if rep == 1 {
 			r.RSSAfter = after
@@ -79,8 +79,8 @@ func (c *collector) turn(ctx context.Context, t Target, rep int, todo []Scenario
 // target in progress and errors, reps is "<rep>/<of>". It returns the
 // measurement's record, and an error when one could not be kept or the
 // server exited.
-func (c *collector) take(ctx context.Context, srv *Server, t Target, sc Scenario, folder, what string, rep int, reps string, load Load, set func(*manifest.Measurement)) (manifest.Measurement, error) {
-	var mr manifest.Measurement
+func (c *collector) take(ctx context.Context, srv *Server, t Target, sc Scenario, folder, what string, rep int, reps string, load Load, set func(*runjson.Measurement)) (runjson.Measurement, error) {
+	var mr runjson.Measurement
 	for _, warmup := range []bool{true, false} {
 		window, step, during := load.Duration.Std(), "rep", what
 		if warmup {
@@ -119,7 +119,7 @@ func (c *collector) reps() int {
 // dumps/<target>/<folder>. The record is returned for the caller to
 // complete and add to run.json; an interrupted run stores nothing. For
 // vegeta the dump is its two reports (vegetaReports).
-func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, folder string, rep int, warmup bool, load Load) (manifest.Measurement, error) {
+func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, folder string, rep int, warmup bool, load Load) (runjson.Measurement, error) {
 	d := c.drivers[load.Tool]
 	window := load.Duration.Std()
 	if warmup {
@@ -127,7 +127,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 	}
 	scratch := filepath.Join(c.bins, t.Name, "scratch")
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
-		return manifest.Measurement{}, err
+		return runjson.Measurement{}, err
 	}
 	tool := c.client.tool(load.Tool)
 	req := sc.Request
@@ -135,20 +135,20 @@ func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scena
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
 		if err := WriteFileAtomic(body, []byte(req.Body)); err != nil {
-			return manifest.Measurement{}, err
+			return runjson.Measurement{}, err
 		}
 		req.BodyPath = body
 	}
 	argv, err := d.Argv(tool.Path, "http://"+srv.Addr()+req.Path, req, load, window, scratch)
 	if err != nil {
-		return manifest.Measurement{}, err
+		return runjson.Measurement{}, err
 	}
 	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
 	c.order++
 	// What the client machine runs, with its own copy of the scratch folder.
 	there := c.client.mirror(scratch, "scratch/"+strconv.Itoa(c.order))
 	argv = replaceAll(argv, scratch, there)
-	mr := manifest.Measurement{
+	mr := runjson.Measurement{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
 		Tool: load.Tool, ToolVersion: tool.Version, Argv: argv,
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs,
@@ -244,8 +244,8 @@ func (l *localMachine) runTool(ctx context.Context, argv []string, _, _ string, 
 	return tr
 }
 
-func (c *collector) addMeasurement(mr manifest.Measurement) error {
-	return c.dir.Update(func(m *manifest.Manifest) { m.Measurements = append(m.Measurements, mr) })
+func (c *collector) addMeasurement(mr runjson.Measurement) error {
+	return c.dir.Update(func(m *runjson.Manifest) { m.Measurements = append(m.Measurements, mr) })
 }
 
 // treeRSS sums the resident pages of pids, from /proc/<pid>/statm (cheaper

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // MergeOptions are the settings of a merge.
@@ -103,7 +103,7 @@ func MergeWith(out string, runDirs []string, opt MergeOptions) (*RunDir, error) 
 type shardRun struct {
 	path  string
 	shard Shard
-	m     manifest.Manifest
+	m     runjson.Manifest
 }
 
 // openShards reads every run.json and checks that they are shards of one
@@ -230,11 +230,11 @@ func checkShares(shards []shardRun, names []string, partial bool) ([]string, err
 			problems = append(problems, fmt.Sprintf("shard %d/%d is missing", i, n))
 			continue
 		}
-		if s.m.Status != manifest.StatusComplete {
+		if s.m.Status != runjson.StatusComplete {
 			problems = append(problems, fmt.Sprintf("shard %s (%s) is %s: finish it with fairbench collect -resume %s", s.shard, s.path, s.m.Status, s.path))
 		}
 		for k, name := range names {
-			if s.shard.Has(k) && !slices.ContainsFunc(s.m.Targets, func(t manifest.Target) bool { return t.Name == name }) {
+			if s.shard.Has(k) && !slices.ContainsFunc(s.m.Targets, func(t runjson.Target) bool { return t.Name == name }) {
 				problems = append(problems, fmt.Sprintf("shard %s (%s) has no record of target %s", s.shard, s.path, name))
 			}
 		}
@@ -304,21 +304,21 @@ func shardFiles(shards []shardRun) ([]shardFile, error) {
 
 // mergedManifest builds the merged run.json from the shards, as MergeWith
 // documents. missing is what a partial merge lacks.
-func mergedManifest(shards []shardRun, names []string, missing []string) manifest.Manifest {
+func mergedManifest(shards []shardRun, names []string, missing []string) runjson.Manifest {
 	first := shards[0].m
-	m := manifest.Manifest{
-		Schema:      manifest.SchemaVersion,
+	m := runjson.Manifest{
+		Schema:      runjson.SchemaVersion,
 		Suite:       first.Suite,
 		SuiteSHA256: first.SuiteSHA256,
-		Status:      manifest.StatusComplete,
+		Status:      runjson.StatusComplete,
 		Start:       first.Start,
 		Facts:       first.Facts,
-		Tools:       map[string]manifest.Version{},
+		Tools:       map[string]runjson.Version{},
 		Isolation:   first.Isolation,
 		AAPair:      first.AAPair,
 	}
 	if len(missing) > 0 {
-		m.Status = manifest.StatusFailed
+		m.Status = runjson.StatusFailed
 		for _, p := range missing {
 			m.Errors = append(m.Errors, "partial merge: "+p)
 		}
@@ -334,7 +334,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) manifes
 			end := *s.m.End
 			m.End = &end
 		}
-		m.Merged = append(m.Merged, manifest.Shard{ID: s.m.ID, Shard: sh, Start: s.m.Start, End: s.m.End, Facts: s.m.Facts, Status: s.m.Status})
+		m.Merged = append(m.Merged, runjson.Shard{ID: s.m.ID, Shard: sh, Start: s.m.Start, End: s.m.End, Facts: s.m.Facts, Status: s.m.Status})
 		m.Resumed = append(m.Resumed, s.m.Resumed...)
 		m.Services = append(m.Services, s.m.Services...)
 		m.Orphans = append(m.Orphans, s.m.Orphans...)
@@ -378,7 +378,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) manifes
 
 // mergeTools fills m.Tools with the union of the shards' tools and returns
 // a note for each tool two shards report in different versions.
-func mergeTools(m *manifest.Manifest, shards []shardRun) []string {
+func mergeTools(m *runjson.Manifest, shards []shardRun) []string {
 	var notes []string
 	from := map[string]Shard{}
 	for _, s := range shards {
@@ -398,7 +398,7 @@ func mergeTools(m *manifest.Manifest, shards []shardRun) []string {
 }
 
 // servedBy notes targets served by more than one machine.
-func servedBy(m manifest.Manifest) []string {
+func servedBy(m runjson.Manifest) []string {
 	servers := map[string][]string{}
 	for _, t := range m.Targets {
 		if t.Host != "" && !slices.Contains(servers[t.Host], t.Name) {
@@ -418,7 +418,7 @@ func servedBy(m manifest.Manifest) []string {
 // writeMerged creates the merged run dir and copies the files into it,
 // checking each dump again. run.json says "running" until every file is in;
 // on any error the new run dir is removed.
-func writeMerged(out string, m manifest.Manifest, suite []byte, files []shardFile) (*RunDir, error) {
+func writeMerged(out string, m runjson.Manifest, suite []byte, files []shardFile) (*RunDir, error) {
 	base := m.ID
 	for n := 2; ; n++ {
 		if _, err := os.Lstat(filepath.Join(out, m.ID)); errors.Is(err, fs.ErrNotExist) {
@@ -427,7 +427,7 @@ func writeMerged(out string, m manifest.Manifest, suite []byte, files []shardFil
 		m.ID = fmt.Sprintf("%s-%d", base, n)
 	}
 	final := m
-	m.Status, m.Measurements, m.Orphans = manifest.StatusRunning, nil, nil
+	m.Status, m.Measurements, m.Orphans = runjson.StatusRunning, nil, nil
 	d, err := CreateRunDir(out, m, suite)
 	if err != nil {
 		if d != nil {
@@ -439,7 +439,7 @@ func writeMerged(out string, m manifest.Manifest, suite []byte, files []shardFil
 	}
 	err = copyFiles(d, files)
 	if err == nil {
-		err = d.Update(func(m *manifest.Manifest) { *m = final })
+		err = d.Update(func(m *runjson.Manifest) { *m = final })
 	}
 	if err != nil {
 		os.RemoveAll(d.Path)

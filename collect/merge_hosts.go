@@ -7,12 +7,12 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // hostSet is the merged run's hosts, unique by name.
 type hostSet struct {
-	hosts []manifest.Host
+	hosts []runjson.Host
 }
 
 // addShard adds a shard's SSH hosts and, when anything ran there, the
@@ -26,32 +26,32 @@ func (hs *hostSet) addShard(s shardRun) (rename map[string]string, local string)
 		}
 	}
 	var roles []string
-	server := slices.ContainsFunc(s.m.Measurements, func(mr manifest.Measurement) bool { return mr.ServerHost == "" }) ||
-		slices.ContainsFunc(s.m.Targets, func(t manifest.Target) bool { return t.Host == "" })
+	server := slices.ContainsFunc(s.m.Measurements, func(mr runjson.Measurement) bool { return mr.ServerHost == "" }) ||
+		slices.ContainsFunc(s.m.Targets, func(t runjson.Target) bool { return t.Host == "" })
 	if server {
 		roles = append(roles, "server")
 	}
-	if slices.ContainsFunc(s.m.Measurements, func(mr manifest.Measurement) bool { return mr.ClientHost == "" }) {
+	if slices.ContainsFunc(s.m.Measurements, func(mr runjson.Measurement) bool { return mr.ClientHost == "" }) {
 		roles = append(roles, "client")
 	}
 	name := cmp.Or(s.m.Facts.Hostname, "host")
 	if len(roles) == 0 {
 		return rename, name
 	}
-	return rename, hs.add(manifest.Host{Name: name, Roles: roles, Facts: s.m.Facts, Tools: s.m.Tools})
+	return rename, hs.add(runjson.Host{Name: name, Roles: roles, Facts: s.m.Facts, Tools: s.m.Tools})
 }
 
 // add adds h under its name, or under name#2, name#3, … when a host of that
 // name with other facts is there already, and returns the name it has. A
 // host of that name with the same facts is the same machine: its roles and
 // tools are joined.
-func (hs *hostSet) add(h manifest.Host) string {
+func (hs *hostSet) add(h runjson.Host) string {
 	for n := 1; ; n++ {
 		name := h.Name
 		if n > 1 {
 			name = fmt.Sprintf("%s#%d", h.Name, n)
 		}
-		i := slices.IndexFunc(hs.hosts, func(o manifest.Host) bool { return o.Name == name })
+		i := slices.IndexFunc(hs.hosts, func(o runjson.Host) bool { return o.Name == name })
 		if i < 0 {
 			h.Name = name
 			h.Roles, h.Tools = slices.Clone(h.Roles), maps.Clone(h.Tools)
@@ -70,7 +70,7 @@ func (hs *hostSet) add(h manifest.Host) string {
 		for k, v := range h.Tools {
 			if _, ok := o.Tools[k]; !ok {
 				if o.Tools == nil {
-					o.Tools = map[string]manifest.Version{}
+					o.Tools = map[string]runjson.Version{}
 				}
 				o.Tools[k] = v
 			}
@@ -81,7 +81,7 @@ func (hs *hostSet) add(h manifest.Host) string {
 
 // sameMachine reports whether two host facts describe the same machine:
 // every fact but the load average, which changes by the minute.
-func sameMachine(a, b manifest.Facts) bool {
+func sameMachine(a, b runjson.Facts) bool {
 	a.LoadAvg, b.LoadAvg = nil, nil
 	return reflect.DeepEqual(a, b)
 }

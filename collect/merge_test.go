@@ -14,7 +14,7 @@ import (
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestMergeShards collects shards 1/2 and 2/2 of a three-target suite with
@@ -44,7 +44,7 @@ func TestMergeShards(t *testing.T) {
 	m := checkRunDir(t, merged.Path)
 	m1, m2 := shards[0].Manifest(), shards[1].Manifest()
 
-	if m.Status != manifest.StatusComplete || m.Shard != "" || m.SuiteSHA256 != s.SHA256() {
+	if m.Status != runjson.StatusComplete || m.Shard != "" || m.SuiteSHA256 != s.SHA256() {
 		t.Errorf("status %q, shard %q, suite %.12s; want complete, no shard, %.12s", m.Status, m.Shard, m.SuiteSHA256, s.SHA256())
 	}
 	if want := m1.Start.Format("20060102T150405Z") + "-merged"; m.ID != want || filepath.Base(merged.Path) != want {
@@ -191,8 +191,8 @@ type fakeShard struct {
 	suite   string // suite.toml; fakeSuite by default
 	targets []string
 	status  string // complete by default
-	host    manifest.Facts
-	tools   map[string]manifest.Version
+	host    runjson.Facts
+	tools   map[string]runjson.Version
 	start   time.Time
 }
 
@@ -218,15 +218,15 @@ func (f fakeShard) write(t *testing.T) string {
 	end := start.Add(time.Minute)
 	host := f.host
 	if host.Hostname == "" {
-		host = manifest.Facts{Hostname: "box", CPUModel: "Ryzen", Threads: 8, Kernel: "6.1"}
+		host = runjson.Facts{Hostname: "box", CPUModel: "Ryzen", Threads: 8, Kernel: "6.1"}
 	}
 	tools := f.tools
 	if tools == nil {
-		tools = map[string]manifest.Version{"bombardier": {Path: "/bin/bombardier", Version: "v1.2.6"}}
+		tools = map[string]runjson.Version{"bombardier": {Path: "/bin/bombardier", Version: "v1.2.6"}}
 	}
-	d, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{
-		Schema: manifest.SchemaVersion, ID: "run", Suite: "fake", SuiteSHA256: probe.SHA256(),
-		Status: cmp.Or(f.status, manifest.StatusComplete), Start: start, End: &end, Facts: host, Tools: tools, Shard: f.shard,
+	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+		Schema: runjson.SchemaVersion, ID: "run", Suite: "fake", SuiteSHA256: probe.SHA256(),
+		Status: cmp.Or(f.status, runjson.StatusComplete), Start: start, End: &end, Facts: host, Tools: tools, Shard: f.shard,
 	}, suite)
 	if err != nil {
 		t.Fatal(err)
@@ -241,9 +241,9 @@ func (f fakeShard) write(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = d.Update(func(m *manifest.Manifest) {
-			m.Targets = append(m.Targets, manifest.Target{Name: name, Conformance: "pass", Transcript: transcript})
-			m.Measurements = append(m.Measurements, manifest.Measurement{
+		err = d.Update(func(m *runjson.Manifest) {
+			m.Targets = append(m.Targets, runjson.Target{Name: name, Conformance: "pass", Transcript: transcript})
+			m.Measurements = append(m.Measurements, runjson.Measurement{
 				Target: name, Scenario: "ping", Rep: 1, Order: i + 1, Tool: "bombardier", ToolVersion: tools["bombardier"].Version,
 				Start: start, End: start.Add(time.Second), Dump: dump, SHA256: sum,
 			})
@@ -270,7 +270,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"a missing shard", []fakeShard{s1}, []string{"shard 2/2 is missing", "-partial"}},
 		{"not a shard", []fakeShard{s1, {targets: []string{"b"}}}, []string{"not a shard (run.json has no shard)", "collect -shard I/N"}},
 		{"another N", []fakeShard{s1, {shard: "2/3", targets: []string{"b"}}}, []string{"is shard 1/2 but", "is shard 2/3"}},
-		{"an unfinished shard", []fakeShard{s1, {shard: "2/2", targets: []string{"b"}, status: manifest.StatusInterrupted}}, []string{"shard 2/2", "is interrupted: finish it with fairbench collect -resume"}},
+		{"an unfinished shard", []fakeShard{s1, {shard: "2/2", targets: []string{"b"}, status: runjson.StatusInterrupted}}, []string{"shard 2/2", "is interrupted: finish it with fairbench collect -resume"}},
 		{"a target in two shards", []fakeShard{s1, {shard: "2/2", targets: []string{"b", "c"}}}, []string{"target c is in two shards"}},
 		{"a target outside its share", []fakeShard{{shard: "1/2", targets: []string{"a"}}, {shard: "2/2", targets: []string{"b", "c"}}}, []string{"shard 2/2 holds target c, which is in shard 1/2's share"}},
 		{"a share not all collected", []fakeShard{{shard: "1/2", targets: []string{"a"}}, s2}, []string{"shard 1/2", "has no record of target c"}},
@@ -330,7 +330,7 @@ func TestMergePartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := d.Manifest()
-	if m.Status != manifest.StatusFailed || len(m.Measurements) != 2 {
+	if m.Status != runjson.StatusFailed || len(m.Measurements) != 2 {
 		t.Errorf("status %q with %d measurements, want failed with 2", m.Status, len(m.Measurements))
 	}
 	if !slices.Contains(m.Errors, "partial merge: shard 2/2 is missing") {
@@ -342,12 +342,12 @@ func TestMergePartial(t *testing.T) {
 // machines of one name become box and box#2, the same machine twice is one
 // host, and a tool in two versions is noted.
 func TestMergeHostsAndTools(t *testing.T) {
-	box := manifest.Facts{Hostname: "box", CPUModel: "Ryzen", Threads: 8, Kernel: "6.1", LoadAvg: []float64{0.1, 0, 0}}
+	box := runjson.Facts{Hostname: "box", CPUModel: "Ryzen", Threads: 8, Kernel: "6.1", LoadAvg: []float64{0.1, 0, 0}}
 	sameBox := box
 	sameBox.LoadAvg = []float64{2, 1, 0.5}
 	otherBox := box
 	otherBox.CPUModel = "Xeon"
-	old := map[string]manifest.Version{"bombardier": {Version: "v1.2.5"}, "go": {Version: "go1.26.8"}}
+	old := map[string]runjson.Version{"bombardier": {Version: "v1.2.5"}, "go": {Version: "go1.26.8"}}
 
 	t.Run("two machines of one name", func(t *testing.T) {
 		d, err := collect.Merge(t.TempDir(), []string{
@@ -384,9 +384,9 @@ func TestMergeHostsAndTools(t *testing.T) {
 		}
 	})
 	t.Run("remote hosts kept", func(t *testing.T) {
-		remote := func(f manifest.Facts) func(m *manifest.Manifest) {
-			return func(m *manifest.Manifest) {
-				m.Hosts = []manifest.Host{{Name: "srv", Destination: "bench@10.0.0.2", Roles: []string{"server"}, Facts: f}}
+		remote := func(f runjson.Facts) func(m *runjson.Manifest) {
+			return func(m *runjson.Manifest) {
+				m.Hosts = []runjson.Host{{Name: "srv", Destination: "bench@10.0.0.2", Roles: []string{"server"}, Facts: f}}
 				for i := range m.Measurements {
 					m.Measurements[i].ServerHost = "srv"
 				}
@@ -397,10 +397,10 @@ func TestMergeHostsAndTools(t *testing.T) {
 		}
 		a := fakeShard{shard: "1/2", targets: []string{"a", "c"}, host: box}.write(t)
 		b := fakeShard{shard: "2/2", targets: []string{"b"}, host: box}.write(t)
-		srv := manifest.Facts{Hostname: "srv1", CPUModel: "EPYC"}
+		srv := runjson.Facts{Hostname: "srv1", CPUModel: "EPYC"}
 		srv2 := srv
 		srv2.Kernel = "6.8"
-		for dir, f := range map[string]manifest.Facts{a: srv, b: srv2} {
+		for dir, f := range map[string]runjson.Facts{a: srv, b: srv2} {
 			d, err := collect.OpenRunDir(dir)
 			if err != nil {
 				t.Fatal(err)

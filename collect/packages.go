@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // packageVersions reads the versions of the framework packages a target
@@ -16,7 +16,7 @@ import (
 // module list the built binary carries (`go version -m`), the binary being
 // the target's artifact or else its start command. A package that cannot
 // be read is recorded with an empty version, and why in errs.
-func packageVersions(ctx context.Context, m machine, t Target, dir string) (pkgs []manifest.Package, errs []error) {
+func packageVersions(ctx context.Context, m machine, t Target, dir string) (pkgs []runjson.Package, errs []error) {
 	if len(t.Packages) == 0 {
 		return nil, nil
 	}
@@ -41,7 +41,7 @@ func packageVersions(ctx context.Context, m machine, t Target, dir string) (pkgs
 	}
 	for _, name := range t.Packages {
 		v, source, err := read(name)
-		pkgs = append(pkgs, manifest.Package{Name: name, Version: v, Source: source})
+		pkgs = append(pkgs, runjson.Package{Name: name, Version: v, Source: source})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("target %s: package %s: %w", t.Name, name, err))
 		}

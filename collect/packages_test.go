@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestPackageVersionsGo builds fairbench itself and reads the versions of
@@ -26,15 +26,15 @@ func TestPackageVersionsGo(t *testing.T) {
 	}
 	bin := testBinary(t, "fairbench") // built once for the package's tests
 	mods := []string{"github.com/BurntSushi/toml", "github.com/yuin/goldmark"}
-	var want []manifest.Package
+	var want []runjson.Package
 	for _, mod := range mods {
 		out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", mod).Output()
 		if err != nil {
 			t.Fatalf("go list -m %s: %v", mod, err)
 		}
-		want = append(want, manifest.Package{Name: mod, Version: strings.TrimSpace(string(out)), Source: "go version -m " + bin})
+		want = append(want, runjson.Package{Name: mod, Version: strings.TrimSpace(string(out)), Source: "go version -m " + bin})
 	}
-	want = append(want, manifest.Package{Name: "example.com/absent", Source: "go version -m " + bin})
+	want = append(want, runjson.Package{Name: "example.com/absent", Source: "go version -m " + bin})
 	target := Target{Name: "fb", Runtime: "go", Artifact: bin, Packages: append(mods, "example.com/absent")}
 	got, errs := packageVersions(context.Background(), &localMachine{}, target, root)
 	if !reflect.DeepEqual(got, want) {
@@ -65,7 +65,7 @@ func TestPackageVersionsNode(t *testing.T) {
 	}
 	target := Target{Name: "nest", Runtime: "bun", Packages: []string{"@nestjs/core", "express", "absent", "broken"}}
 	got, errs := packageVersions(context.Background(), &localMachine{}, target, dir)
-	want := []manifest.Package{
+	want := []runjson.Package{
 		{Name: "@nestjs/core", Version: "12.5.1", Source: "node_modules/@nestjs/core/package.json"},
 		{Name: "express", Version: "5.3.0", Source: "node_modules/express/package.json"},
 		{Name: "absent", Source: "node_modules/absent/package.json"},

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // phasePoint is one measurement of the passes after the closed-loop one:
@@ -46,7 +46,7 @@ func (p phasePoint) label() string {
 }
 
 // is reports whether the recorded measurement mr took the point.
-func (p phasePoint) is(mr manifest.Measurement) bool {
+func (p phasePoint) is(mr runjson.Measurement) bool {
 	if mr.Phase != p.Phase || mr.Scenario != p.Scenario.Name || mr.Rep != p.Rep {
 		return false
 	}
@@ -102,7 +102,7 @@ func (c *collector) phasePending(t Target) []phasePoint {
 		if slices.Contains(rec.Failed, p.Scenario.Name) {
 			continue
 		}
-		if slices.ContainsFunc(ms, func(mr manifest.Measurement) bool {
+		if slices.ContainsFunc(ms, func(mr runjson.Measurement) bool {
 			return mr.Target == t.Name && !mr.Warmup && mr.SHA256 != "" && mr.Error == "" && p.is(mr)
 		}) {
 			continue
@@ -195,7 +195,7 @@ func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string,
 	}
 	defer srv.Stop(2 * time.Second)
 	for _, p := range todo {
-		mr := manifest.Measurement{Phase: p.Phase, Connections: p.Connections}
+		mr := runjson.Measurement{Phase: p.Phase, Connections: p.Connections}
 		rate := p.Rate
 		if p.Phase == PhaseLatency {
 			r, capacity, ok := c.pointRate(t, p)
@@ -210,7 +210,7 @@ func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string,
 		if p.Phase == PhaseLatency {
 			what += fmt.Sprintf(" (%d req/s)", rate)
 		}
-		got, err := c.take(ctx, srv, t, p.Scenario, path.Join(p.Scenario.Name, p.label()), what, rep, fmt.Sprintf("%d/%d", rep, reps), c.phaseLoad(p, rate), func(r *manifest.Measurement) {
+		got, err := c.take(ctx, srv, t, p.Scenario, path.Join(p.Scenario.Name, p.label()), what, rep, fmt.Sprintf("%d/%d", rep, reps), c.phaseLoad(p, rate), func(r *runjson.Measurement) {
 			*r = phaseFields(*r, mr)
 			if !r.Warmup {
 				r.StartupS = startup.Seconds()
@@ -228,7 +228,7 @@ func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string,
 
 // phaseFields copies a point's phase, connections and rate fields from
 // point into mr.
-func phaseFields(mr, point manifest.Measurement) manifest.Measurement {
+func phaseFields(mr, point runjson.Measurement) runjson.Measurement {
 	mr.Phase, mr.Connections = point.Phase, point.Connections
 	mr.Rate, mr.RateFraction, mr.Capacity = point.Rate, point.RateFraction, point.Capacity
 	return mr

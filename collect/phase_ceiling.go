@@ -11,7 +11,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -138,7 +138,7 @@ func (c *collector) calibrateOn(ctx context.Context, t Target, p phasePoint, loa
 	}
 	defer srv.Stop(2 * time.Second)
 	what := fmt.Sprintf("%s ceiling (vegeta as fast as %d workers go)", p.Scenario.Name, load.Connections)
-	got, err := c.take(ctx, srv, t, p.Scenario, path.Join(p.Scenario.Name, PhaseCeiling), what, 1, "1/1", load, func(r *manifest.Measurement) {
+	got, err := c.take(ctx, srv, t, p.Scenario, path.Join(p.Scenario.Name, PhaseCeiling), what, 1, "1/1", load, func(r *runjson.Measurement) {
 		r.Phase, r.Connections, r.Capacity = PhaseCeiling, load.Connections, capacity
 		if r.Warmup {
 			return
@@ -234,7 +234,7 @@ func (c *collector) noteNotOffered(ready []Target) {
 				if !ok || c.offered(name, rate) {
 					continue
 				}
-				no := manifest.NotOffered{Target: t.Name, Scenario: name, Rate: float64(rate), RateFraction: p.Fraction, Capacity: capacity}
+				no := runjson.NotOffered{Target: t.Name, Scenario: name, Rate: float64(rate), RateFraction: p.Fraction, Capacity: capacity}
 				if calibrated {
 					no.Ceiling, no.ClientBound, no.Limit, no.Calibration = cc.Rate, cc.ClientBound, cc.limit(), cc.Dump
 				} else if closedOK {
@@ -247,12 +247,12 @@ func (c *collector) noteNotOffered(ready []Target) {
 }
 
 // addNotOffered adds no to run.json unless it is there already.
-func (c *collector) addNotOffered(no manifest.NotOffered, p phasePoint) {
-	if slices.ContainsFunc(c.dir.Manifest().NotOffered, func(o manifest.NotOffered) bool {
+func (c *collector) addNotOffered(no runjson.NotOffered, p phasePoint) {
+	if slices.ContainsFunc(c.dir.Manifest().NotOffered, func(o runjson.NotOffered) bool {
 		return o.Target == no.Target && o.Scenario == no.Scenario && o.RateFraction == no.RateFraction && (no.RateFraction > 0 || o.Rate == no.Rate)
 	}) {
 		return
 	}
-	c.dir.Update(func(m *manifest.Manifest) { m.NotOffered = append(m.NotOffered, no) })
+	c.dir.Update(func(m *runjson.Manifest) { m.NotOffered = append(m.NotOffered, no) })
 	c.opt.Progress.Note(fmt.Sprintf("%s %s %s: %.0f req/s not offered: the client was measured to send %.0f req/s on it, and a point offers at most %.0f", no.Target, no.Scenario, p.label(), no.Rate, no.Ceiling, no.Limit))
 }

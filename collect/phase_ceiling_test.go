@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/render"
 )
 
@@ -22,9 +22,9 @@ import (
 // its warm-up) of vegeta at -rate=0 with the phase's workers, its dump kept
 // and hashed, its send rate the rate vegeta's own report printed, its
 // client load recorded and judged; it returns the limit of a point.
-func checkCeiling(t *testing.T, runDir string, ceiling []manifest.Measurement, workers int) float64 {
+func checkCeiling(t *testing.T, runDir string, ceiling []runjson.Measurement, workers int) float64 {
 	t.Helper()
-	var window []manifest.Measurement
+	var window []runjson.Measurement
 	for _, mr := range ceiling {
 		if !mr.Warmup {
 			window = append(window, mr)
@@ -80,7 +80,7 @@ func TestFractionAboveCeilingNotOffered(t *testing.T) {
 	suite.Sweep = nil
 	dir, lines := runComplete(t, suite)
 	m := dir.Manifest()
-	var ceiling, latency []manifest.Measurement
+	var ceiling, latency []runjson.Measurement
 	var capacity float64
 	for _, mr := range m.Measurements {
 		switch mr.Phase {
@@ -138,8 +138,8 @@ func TestMergeKeepsNotOffered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		no := manifest.NotOffered{Target: s.targets[0], Scenario: "ping", Rate: float64(1000 * (i + 1)), Ceiling: 500, Limit: 450}
-		if err := d.Update(func(m *manifest.Manifest) { m.NotOffered = append(m.NotOffered, no) }); err != nil {
+		no := runjson.NotOffered{Target: s.targets[0], Scenario: "ping", Rate: float64(1000 * (i + 1)), Ceiling: 500, Limit: 450}
+		if err := d.Update(func(m *runjson.Manifest) { m.NotOffered = append(m.NotOffered, no) }); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)

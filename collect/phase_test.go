@@ -15,7 +15,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // phaseSuite measures the stdlib server closed-loop, then at half its
@@ -97,7 +97,7 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 		t.Errorf("vegeta recorded as %+v, want %s asked with go version -m", v, collect.VegetaVersion)
 	}
 	closed := map[string][]float64{}
-	var latency, sweep, ceiling []manifest.Measurement
+	var latency, sweep, ceiling []runjson.Measurement
 	for _, mr := range m.Measurements {
 		switch mr.Phase {
 		case "":
@@ -225,7 +225,7 @@ func runComplete(t *testing.T, suite *collect.Suite) (*collect.RunDir, *bytes.Bu
 	if err != nil {
 		t.Fatalf("%v\n%s", err, lines.String())
 	}
-	if m := dir.Manifest(); m.Status != manifest.StatusComplete {
+	if m := dir.Manifest(); m.Status != runjson.StatusComplete {
 		t.Fatalf("status %q: %v", m.Status, m.Errors)
 	}
 	return dir, &lines
@@ -318,11 +318,11 @@ func TestLatencyPhaseResumes(t *testing.T) {
 		t.Fatalf("the run was not interrupted:\n%s", lines.String())
 	}
 	first := dir.Manifest()
-	if first.Status != manifest.StatusInterrupted {
+	if first.Status != runjson.StatusInterrupted {
 		t.Fatalf("status %q, want interrupted", first.Status)
 	}
-	var before []manifest.Measurement
-	var ceilingBefore manifest.Measurement
+	var before []runjson.Measurement
+	var ceilingBefore runjson.Measurement
 	closedBefore := 0
 	for _, mr := range first.Measurements {
 		if mr.Phase == "" {
@@ -343,7 +343,7 @@ func TestLatencyPhaseResumes(t *testing.T) {
 		t.Fatalf("resume: %v\n%s", err, lines.String())
 	}
 	done := dir.Manifest()
-	if done.Status != manifest.StatusComplete {
+	if done.Status != runjson.StatusComplete {
 		t.Fatalf("status %q after resume: %v", done.Status, done.Errors)
 	}
 	var closed int

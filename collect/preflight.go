@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // installHints says how to install the commands a suite commonly names, on
@@ -57,7 +57,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 			}
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
-				var v manifest.Version
+				var v runjson.Version
 				if p := cmpOr(c.opt.ToolPaths[name], os.Getenv(ToolEnv(name))); p != "" {
 					v, err = overriddenTool(ctx, name, p)
 				} else {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestMissingToolFailsFirst checks that a missing load generator, taskset,
@@ -106,7 +106,7 @@ type versionCounter struct {
 	asked [][]string
 }
 
-func (m *versionCounter) version(ctx context.Context, argv []string) (manifest.Version, error) {
+func (m *versionCounter) version(ctx context.Context, argv []string) (runjson.Version, error) {
 	m.asked = append(m.asked, argv)
 	return m.machine.version(ctx, argv)
 }
@@ -118,7 +118,7 @@ func TestRuntimeAskedOnce(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go on PATH")
 	}
-	tools := map[string]manifest.Version{}
+	tools := map[string]runjson.Version{}
 	m := &versionCounter{machine: &localMachine{tools: tools}}
 	targets := []Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
 	askRuntimes(context.Background(), m, targets, func(Target) string { return "" })

@@ -29,7 +29,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // sshLost is ssh's exit status when the connection itself failed.
@@ -47,8 +47,8 @@ type sshHost struct {
 	root bool   // the login is root: a service's user is taken with runuser
 	// facts and tools are what the host said of itself and of the tools
 	// and runtimes found on it.
-	facts manifest.Facts
-	tools map[string]manifest.Version
+	facts runjson.Facts
+	tools map[string]runjson.Version
 	// addr is where the client host reaches targets on this host, and the
 	// address they listen on ($HOST): an IP address where one is known.
 	addr string

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // remoteProc is a process group on an SSH host: a server, or a load tool.
@@ -24,7 +24,7 @@ type remoteProc struct {
 	// has been waited for; nil for a group known only by its record.
 	cmd    *exec.Cmd
 	exited <-chan struct{}
-	rec    manifest.Leftover // host, group, the host's boot and the leader's start
+	rec    runjson.Leftover // host, group, the host's boot and the leader's start
 	// track is told when the group starts and when it has ended; the
 	// collector keeps the ones not seen to end in run.json.
 	track tracker
@@ -37,9 +37,9 @@ type remoteProc struct {
 
 // tracker keeps the process groups started on hosts until they end.
 type tracker interface {
-	started(manifest.Leftover)
-	ended(manifest.Leftover)
-	unended(manifest.Leftover, error)
+	started(runjson.Leftover)
+	ended(runjson.Leftover)
+	unended(runjson.Leftover, error)
 }
 
 // pgidMark starts the first line a remote command prints: its process
@@ -132,14 +132,14 @@ func remotePort(ctx context.Context, h *sshHost, port int) (int, error) {
 // pgidMark's; what it says is sent on found.
 type markWriter struct {
 	next  *tailBuffer
-	found chan manifest.Leftover
+	found chan runjson.Leftover
 	mu    sync.Mutex
 	line  []byte
 	done  bool
 }
 
 func newMarkWriter(next *tailBuffer) *markWriter {
-	return &markWriter{next: next, found: make(chan manifest.Leftover, 1)}
+	return &markWriter{next: next, found: make(chan runjson.Leftover, 1)}
 }
 
 func (w *markWriter) Write(p []byte) (int, error) {
@@ -162,7 +162,7 @@ func (w *markWriter) Write(p []byte) (int, error) {
 	if v, ok := strings.CutPrefix(first, pgidMark); ok {
 		if f := strings.Fields(v); len(f) == 3 {
 			if pg, err := strconv.Atoi(f[0]); err == nil {
-				w.found <- manifest.Leftover{Group: pg, BootID: f[1], Start: f[2]}
+				w.found <- runjson.Leftover{Group: pg, BootID: f[1], Start: f[2]}
 				w.next.Write(rest)
 				return len(p), nil
 			}

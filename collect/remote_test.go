@@ -18,7 +18,7 @@ import (
 	"github.com/fairbench/fairbench/collect/internal/sshlab"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // remoteSuite runs hiserver, built on the server host from a copy of its
@@ -153,7 +153,7 @@ func TestRemoteCollect(t *testing.T) {
 		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
 	}
 	m := checkRunDir(t, dir.Path)
-	if m.Status != manifest.StatusComplete || len(m.Measurements) != 4 {
+	if m.Status != runjson.StatusComplete || len(m.Measurements) != 4 {
 		t.Fatalf("status %s, %d measurements, errors %q", m.Status, len(m.Measurements), m.Errors)
 	}
 	server, client := lab.Host("server"), lab.Host("client")
@@ -406,7 +406,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := checkRunDir(t, merged.Path)
-	if m.Status != manifest.StatusComplete || len(m.Measurements) != 2 || len(m.Hosts) != 4 {
+	if m.Status != runjson.StatusComplete || len(m.Measurements) != 2 || len(m.Hosts) != 4 {
 		t.Fatalf("merged: status %s, %d measurements, hosts %+v", m.Status, len(m.Measurements), m.Hosts)
 	}
 	want := map[string]string{"hi": "srv1/cli1/1/2", "hi-b": "srv2/cli2/2/2"}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // A scenario that changes a service's data, such as an insert, would make
@@ -50,7 +50,7 @@ func (c *collector) resetScenario(ctx context.Context, sc Scenario) (time.Durati
 
 // resetBefore runs sc's reset, if it has one, before the window of mr and
 // records the time it took there.
-func (c *collector) resetBefore(ctx context.Context, sc Scenario, mr *manifest.Measurement) error {
+func (c *collector) resetBefore(ctx context.Context, sc Scenario, mr *runjson.Measurement) error {
 	if len(sc.Reset) == 0 {
 		return nil
 	}

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // pendingMeasurement is a measurement a run still has to take.
@@ -33,7 +33,7 @@ func (c *collector) resumeRunDir() error {
 	if m.SuiteSHA256 != c.suite.SHA256() {
 		return fmt.Errorf("%s was collected from another suite (sha256 %.12s…, this one %.12s…): resume it with the suite in %s", c.opt.Resume, m.SuiteSHA256, c.suite.SHA256(), filepath.Join(c.opt.Resume, "suite.toml"))
 	}
-	if m.Status == manifest.StatusComplete {
+	if m.Status == runjson.StatusComplete {
 		if !c.retakeDue(m.Measurements) { // host_speed.go
 			return fmt.Errorf("%s is complete: nothing to resume", c.opt.Resume)
 		}
@@ -54,8 +54,8 @@ func (c *collector) resumeRunDir() error {
 		c.opt.Progress.Note(fmt.Sprintf("%s: on disk but not in run.json (a crash between storing and recording it): kept as an orphan, measured again", o.Dump))
 	}
 	now := c.opt.Now().UTC()
-	return d.Update(func(m *manifest.Manifest) {
-		m.Status, m.End = manifest.StatusRunning, nil
+	return d.Update(func(m *runjson.Manifest) {
+		m.Status, m.End = runjson.StatusRunning, nil
 		m.Resumed = append(m.Resumed, now)
 		m.Orphans = append(m.Orphans, orphans...)
 		for k, v := range c.tools {
@@ -64,7 +64,7 @@ func (c *collector) resumeRunDir() error {
 				continue
 			}
 			if m.Tools == nil {
-				m.Tools = map[string]manifest.Version{}
+				m.Tools = map[string]runjson.Version{}
 			}
 			m.Tools[k] = v
 		}
@@ -74,7 +74,7 @@ func (c *collector) resumeRunDir() error {
 // findOrphans lists the files under dumps/ that run.json neither lists as a
 // dump or stderr nor already knows as an orphan. Hidden files (a write cut
 // short before its rename) are not dumps.
-func findOrphans(dir string, m manifest.Manifest) ([]manifest.Orphan, error) {
+func findOrphans(dir string, m runjson.Manifest) ([]runjson.Orphan, error) {
 	known := map[string]bool{}
 	for _, mr := range m.Measurements {
 		known[mr.Dump], known[mr.Stderr] = true, true
@@ -82,7 +82,7 @@ func findOrphans(dir string, m manifest.Manifest) ([]manifest.Orphan, error) {
 	for _, o := range m.Orphans {
 		known[o.Dump] = true
 	}
-	var out []manifest.Orphan
+	var out []runjson.Orphan
 	root := filepath.Join(dir, "dumps")
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -106,7 +106,7 @@ func findOrphans(dir string, m manifest.Manifest) ([]manifest.Orphan, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, manifest.Orphan{Dump: rel, SHA256: sha256Hex(b), Bytes: int64(len(b))})
+		out = append(out, runjson.Orphan{Dump: rel, SHA256: sha256Hex(b), Bytes: int64(len(b))})
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Dump < out[j].Dump })

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // buildHi returns hiserver, which answers GET / with $BODY, built once.
@@ -74,8 +74,8 @@ func TestInterruptAndResume(t *testing.T) {
 		return dir != "" && countMeasured(t, dir) >= 1
 	})
 	first := readManifest(t, runDir)
-	if first.Status != manifest.StatusInterrupted {
-		t.Errorf("status %q after SIGINT, want %q", first.Status, manifest.StatusInterrupted)
+	if first.Status != runjson.StatusInterrupted {
+		t.Errorf("status %q after SIGINT, want %q", first.Status, runjson.StatusInterrupted)
 	}
 	before := hashDumps(t, runDir)
 	t.Logf("interrupted with %d measurements recorded, dumps kept: %d", countMeasured(t, runDir), len(before))
@@ -89,7 +89,7 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Fatalf("resume: %v\n%s", err, b)
 	}
 	done := readManifest(t, runDir)
-	if done.Status != manifest.StatusComplete || len(done.Resumed) != 1 {
+	if done.Status != runjson.StatusComplete || len(done.Resumed) != 1 {
 		t.Errorf("after resume: status %q, resumed %v; want complete, once", done.Status, done.Resumed)
 	}
 	sameDumps(t, runDir, before)
@@ -136,7 +136,7 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	m := dir.Manifest()
 	lost := m.Measurements[len(m.Measurements)-1]
 	m.Measurements = m.Measurements[:len(m.Measurements)-1]
-	m.Status = manifest.StatusInterrupted
+	m.Status = runjson.StatusInterrupted
 	b, _ := json.MarshalIndent(m, "", "  ")
 	if err := collect.WriteFileAtomic(filepath.Join(dir.Path, "run.json"), b); err != nil {
 		t.Fatal(err)
@@ -158,13 +158,13 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	}
 }
 
-func readManifest(t *testing.T, dir string) manifest.Manifest {
+func readManifest(t *testing.T, dir string) runjson.Manifest {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m manifest.Manifest
+	var m runjson.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("%s/run.json is not valid JSON: %v", dir, err)
 	}
@@ -178,7 +178,7 @@ func countMeasured(t *testing.T, dir string) int {
 	if err != nil {
 		return 0
 	}
-	var m manifest.Manifest
+	var m runjson.Manifest
 	if json.Unmarshal(b, &m) != nil {
 		return 0
 	}
@@ -191,7 +191,7 @@ func countMeasured(t *testing.T, dir string) int {
 	return n
 }
 
-func containsRecord(list []manifest.Measurement, want manifest.Measurement) bool {
+func containsRecord(list []runjson.Measurement, want runjson.Measurement) bool {
 	for _, mr := range list {
 		if mr.Dump == want.Dump && mr.SHA256 == want.SHA256 && mr.Order == want.Order && mr.Start.Equal(want.Start) {
 			return true

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // RunDir is a run directory being written. Dumps are write-once; run.json
@@ -22,13 +22,13 @@ type RunDir struct {
 	Path string
 
 	mu       sync.Mutex
-	manifest manifest.Manifest
+	manifest runjson.Manifest
 	lock     *os.File // the held lock file (Lock), nil when not held
 }
 
 // CreateRunDir makes a new run directory under out for m and writes its
 // run.json and suite.toml.
-func CreateRunDir(out string, m manifest.Manifest, suite []byte) (*RunDir, error) {
+func CreateRunDir(out string, m runjson.Manifest, suite []byte) (*RunDir, error) {
 	if m.ID == "" || !filepath.IsLocal(m.ID) || filepath.Base(m.ID) != m.ID {
 		return nil, fmt.Errorf("run id %q is not one folder name", m.ID)
 	}
@@ -55,7 +55,7 @@ func OpenRunDir(path string) (*RunDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a run dir: %w", err)
 	}
-	m, err := manifest.Decode(b)
+	m, err := runjson.Decode(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(path, "run.json"), err)
 	}
@@ -64,20 +64,20 @@ func OpenRunDir(path string) (*RunDir, error) {
 }
 
 // Manifest returns a copy of the manifest as it stands.
-func (d *RunDir) Manifest() manifest.Manifest {
+func (d *RunDir) Manifest() runjson.Manifest {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m := d.manifest
-	m.Targets = append([]manifest.Target(nil), m.Targets...)
-	m.Measurements = append([]manifest.Measurement(nil), m.Measurements...)
-	m.Services = append([]manifest.Service(nil), m.Services...)
-	m.Orphans = append([]manifest.Orphan(nil), m.Orphans...)
-	m.NotOffered = append([]manifest.NotOffered(nil), m.NotOffered...)
+	m.Targets = append([]runjson.Target(nil), m.Targets...)
+	m.Measurements = append([]runjson.Measurement(nil), m.Measurements...)
+	m.Services = append([]runjson.Service(nil), m.Services...)
+	m.Orphans = append([]runjson.Orphan(nil), m.Orphans...)
+	m.NotOffered = append([]runjson.NotOffered(nil), m.NotOffered...)
 	return m
 }
 
 // Update changes the manifest under the lock and saves it.
-func (d *RunDir) Update(change func(m *manifest.Manifest)) error {
+func (d *RunDir) Update(change func(m *runjson.Manifest)) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	change(&d.manifest)
@@ -85,7 +85,7 @@ func (d *RunDir) Update(change func(m *manifest.Manifest)) error {
 }
 
 func (d *RunDir) save() error {
-	b, err := manifest.Encode(&d.manifest)
+	b, err := runjson.Encode(&d.manifest)
 	if err != nil {
 		return err
 	}

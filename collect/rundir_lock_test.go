@@ -1,7 +1,7 @@
 package collect
 
 import (
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 
 	"errors"
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // TestRunDirLock: a second holder of a run dir is refused at once, with
 // the holder's process id; Unlock removes the lock file and lets it go.
 func TestRunDirLock(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, nil)
+	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestRunDirLockHeldByAnotherProcess(t *testing.T) {
 		holdRunDir(dir) // the other process
 		return
 	}
-	d, err := CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, nil)
+	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

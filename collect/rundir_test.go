@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 func TestRunDirWriteOnce(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestRunDirWriteOnce(t *testing.T) {
 
 func TestCreateRunDirRefusesExisting(t *testing.T) {
 	out := t.TempDir()
-	m := manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}
+	m := runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}
 	if _, err := CreateRunDir(out, m, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestCreateRunDirRefusesExisting(t *testing.T) {
 }
 
 func TestRunDirFilesAreReadable(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Service is a real service the targets need, such as PostgreSQL from
@@ -70,9 +70,9 @@ type runningService struct {
 // for it to be ready and seeds it. Its dir is copied to an SSH host like a
 // target's, and {dir} is a scratch folder there. A service's version was
 // asked here by preflight; on a host it is asked there now.
-func (c *collector) startService(ctx context.Context, sv Service) (*runningService, manifest.Service, error) {
+func (c *collector) startService(ctx context.Context, sv Service) (*runningService, runjson.Service, error) {
 	m := c.server
-	rec := manifest.Service{Name: sv.Name}
+	rec := runjson.Service{Name: sv.Name}
 	rs := &runningService{Service: sv, m: m}
 	v := m.tool(sv.Name)
 	if v.Path == "" {
@@ -123,7 +123,7 @@ func (c *collector) startService(ctx context.Context, sv Service) (*runningServi
 
 // readyAndSeed waits until the started service is ready, then seeds it,
 // and records both times.
-func (rs *runningService) readyAndSeed(ctx context.Context, rec *manifest.Service, dir string) error {
+func (rs *runningService) readyAndSeed(ctx context.Context, rec *runjson.Service, dir string) error {
 	timeout := serviceTimeout
 	if rs.ReadyTimeout > 0 {
 		timeout = rs.ReadyTimeout.Std()

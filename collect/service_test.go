@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 const serviceSuite = `
@@ -39,7 +39,7 @@ expect = { status = 200 }
 
 // runServiceSuite collects a suite whose target's BODY names the service,
 // and returns the manifest and the target's transcript.
-func runServiceSuite(t *testing.T, service, dsn string) (manifest.Manifest, string) {
+func runServiceSuite(t *testing.T, service, dsn string) (runjson.Manifest, string) {
 	t.Helper()
 	src := strings.NewReplacer("SERVICE", service, "HI", buildHi(t), "DSN", dsn).Replace(serviceSuite)
 	suite, err := collect.ParseSuite([]byte(src), "services.toml")
@@ -140,7 +140,7 @@ seed = ["`+pg["psql"]+`", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p"
 	if want := "postgres://bench@127.0.0.1:" + strconv.Itoa(m.Services[0].Port) + "/postgres"; !strings.Contains(transcript, want) {
 		t.Errorf("transcript does not show %s:\n%s", want, transcript)
 	}
-	if m.Status != manifest.StatusComplete || len(m.Measurements) != 1 {
+	if m.Status != runjson.StatusComplete || len(m.Measurements) != 1 {
 		t.Errorf("status %s with %d measurements", m.Status, len(m.Measurements))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 func TestParseShard(t *testing.T) {
@@ -144,15 +144,15 @@ func parseShardSuite(t *testing.T, hi string) *collect.Suite {
 // anything starts.
 func TestShardRefusals(t *testing.T) {
 	s := parseShardSuite(t, "/nonexistent/hiserver")
-	recorded, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r", SuiteSHA256: s.SHA256(), Status: manifest.StatusInterrupted, Shard: "1/2"}, s.Source)
+	recorded, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r", SuiteSHA256: s.SHA256(), Status: runjson.StatusInterrupted, Shard: "1/2"}, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "w", SuiteSHA256: s.SHA256(), Status: manifest.StatusInterrupted}, s.Source)
+	whole, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "w", SuiteSHA256: s.SHA256(), Status: runjson.StatusInterrupted}, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{Schema: manifest.SchemaVersion, ID: "m", SuiteSHA256: s.SHA256(), Status: manifest.StatusFailed, Merged: []manifest.Shard{{Shard: "1/2"}}}, s.Source)
+	merged, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "m", SuiteSHA256: s.SHA256(), Status: runjson.StatusFailed, Merged: []runjson.Shard{{Shard: "1/2"}}}, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,9 +188,9 @@ func TestResumeKeepsShard(t *testing.T) {
 		t.Skip("loads a server")
 	}
 	s := parseShardSuite(t, buildHi(t))
-	d, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{
-		Schema: manifest.SchemaVersion, ID: "shard2", Suite: s.Name, SuiteSHA256: s.SHA256(),
-		Status: manifest.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(), Shard: "2/2",
+	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+		Schema: runjson.SchemaVersion, ID: "shard2", Suite: s.Name, SuiteSHA256: s.SHA256(),
+		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(), Shard: "2/2",
 	}, s.Source)
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +199,7 @@ func TestResumeKeepsShard(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := checkRunDir(t, d.Path)
-	if m.Shard != "2/2" || m.Status != manifest.StatusComplete {
+	if m.Shard != "2/2" || m.Status != runjson.StatusComplete {
 		t.Errorf("shard %q, status %q after resume; want 2/2, complete", m.Shard, m.Status)
 	}
 	var measured []string

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // signalSuite builds for a second and starts slowly while the files named
@@ -80,8 +80,8 @@ func TestSignalAtEveryStage(t *testing.T) {
 				}
 				runDir := interruptAt(t, fairbench, suitePath, filepath.Join(work, "runs"), sig, st.reached)
 				m := checkRunDir(t, runDir)
-				if m.Status != manifest.StatusInterrupted {
-					t.Errorf("status %q, want %q", m.Status, manifest.StatusInterrupted)
+				if m.Status != runjson.StatusInterrupted {
+					t.Errorf("status %q, want %q", m.Status, runjson.StatusInterrupted)
 				}
 				os.Remove(slow)
 				os.Remove(fault)
@@ -91,7 +91,7 @@ func TestSignalAtEveryStage(t *testing.T) {
 					t.Fatalf("resume: %v\n%s", err, b)
 				}
 				done := checkRunDir(t, runDir)
-				if done.Status != manifest.StatusComplete || countMeasured(t, runDir) != 2 {
+				if done.Status != runjson.StatusComplete || countMeasured(t, runDir) != 2 {
 					t.Errorf("after resume: status %q with %d measurements, want complete with 2", done.Status, countMeasured(t, runDir))
 				}
 				sameDumps(t, runDir, before)

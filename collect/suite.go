@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/tomlfile"
 )
 
@@ -16,13 +16,13 @@ import (
 // to ask it, what bytes to expect, and how to load it. The README has a full
 // commented example; every key below is one of it.
 type Suite struct {
-	Name      string             `toml:"name"`
-	Load      Load               `toml:"load"`
-	Isolation manifest.Isolation `toml:"isolation"`
-	Hosts     []HostEntry        `toml:"host"` // none: everything runs on this machine
-	Services  []Service          `toml:"service"`
-	Targets   []Target           `toml:"target"`
-	Scenarios []Scenario         `toml:"scenario"`
+	Name      string            `toml:"name"`
+	Load      Load              `toml:"load"`
+	Isolation runjson.Isolation `toml:"isolation"`
+	Hosts     []HostEntry       `toml:"host"` // none: everything runs on this machine
+	Services  []Service         `toml:"service"`
+	Targets   []Target          `toml:"target"`
+	Scenarios []Scenario        `toml:"scenario"`
 	// Latency and Sweep are the passes run after the closed-loop one;
 	// nil: none (suite_phase.go).
 	Latency *LatencyPhase `toml:"latency"`

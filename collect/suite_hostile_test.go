@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestSuiteHostileInput feeds suites with names that would leave the run
@@ -72,7 +72,7 @@ func TestSuiteHostileInput(t *testing.T) {
 // in it; and that a run id cannot name a folder outside -out.
 func TestRunDirStaysInside(t *testing.T) {
 	out := t.TempDir()
-	d, err := CreateRunDir(out, manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r1"}, nil)
+	d, err := CreateRunDir(out, runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestRunDirStaysInside(t *testing.T) {
 		t.Errorf("written outside the run dir: %v", entries)
 	}
 	for _, id := range []string{"..", "../r2", "a/b", "/abs", ""} {
-		if _, err := CreateRunDir(out, manifest.Manifest{Schema: manifest.SchemaVersion, ID: id}, nil); err == nil {
+		if _, err := CreateRunDir(out, runjson.Manifest{Schema: runjson.SchemaVersion, ID: id}, nil); err == nil {
 			t.Errorf("CreateRunDir with id %q was accepted", id)
 		}
 	}

@@ -8,15 +8,15 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // prepare takes what building t left (buildAll), asks its packages'
 // versions and runs the gate, recording the transcript in the run dir. A
 // resumed run keeps what an earlier session measured of the target and
 // adds to its failed scenarios.
-func (c *collector) prepare(ctx context.Context, t Target, b built) (manifest.Target, error) {
-	rec := manifest.Target{Name: t.Name, Runtime: t.Runtime}
+func (c *collector) prepare(ctx context.Context, t Target, b built) (runjson.Target, error) {
+	rec := runjson.Target{Name: t.Name, Runtime: t.Runtime}
 	old, resumed := c.targetRecord(t.Name)
 	if resumed {
 		rec = old

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Host roles in a suite's [[host]] tables.
@@ -70,7 +70,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		h.facts, h.tools = facts, map[string]manifest.Version{}
+		h.facts, h.tools = facts, map[string]runjson.Version{}
 	}
 	return errors.Join(errs...)
 }
@@ -83,10 +83,10 @@ func (c *collector) closeHosts() {
 }
 
 // hostRecords are the hosts as run.json keeps them.
-func (c *collector) hostRecords() []manifest.Host {
-	var out []manifest.Host
+func (c *collector) hostRecords() []runjson.Host {
+	var out []runjson.Host
 	for _, h := range c.hosts {
-		out = append(out, manifest.Host{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
+		out = append(out, runjson.Host{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
 	}
 	return out
 }
@@ -125,14 +125,14 @@ func (c *collector) provideTools(ctx context.Context) error {
 
 // askToolOnHost finds tool on h's PATH and asks its version the way its
 // driver does here.
-func askToolOnHost(ctx context.Context, h *sshHost, tool string) (manifest.Version, error) {
+func askToolOnHost(ctx context.Context, h *sshHost, tool string) (runjson.Version, error) {
 	flag := map[string]string{"wrk": "-v", "autocannon": "--version"}[tool]
 	out, err := h.output(ctx, "p=$(command -v "+tool+") || exit 3; echo \"$p\"; \"$p\" "+flag+" 2>&1; true")
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("%s not found on PATH there: install it on the host", tool)
+		return runjson.Version{}, fmt.Errorf("%s not found on PATH there: install it on the host", tool)
 	}
 	p, text, _ := strings.Cut(string(out), "\n")
-	var v manifest.Version
+	var v runjson.Version
 	if tool == "wrk" {
 		v, err = wrkVersionIn(p, text)
 	} else {
@@ -144,27 +144,27 @@ func askToolOnHost(ctx context.Context, h *sshHost, tool string) (manifest.Versi
 
 // copyTool copies local, the tool binary fairbench resolved here, to h's
 // work folder, checks its sha256 there and that it runs.
-func (h *sshHost) copyTool(ctx context.Context, tool string, local manifest.Version) (manifest.Version, error) {
+func (h *sshHost) copyTool(ctx context.Context, tool string, local runjson.Version) (runjson.Version, error) {
 	if goArch(h.arch) != runtime.GOARCH {
-		return manifest.Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
+		return runjson.Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
 	}
 	sum, err := sha256Of(local.Path)
 	if err != nil {
-		return manifest.Version{}, err
+		return runjson.Version{}, err
 	}
 	dst := "tools/" + tool + "-" + local.Version
 	if err := h.put(ctx, local.Path, dst); err != nil {
-		return manifest.Version{}, err
+		return runjson.Version{}, err
 	}
 	q := shellQuote(h.path(dst))
 	out, err := h.output(ctx, "sha256sum "+q+" && "+q+" --version 2>&1")
 	if err != nil {
-		return manifest.Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.path(dst), err)
+		return runjson.Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.path(dst), err)
 	}
 	if got, _, _ := strings.Cut(string(out), " "); got != sum {
-		return manifest.Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.path(dst), got, sum)
+		return runjson.Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.path(dst), got, sum)
 	}
-	return manifest.Version{Path: h.path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
+	return runjson.Version{Path: h.path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
 }
 
 // preflightHosts finds the load tools on the client host and the targets'
@@ -184,7 +184,7 @@ func (c *collector) preflightHosts(ctx context.Context, targets []Target) error 
 func (c *collector) recordHosts(ctx context.Context) error {
 	c.live = c.dir.Manifest().Leftovers
 	c.endLeftovers(ctx, nil)
-	return c.dir.Update(func(m *manifest.Manifest) {
+	return c.dir.Update(func(m *runjson.Manifest) {
 		m.Hosts, m.Leftovers = c.hostRecords(), slices.Clone(c.live)
 	})
 }

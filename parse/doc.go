@@ -9,6 +9,7 @@
 // range and the file's sha256, so that each number can be traced to its bytes.
 //
 // parse knows nothing of how dumps were collected (package collect), judged
-// (package parse/audit: statistics, verdicts, audit rules) or shown (package
+// (packages parse/verdict: statistics and verdicts; parse/audit: the rules
+// that find soft numbers) or shown (package
 // render); the run directory on disk is its only contract with them.
 package parse

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // JSON Lines schema (`fairbench parse -format json`), one object per line.
@@ -178,9 +178,9 @@ type jsonOpen struct {
 	WaitS    float64  `json:"wait_s"`
 	Success  *float64 `json:"success,omitempty"`
 	// FromSchedule: latency timed from when each request was due.
-	FromSchedule *manifest.ScheduleLatency `json:"from_schedule,omitempty"`
+	FromSchedule *runjson.ScheduleLatency `json:"from_schedule,omitempty"`
 	// Late: requests sent late, and those the target held back.
-	Late *manifest.LateSending `json:"late,omitempty"`
+	Late *runjson.LateSending `json:"late,omitempty"`
 }
 
 type jsonLatencyBucket struct {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Run is the part of a fairbench run directory's run.json that is not a
@@ -15,7 +15,7 @@ import (
 // the one collect writes.
 type Run struct {
 	Path string // the run dir as given
-	manifest.Manifest
+	runjson.Manifest
 	// DumpSHA256 is the sha256 of each dump as it was read and parsed, by
 	// its path in the run dir (filepath.Clean of run.json's dump): the
 	// integrity check compares these bytes with run.json without reading
@@ -38,9 +38,9 @@ func ReadRun(path string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := manifest.Decode(b)
+	m, err := runjson.Decode(b)
 	if err != nil {
-		var me *manifest.Error
+		var me *runjson.Error
 		if errors.As(err, &me) {
 			return nil, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
 		}
@@ -138,7 +138,7 @@ func walkRun(path string, fn func(Record) error) []error {
 // openModel sets what run.json says of a latency or sweep point: its phase,
 // its connections, its offered rate and how sending kept to the schedule.
 // What the dump itself says is kept where run.json says nothing.
-func openModel(m *Measurement, mr manifest.Measurement) {
+func openModel(m *Measurement, mr runjson.Measurement) {
 	if mr.Phase != "" {
 		m.Phase = mr.Phase
 	}
@@ -169,7 +169,7 @@ type measurementKey struct {
 }
 
 // keyOf is a measurement's place in the suite.
-func keyOf(mr manifest.Measurement) measurementKey {
+func keyOf(mr runjson.Measurement) measurementKey {
 	return measurementKey{mr.Target, mr.Scenario, mr.Shard, mr.Phase, mr.Warmup, mr.Rep, mr.Connections, mr.Rate}
 }
 
@@ -177,7 +177,7 @@ func keyOf(mr manifest.Measurement) measurementKey {
 // same dump, or the same target, scenario, shard, warm-up and repetition):
 // each is counted once, the first time it is listed, and carries a warning
 // that names run.json and every other place it is listed.
-func duplicates(list []manifest.Measurement, runJSON string) (dup map[int]bool, notes map[int][]string) {
+func duplicates(list []runjson.Measurement, runJSON string) (dup map[int]bool, notes map[int][]string) {
 	byDump, byKey := map[string]int{}, map[measurementKey]int{}
 	for i, mr := range list {
 		if mr.Error != "" {

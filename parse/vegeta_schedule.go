@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // An open-model attack sends request seq at the attack's start + seq ÷
@@ -123,11 +123,11 @@ func fromSchedule(sent []sending, late []time.Duration) Latency {
 }
 
 // ScheduleRecord is l as run.json keeps it; nil for the zero Latency.
-func ScheduleRecord(l Latency) *manifest.ScheduleLatency {
+func ScheduleRecord(l Latency) *runjson.ScheduleLatency {
 	if l.Max <= 0 {
 		return nil
 	}
-	r := &manifest.ScheduleLatency{MaxS: l.Max.Seconds()}
+	r := &runjson.ScheduleLatency{MaxS: l.Max.Seconds()}
 	for _, p := range l.Percentiles {
 		switch p.P {
 		case 50:
@@ -147,7 +147,7 @@ func ScheduleRecord(l Latency) *manifest.ScheduleLatency {
 
 // scheduleLatency is a run.json record read back, Corrected set; the zero
 // Latency for nil or a record with no max.
-func scheduleLatency(r *manifest.ScheduleLatency) Latency {
+func scheduleLatency(r *runjson.ScheduleLatency) Latency {
 	if r == nil || !(r.MaxS > 0) {
 		return Latency{}
 	}
@@ -233,15 +233,15 @@ func heldBack(sent []sending, late []time.Duration, workers int) LateSending {
 }
 
 // LateRecord is l as run.json keeps it; nil where nothing was counted.
-func LateRecord(l LateSending) *manifest.LateSending {
+func LateRecord(l LateSending) *runjson.LateSending {
 	if l.Workers <= 0 {
 		return nil
 	}
-	return &manifest.LateSending{Requests: l.Late, Held: l.Held, Workers: l.Workers, WaitS: l.Wait.Seconds(), HeldWaitS: l.HeldWait.Seconds()}
+	return &runjson.LateSending{Requests: l.Late, Held: l.Held, Workers: l.Workers, WaitS: l.Wait.Seconds(), HeldWaitS: l.HeldWait.Seconds()}
 }
 
 // lateSending is a run.json record read back; the zero LateSending for nil.
-func lateSending(r *manifest.LateSending) LateSending {
+func lateSending(r *runjson.LateSending) LateSending {
 	if r == nil {
 		return LateSending{}
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -92,11 +92,11 @@ func verdictRecords(vs []verdict.Verdict) []verdictRecord {
 }
 
 type resultsRun struct {
-	ID          string         `json:"id"`
-	Suite       string         `json:"suite"`
-	SuiteSHA256 string         `json:"suite_sha256"`
-	Start       time.Time      `json:"start"`
-	Host        manifest.Facts `json:"host"`
+	ID          string        `json:"id"`
+	Suite       string        `json:"suite"`
+	SuiteSHA256 string        `json:"suite_sha256"`
+	Start       time.Time     `json:"start"`
+	Host        runjson.Facts `json:"host"`
 }
 
 type resultsCell struct {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // exportPoint is one latency or sweep point as results.json and
@@ -243,7 +243,7 @@ func csvPoint(w *csv.Writer, r pointRecord) error {
 // results.json writes it: run.json's record with its run.
 type notOfferedRecord struct {
 	Run string `json:"run"`
-	manifest.NotOffered
+	runjson.NotOffered
 }
 
 // notOfferedRecords are the points not offered in the runs on show.

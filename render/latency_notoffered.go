@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Before its latency points the collector measures how fast the load tool
@@ -68,7 +68,7 @@ func (m *model) notOffered(s, name string) []notOfferedPoint {
 // notOfferedPoint is one point not offered, with the run and the target's
 // name on the pages.
 type notOfferedPoint struct {
-	manifest.NotOffered
+	runjson.NotOffered
 	run  *parse.Run
 	name string
 }
@@ -128,13 +128,13 @@ func (m *model) notOfferedNotes(ps []notOfferedPoint, withTarget, withScenario b
 // ceilingRecord is run.json's record of the ceiling measurement meas, to
 // read what parse does not carry into the model (the load tool's share of
 // its CPUs, and whether that was its limit).
-func ceilingRecord(r *parse.Run, meas *parse.Measurement) (manifest.Measurement, bool) {
+func ceilingRecord(r *parse.Run, meas *parse.Measurement) (runjson.Measurement, bool) {
 	for _, mr := range r.Measurements {
 		if mr.Phase == parse.PhaseCeiling && !mr.Warmup && mr.Error == "" && mr.Scenario == meas.Scenario && mr.Target == meas.Target {
 			return mr, true
 		}
 	}
-	return manifest.Measurement{}, false
+	return runjson.Measurement{}, false
 }
 
 // runOf is the run on show with id, nil when none.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestNotOfferedNotes adds to the real phase run the points a collector
@@ -27,17 +27,17 @@ func TestNotOfferedNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.Decode(b)
+	m, err := runjson.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cal := "dumps/gin/ping/ceiling/1.txt"
-	m.NotOffered = []manifest.NotOffered{
+	m.NotOffered = []runjson.NotOffered{
 		{Target: "gin", Scenario: "ping", Rate: 6074, RateFraction: 0.75, Capacity: 8099.03, Ceiling: 6500, ClientBound: true, Limit: 5850, Calibration: cal},
 		{Target: "stdlib", Scenario: "ping", Rate: 20000, Ceiling: 6500, ClientBound: true, Limit: 5850, Calibration: cal},
 		{Target: "gin", Scenario: "ping", Rate: 20000, Ceiling: 6500, ClientBound: true, Limit: 5850, Calibration: cal},
 	}
-	if b, err = manifest.Encode(m); err != nil {
+	if b, err = runjson.Encode(m); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(name, b, 0o644); err != nil {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -146,7 +146,7 @@ func hostFacts(r *parse.Run) []Fact {
 
 // machineFacts are what a machine said of itself, as the methodology page
 // lists them.
-func machineFacts(h manifest.Facts) []Fact {
+func machineFacts(h runjson.Facts) []Fact {
 	var facts []Fact
 	if h.Hostname != "" {
 		facts = append(facts, Fact{Label: "host name", Value: h.Hostname})
@@ -155,7 +155,7 @@ func machineFacts(h manifest.Facts) []Fact {
 }
 
 // hardwareFacts are a machine's CPU, memory, OS and kernel, those it said.
-func hardwareFacts(h manifest.Facts) []Fact {
+func hardwareFacts(h runjson.Facts) []Fact {
 	var facts []Fact
 	add := func(label, value string) {
 		if value != "" && value != "0 / 0" {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -19,10 +19,10 @@ import (
 // another node.
 func loadRuns() *parse.Set {
 	set := &parse.Set{Runs: []*parse.Run{
-		{Manifest: manifest.Manifest{ID: "r1", Suite: "plain", Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-			Tools: map[string]manifest.Version{"node": {Version: "v20.20.2"}}}},
-		{Manifest: manifest.Manifest{ID: "r2", Suite: "post", Start: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
-			Tools: map[string]manifest.Version{"node": {Version: "v26.10.0"}}}},
+		{Manifest: runjson.Manifest{ID: "r1", Suite: "plain", Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+			Tools: map[string]runjson.Version{"node": {Version: "v20.20.2"}}}},
+		{Manifest: runjson.Manifest{ID: "r2", Suite: "post", Start: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+			Tools: map[string]runjson.Version{"node": {Version: "v26.10.0"}}}},
 	}}
 	for _, c := range []struct {
 		run, target, scenario, tool string

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // runFacts is what the site keeps of every run read, on show or not, for
@@ -28,7 +28,7 @@ type runFacts struct {
 // the tools' versions. Runs of one suite on one machine share one.
 type runEnv struct {
 	suite, suiteSHA256     string
-	host                   manifest.Facts // LoadAvg left out
+	host                   runjson.Facts // LoadAvg left out
 	serverCPUs, clientCPUs string
 	tools                  map[string]string // tool → version
 }
@@ -80,7 +80,7 @@ func (e *runEnv) key() string {
 
 // pinningKey is p in full (runs share an environment only when their
 // topology and pinning findings are the same); "" without one.
-func pinningKey(p *manifest.Pinning) string {
+func pinningKey(p *runjson.Pinning) string {
 	if p == nil {
 		return ""
 	}
@@ -90,7 +90,7 @@ func pinningKey(p *manifest.Pinning) string {
 
 // topologySummary is the one line the methodology page and the history
 // show of a machine's CPU topology; "" when run.json has none.
-func topologySummary(h manifest.Facts) string {
+func topologySummary(h runjson.Facts) string {
 	if h.Pinning == nil {
 		return ""
 	}
@@ -98,7 +98,7 @@ func topologySummary(h manifest.Facts) string {
 }
 
 // host is the run's host facts as its run.json gives them.
-func (f *runFacts) host() manifest.Facts {
+func (f *runFacts) host() runjson.Facts {
 	h := f.env.host
 	h.LoadAvg = f.loadAvg
 	return h

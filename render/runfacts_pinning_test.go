@@ -5,16 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // vmPinning is host.pinning as collect records it on this 2-CPU VM: a
 // topology without cache or cpufreq entries.
-func vmPinning() *manifest.Pinning {
+func vmPinning() *runjson.Pinning {
 	zero, one := 0, 1
-	return &manifest.Pinning{ServerCPUs: "0", ClientCPUs: "1", Topology: manifest.Topology{
+	return &runjson.Pinning{ServerCPUs: "0", ClientCPUs: "1", Topology: runjson.Topology{
 		Online: "0-1", SMTControl: "notsupported",
-		CPUs: []manifest.CPU{
+		CPUs: []runjson.CPU{
 			{ID: 0, Package: &zero, Die: &zero, Core: &zero, Siblings: "0"},
 			{ID: 1, Package: &zero, Die: &zero, Core: &one, Siblings: "1"},
 		}}}

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/fairbench/fairbench/parse/manifest"
-	"github.com/fairbench/fairbench/parse/verdict"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/runjson"
+	"github.com/fairbench/fairbench/parse/verdict"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -18,8 +19,8 @@ import (
 // Every cell has 6 repetitions with a fixed, small spread.
 func twoRuns() *parse.Set {
 	set := &parse.Set{Runs: []*parse.Run{
-		{Manifest: manifest.Manifest{ID: "r1", Suite: "go", Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}},
-		{Manifest: manifest.Manifest{ID: "r2", Suite: "js", Start: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}},
+		{Manifest: runjson.Manifest{ID: "r1", Suite: "go", Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}},
+		{Manifest: runjson.Manifest{ID: "r2", Suite: "js", Start: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}},
 	}}
 	wiggle := []float64{1, 1.01, 0.99, 1.005, 0.995, 1.002}
 	for _, c := range []struct {

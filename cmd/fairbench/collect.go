@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/tomlfile"
 )
 
@@ -155,7 +155,7 @@ func resumedSuite(runDir string) (*collect.Suite, error) {
 	}
 	name := filepath.Join(runDir, "suite.toml")
 	if b, err := os.ReadFile(filepath.Join(runDir, "run.json")); err == nil {
-		if m, err := manifest.Decode(b); err == nil && m.SuiteFile != "" {
+		if m, err := runjson.Decode(b); err == nil && m.SuiteFile != "" {
 			name = m.SuiteFile
 		}
 	}

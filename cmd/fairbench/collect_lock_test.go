@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 
 	"os"
 	"strconv"
@@ -35,9 +35,9 @@ expect = { status = 200, body = "Hi" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{
-		Schema: manifest.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
-		Status: manifest.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(),
+	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
+		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(),
 	}, suite)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 //go:embed demo.toml
@@ -65,7 +65,7 @@ func runDemo(e *env, args []string) error {
 	// The pinning fairbench pin suggests here: the embedded 0 and 1 are SMT
 	// siblings on many Intel machines, which collect refuses.
 	pin := pinning.Suggest(pinning.Read(pinning.DefaultRoots))
-	suite.Isolation = manifest.Isolation{ServerCPUs: pin.Server, ClientCPUs: pin.Client}
+	suite.Isolation = runjson.Isolation{ServerCPUs: pin.Server, ClientCPUs: pin.Client}
 	ctx, cancel := e.interruptible()
 	defer cancel()
 	start := time.Now()

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 var mergeCommand = command{
@@ -52,14 +52,14 @@ func runMerge(e *env, args []string) error {
 		return usageErr("%w", err)
 	}
 	fmt.Fprintln(e.stdout, dir.Path)
-	if m := dir.Manifest(); m.Status != manifest.StatusComplete {
+	if m := dir.Manifest(); m.Status != runjson.StatusComplete {
 		return failure(fmt.Errorf("merge: %s is %s: %d of %d shards merged", dir.Path, m.Status, len(m.Merged), shardCount(m)))
 	}
 	return nil
 }
 
 // shardCount is N of the shards a merged run was made of.
-func shardCount(m manifest.Manifest) int {
+func shardCount(m runjson.Manifest) int {
 	if len(m.Merged) == 0 {
 		return 0
 	}

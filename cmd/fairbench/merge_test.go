@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 const mergeSuite = `name = "merge"
@@ -30,10 +30,10 @@ func writeShard(t *testing.T, shard string, targets ...string) string {
 	start := time.Date(2026, 11, 29, 18, 50, 0, 0, time.UTC)
 	end := start.Add(time.Minute)
 	suite := &collect.Suite{Source: []byte(mergeSuite)}
-	d, err := collect.CreateRunDir(t.TempDir(), manifest.Manifest{
-		Schema: manifest.SchemaVersion, ID: "run", Suite: "merge", SuiteSHA256: suite.SHA256(), Status: manifest.StatusComplete,
-		Start: start, End: &end, Facts: manifest.Facts{Hostname: "bench" + strings.ReplaceAll(shard, "/", "of"), CPUModel: "Ryzen", Threads: 8},
-		Tools: map[string]manifest.Version{"bombardier": {Version: "v1.2.6"}}, Shard: shard,
+	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+		Schema: runjson.SchemaVersion, ID: "run", Suite: "merge", SuiteSHA256: suite.SHA256(), Status: runjson.StatusComplete,
+		Start: start, End: &end, Facts: runjson.Facts{Hostname: "bench" + strings.ReplaceAll(shard, "/", "of"), CPUModel: "Ryzen", Threads: 8},
+		Tools: map[string]runjson.Version{"bombardier": {Version: "v1.2.6"}}, Shard: shard,
 	}, suite.Source)
 	if err != nil {
 		t.Fatal(err)
@@ -44,9 +44,9 @@ func writeShard(t *testing.T, shard string, targets ...string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = d.Update(func(m *manifest.Manifest) {
-			m.Targets = append(m.Targets, manifest.Target{Name: name, Conformance: "pass"})
-			m.Measurements = append(m.Measurements, manifest.Measurement{
+		err = d.Update(func(m *runjson.Manifest) {
+			m.Targets = append(m.Targets, runjson.Target{Name: name, Conformance: "pass"})
+			m.Measurements = append(m.Measurements, runjson.Measurement{
 				Target: name, Scenario: "ping", Rep: 1, Order: i + 1, Tool: "bombardier", ToolVersion: "v1.2.6",
 				Argv: []string{"bombardier", "-c", "10", "-d", "2s", "http://127.0.0.1:18080/"}, Start: start, End: start.Add(2 * time.Second),
 				Dump: rel, SHA256: sum,

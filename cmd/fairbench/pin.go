@@ -8,7 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/pinning"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 var pinCommand = command{
@@ -49,11 +49,11 @@ Examples:
 
 // pinReport is what fairbench pin prints with -format json.
 type pinReport struct {
-	Server   string                `json:"server_cpus"`
-	Client   string                `json:"client_cpus"`
-	Topology manifest.Topology     `json:"topology"`
-	Findings []manifest.PinFinding `json:"findings"`
-	Notes    []string              `json:"notes,omitempty"` // why the suggestion is what it is
+	Server   string               `json:"server_cpus"`
+	Client   string               `json:"client_cpus"`
+	Topology runjson.Topology     `json:"topology"`
+	Findings []runjson.PinFinding `json:"findings"`
+	Notes    []string             `json:"notes,omitempty"` // why the suggestion is what it is
 }
 
 func runPin(e *env, args []string) error {
@@ -93,7 +93,7 @@ func runPin(e *env, args []string) error {
 		s := pinning.Suggest(r.Topology)
 		r.Server, r.Client, r.Notes = s.Server, s.Client, s.Notes
 	}
-	var findings []manifest.PinFinding
+	var findings []runjson.PinFinding
 	var err error
 	if audit || r.Server != "" {
 		if findings, err = pinning.Audit(r.Topology, r.Server, r.Client); err != nil {

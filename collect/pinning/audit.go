@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Audit checks a server and a client CPU set (CPU lists, "" unpinned)
@@ -14,7 +14,7 @@ import (
 // (level error, a problem: the sets share a physical core, the server spans
 // L3 domains or sits on E-cores, a set names an offline CPU), weak
 // (warning) or could not be checked (info). Each ends with its fix.
-func Audit(t manifest.Topology, server, client string) ([]manifest.PinFinding, error) {
+func Audit(t runjson.Topology, server, client string) ([]runjson.PinFinding, error) {
 	srv, err := ParseList(server)
 	if err != nil {
 		return nil, fmt.Errorf("server CPUs: %w", err)
@@ -30,9 +30,9 @@ func Audit(t manifest.Topology, server, client string) ([]manifest.PinFinding, e
 	if err := l.exist("client", cli); err != nil {
 		return nil, err
 	}
-	var fs []manifest.PinFinding
+	var fs []runjson.PinFinding
 	add := func(level, format string, args ...any) {
-		fs = append(fs, manifest.PinFinding{Rule: RulePinning, Level: level, Message: fmt.Sprintf(format, args...)})
+		fs = append(fs, runjson.PinFinding{Rule: RulePinning, Level: level, Message: fmt.Sprintf(format, args...)})
 	}
 	hint := l.suggestion()
 	switch {
@@ -175,8 +175,8 @@ func (l *layout) auditUnknown(cpus []int, add addFunc) {
 }
 
 // Problem reports whether any finding is at level error.
-func Problem(fs []manifest.PinFinding) bool {
-	return slices.ContainsFunc(fs, func(f manifest.PinFinding) bool { return f.Level == LevelError })
+func Problem(fs []runjson.PinFinding) bool {
+	return slices.ContainsFunc(fs, func(f runjson.PinFinding) bool { return f.Level == LevelError })
 }
 
 // suggestion is the suggested pinning as a hint inside a message.

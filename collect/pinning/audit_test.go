@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 func TestAudit(t *testing.T) {
@@ -61,7 +61,7 @@ func TestAudit(t *testing.T) {
 
 // findingsMatch reports whether each finding, as "level: message", starts
 // with or contains the wanted text at its index, and there are as many.
-func findingsMatch(fs []manifest.PinFinding, want []string) bool {
+func findingsMatch(fs []runjson.PinFinding, want []string) bool {
 	if len(fs) != len(want) {
 		return false
 	}
@@ -73,7 +73,7 @@ func findingsMatch(fs []manifest.PinFinding, want []string) bool {
 	return true
 }
 
-func findingLines(fs []manifest.PinFinding) string {
+func findingLines(fs []runjson.PinFinding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "\n  %s %s: %s", f.Level, f.Rule, f.Message)

@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Describe is t for a reader: its summary, the machine-wide facts, and a
 // table of the CPUs, "?" where the kernel said nothing. from names where
 // it was read ("/sys and /proc").
-func Describe(t manifest.Topology, from string) []string {
+func Describe(t runjson.Topology, from string) []string {
 	lines := []string{"CPU topology (" + from + "): " + t.Summary()}
 	iso := "unknown"
 	if t.Isolated != nil {

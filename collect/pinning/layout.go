@@ -3,7 +3,7 @@ package pinning
 import (
 	"slices"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Levels of a finding, as parse's audit names them.
@@ -22,16 +22,16 @@ const (
 
 // layout is a topology seen as physical cores and L3 domains.
 type layout struct {
-	t      manifest.Topology
-	cpus   map[int]manifest.CPU // present CPUs by number
-	online map[int]bool         // nil: unknown, every present CPU taken as online
-	core   map[int]string       // CPU → its physical core; absent: unknown
-	cores  map[string][]int     // physical core → its online CPUs
-	l3     map[int]string       // CPU → its L3 domain; absent: unknown
+	t      runjson.Topology
+	cpus   map[int]runjson.CPU // present CPUs by number
+	online map[int]bool        // nil: unknown, every present CPU taken as online
+	core   map[int]string      // CPU → its physical core; absent: unknown
+	cores  map[string][]int    // physical core → its online CPUs
+	l3     map[int]string      // CPU → its L3 domain; absent: unknown
 }
 
-func newLayout(t manifest.Topology) *layout {
-	l := &layout{t: t, cpus: map[int]manifest.CPU{}, core: map[int]string{}, cores: map[string][]int{}, l3: map[int]string{}}
+func newLayout(t runjson.Topology) *layout {
+	l := &layout{t: t, cpus: map[int]runjson.CPU{}, core: map[int]string{}, cores: map[string][]int{}, l3: map[int]string{}}
 	if ids, err := ParseList(t.Online); err == nil && len(ids) > 0 {
 		l.online = map[int]bool{}
 		for _, c := range ids {

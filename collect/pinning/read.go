@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Roots are the folders sysfs and procfs are read from.
@@ -50,8 +50,8 @@ func firstLine(name string) (string, bool) {
 }
 
 // Read reads the topology under r. What cannot be read stays unknown.
-func Read(r Roots) manifest.Topology {
-	var t manifest.Topology
+func Read(r Roots) runjson.Topology {
+	var t runjson.Topology
 	t.Online, _ = r.sysFile(cpuDir + "/online")
 	if iso, ok := r.sysFile(cpuDir + "/isolated"); ok {
 		t.Isolated = &iso
@@ -81,7 +81,7 @@ func Read(r Roots) manifest.Topology {
 	}
 	info := cpuInfo(r)
 	for _, id := range r.cpuIDs(info) {
-		cpu := manifest.CPU{ID: id, Type: types[id]}
+		cpu := runjson.CPU{ID: id, Type: types[id]}
 		if len(onlineList) == 0 || online[id] {
 			r.readCPU(&cpu, info[id])
 		}
@@ -118,7 +118,7 @@ func (r Roots) cpuIDs(info map[int]procCPU) []int {
 
 // readCPU fills in what sysfs (or, for package and core, /proc/cpuinfo)
 // says of one online CPU.
-func (r Roots) readCPU(cpu *manifest.CPU, info procCPU) {
+func (r Roots) readCPU(cpu *runjson.CPU, info procCPU) {
 	dir := path.Join(cpuDir, "cpu"+strconv.Itoa(cpu.ID))
 	num := func(rel string) *int {
 		v, ok := r.sysFile(path.Join(dir, rel))

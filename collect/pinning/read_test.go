@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // tree reads the recorded machine under testdata/name.
-func tree(t *testing.T, name string) manifest.Topology {
+func tree(t *testing.T, name string) runjson.Topology {
 	t.Helper()
 	return Read(treeRoots(name))
 }
@@ -28,22 +28,22 @@ func TestReadTrees(t *testing.T) {
 		cpus                    int
 		online, smt, boost      string
 		cpu                     int
-		want                    manifest.CPU
+		want                    runjson.CPU
 		wantBoostKnob, isolated string
 	}{
 		{"ryzen-16c32t", 32, "0-31", "on", "on", 20,
-			manifest.CPU{ID: 20, Package: intp(0), Die: intp(0), Core: intp(4), Siblings: "4,20", L3: "0-7,16-23", Governor: "schedutil", Driver: "acpi-cpufreq"},
+			runjson.CPU{ID: 20, Package: intp(0), Die: intp(0), Core: intp(4), Siblings: "4,20", L3: "0-7,16-23", Governor: "schedutil", Driver: "acpi-cpufreq"},
 			knobBoost, ""},
 		{"intel-hybrid", 24, "0-23", "on", "on", 17,
-			manifest.CPU{ID: 17, Package: intp(0), Die: intp(0), Core: intp(33), Siblings: "17", L3: "0-23", Type: "E", Governor: "powersave", Driver: "intel_pstate"},
+			runjson.CPU{ID: 17, Package: intp(0), Die: intp(0), Core: intp(33), Siblings: "17", L3: "0-23", Type: "E", Governor: "powersave", Driver: "intel_pstate"},
 			knobNoTurbo, ""},
 		{"intel-hybrid", 24, "0-23", "on", "on", 3,
-			manifest.CPU{ID: 3, Package: intp(0), Die: intp(0), Core: intp(4), Siblings: "2-3", L3: "0-23", Type: "P", Governor: "powersave", Driver: "intel_pstate"},
+			runjson.CPU{ID: 3, Package: intp(0), Die: intp(0), Core: intp(4), Siblings: "2-3", L3: "0-23", Type: "P", Governor: "powersave", Driver: "intel_pstate"},
 			knobNoTurbo, ""},
 		// This VM: topology without caches or cpufreq; L3, governor and
 		// boost stay unknown.
 		{"vm", 2, "0-1", "notsupported", "", 1,
-			manifest.CPU{ID: 1, Package: intp(0), Die: intp(0), Core: intp(1), Siblings: "1"},
+			runjson.CPU{ID: 1, Package: intp(0), Die: intp(0), Core: intp(1), Siblings: "1"},
 			"", ""},
 	} {
 		topo := tree(t, tc.tree)

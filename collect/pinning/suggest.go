@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // minCoresForHousekeeping is the number of physical cores from which the
@@ -24,7 +24,7 @@ type Suggestion struct {
 // SMT siblings) within one L3 domain and on P-cores, the client on other
 // physical cores, in another L3 domain where there is one. With four
 // physical cores or more, the core of CPU 0 is left out of both.
-func Suggest(t manifest.Topology) Suggestion { return newLayout(t).suggest() }
+func Suggest(t runjson.Topology) Suggestion { return newLayout(t).suggest() }
 
 func (l *layout) suggest() Suggestion {
 	var s Suggestion

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -34,7 +34,7 @@ func hostSpeedFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 		if r.Isolation.RetakeSlow > 0 {
 			limit = r.Isolation.RetakeSlow
 		}
-		best := manifest.Fastest(r.Measurements)
+		best := runjson.Fastest(r.Measurements)
 		var slow, dropped []hostTurn
 		seen := map[string]bool{}
 		for i := range r.Measurements {

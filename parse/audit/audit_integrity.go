@@ -13,7 +13,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Rules about the raw dumps of a run dir.
@@ -79,7 +79,7 @@ func Integrity(run *parse.Run) []Finding {
 }
 
 // checkDump compares one listed dump with its record.
-func checkDump(run *parse.Run, mr manifest.Measurement, rel string) (Finding, bool) {
+func checkDump(run *parse.Run, mr runjson.Measurement, rel string) (Finding, bool) {
 	name := filepath.Join(run.Path, rel)
 	f := Finding{Run: run.ID, Target: mr.Target, Scenario: mr.Scenario, Dumps: []string{name}, Level: LevelError}
 	sum, err := dumpSHA256(run, rel)

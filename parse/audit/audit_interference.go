@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -75,13 +75,13 @@ func interferenceMeasured(r *parse.Run, host string) bool {
 // interferenceSide is one CPU set of a measurement's interference.
 type interferenceSide struct {
 	name string
-	load *manifest.CPUSetLoad
+	load *runjson.CPUSetLoad
 }
 
 // interferenceSides are the server's and the client's sets; the client's
 // is left out when it is the server's set on the same machine (no
 // pinning), so one cause is reported once.
-func interferenceSides(mr *manifest.Measurement) []interferenceSide {
+func interferenceSides(mr *runjson.Measurement) []interferenceSide {
 	in := mr.Interference
 	var out []interferenceSide
 	if in.Server != nil {
@@ -101,7 +101,7 @@ func interferenceSides(mr *manifest.Measurement) []interferenceSide {
 
 // note keeps the worst share of a cell's repetitions on a set when it is
 // above limit.
-func note(hits map[string]*interferenceHit, mr *manifest.Measurement, dir, side, cpus string, share, limit float64) {
+func note(hits map[string]*interferenceHit, mr *runjson.Measurement, dir, side, cpus string, share, limit float64) {
 	if !(share > limit) {
 		return
 	}

@@ -2,7 +2,7 @@ package audit
 
 import (
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 
 	"fmt"
 	"path/filepath"
@@ -48,7 +48,7 @@ func pinningFindings(set *parse.Set) []Finding {
 // startLoad is a machine's facts without the load at the start where the
 // run measured its windows' interference there (audit_interference.go):
 // cpu-interference measured what the load at the start could only suggest.
-func startLoad(r *parse.Run, host string, f manifest.Facts) manifest.Facts {
+func startLoad(r *parse.Run, host string, f runjson.Facts) runjson.Facts {
 	if interferenceMeasured(r, host) {
 		f.LoadAvg = nil
 	}
@@ -59,7 +59,7 @@ type addFinding func(rule string, level Level, format string, args ...any)
 
 // machineFindings are what one machine's facts say; where names it (""
 // for the run's own machine).
-func machineFindings(h manifest.Facts, where string, add addFinding) {
+func machineFindings(h runjson.Facts, where string, add addFinding) {
 	if p := h.Pinning; p != nil {
 		for _, f := range p.Findings {
 			var level Level

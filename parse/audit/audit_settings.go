@@ -8,7 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -124,7 +124,7 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // hostLabel names a host by what matters to its numbers.
-func hostLabel(h manifest.Facts) string {
+func hostLabel(h runjson.Facts) string {
 	return fmt.Sprintf("%s (%s, %d threads, %s)", h.Hostname, h.CPUModel, h.Threads, h.Kernel)
 }
 

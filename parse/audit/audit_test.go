@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // cleanSet is a run no rule fires on: two targets, five interleaved
@@ -55,10 +55,10 @@ func each(s *parse.Set, target string, f func(m *parse.Measurement)) *parse.Set 
 // withRun adds run r's run.json as parse reads it, with one client and one
 // server CPU, listing every measurement.
 func withRun(s *parse.Set, f func(r *parse.Run)) *parse.Set {
-	r := &parse.Run{Manifest: manifest.Manifest{ID: "r", Status: "complete", Facts: manifest.Facts{Hostname: "h", CPUModel: "cpu", Threads: 2}}}
+	r := &parse.Run{Manifest: runjson.Manifest{ID: "r", Status: "complete", Facts: runjson.Facts{Hostname: "h", CPUModel: "cpu", Threads: 2}}}
 	r.Isolation.ServerCPUs, r.Isolation.ClientCPUs = "0", "1"
 	for _, m := range s.Measurements {
-		r.Measurements = append(r.Measurements, manifest.Measurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Order: m.Order, Tool: m.Tool})
+		r.Measurements = append(r.Measurements, runjson.Measurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Order: m.Order, Tool: m.Tool})
 	}
 	if f != nil {
 		f(r)
@@ -198,12 +198,12 @@ func TestAuditRules(t *testing.T) {
 		{RuleMixedHosts, LevelWarning,
 			func() *parse.Set {
 				s := withRun(cleanSet(), nil)
-				s.Runs = append(s.Runs, &parse.Run{Manifest: manifest.Manifest{ID: "r2", Facts: manifest.Facts{Hostname: "other"}}})
+				s.Runs = append(s.Runs, &parse.Run{Manifest: runjson.Manifest{ID: "r2", Facts: runjson.Facts{Hostname: "other"}}})
 				return s
 			},
 			func() *parse.Set {
 				s := withRun(cleanSet(), nil)
-				s.Runs = append(s.Runs, &parse.Run{Manifest: manifest.Manifest{ID: "r2", Facts: s.Runs[0].Facts}})
+				s.Runs = append(s.Runs, &parse.Run{Manifest: runjson.Manifest{ID: "r2", Facts: s.Runs[0].Facts}})
 				return s
 			}, nil},
 		{RuleHostPair, LevelWarning,

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -16,13 +16,13 @@ func TestWriteCompare(t *testing.T) {
 		series("ra", "koa", "ping", 0, 0, 20000, 20100, 20200),
 		series("ra", "old", "ping", 0, 0, 1000),
 	)
-	a.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "ra"}}}
+	a.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "ra"}}}
 	b := setOf(
 		series("rb", "gin", "ping", 0, 0, 110000, 111000, 112000, 113000, 114000),
 		series("rb", "echo", "ping", 0, 0, 50100, 50400, 50900, 49600, 50300),
 		series("rb", "koa", "ping", 0, 0, 19000, 19100, 19200),
 	)
-	b.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "rb"}}}
+	b.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "rb"}}}
 	for _, m := range cellOf(b, "echo") {
 		m.Connections = 128
 	}

@@ -1,9 +1,12 @@
-// Package audit is fairbench's analysis: it turns the measurements package
-// parse read into statistics (Stat, Cell), pairwise verdicts and the groups
-// that follow from them, comparisons, and the audit rules' findings on how
-// far the numbers can be trusted.
+// Package audit finds where a set of measurements is soft: its rules read
+// the cells and verdicts of package verdict and the run.json records behind
+// them, and return findings (level, rule id, message, the dumps involved)
+// that pages show as badges and `fairbench audit` prints. It also checks a
+// published table against the dumps it was made from, and writes the
+// before/after report of `fairbench compare`.
 //
-// audit reads nothing from disk but what a finding needs to check (a run
-// dir's dumps, a published table); reading dumps is package parse's, and
-// showing results is package render's and cmd/fairbench's.
+// audit decides nothing about who is faster (package verdict does) and
+// reads nothing from disk but what a finding needs to check (a run dir's
+// dumps, a published table); reading dumps is package parse's, and showing
+// results is package render's and cmd/fairbench's.
 package audit

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -20,7 +20,7 @@ func TestAAPairFinding(t *testing.T) {
 		return ms
 	}
 	s := setOf(build("with"), build("without"))
-	s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: manifest.Manifest{ID: "without"}}}
+	s.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: runjson.Manifest{ID: "without"}}}
 	fs := aaFindings(s.Runs, verdict.Cells(s, verdict.DefaultThresholds), nil, verdict.DefaultThresholds)
 	if len(fs) != 1 || fs[0].Rule != RuleAAPair || fs[0].Level != LevelError || fs[0].Run != "with" {
 		t.Errorf("aa-pair findings %v, want one error for run with", fs)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // inThroughputPass reports whether m belongs to the closed-loop pass at the
@@ -23,7 +23,7 @@ func inThroughputPass(m *parse.Measurement) bool {
 // shares a target and scenario with: "" for the closed-loop pass, " latency
 // at 50%" (or " latency at 8,577 req/s" for a fixed rate), " sweep at 64
 // connections".
-func phasePoint(mr *manifest.Measurement) string {
+func phasePoint(mr *runjson.Measurement) string {
 	switch {
 	case mr.Phase == parse.PhaseThroughput:
 		return ""

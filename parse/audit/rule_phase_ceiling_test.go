@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // withCeiling adds to the clean run a ceiling measurement on ping against
@@ -19,8 +19,8 @@ func withCeiling(cpuS float64) *parse.Set {
 	m.Open.SendRate = 5000
 	s.Measurements = append(s.Measurements, m)
 	r := s.Runs[0]
-	r.Measurements = append(r.Measurements, manifest.Measurement{Target: "b", Scenario: "ping", Rep: 1, Phase: parse.PhaseCeiling, Connections: 32, Tool: "vegeta", Limit: 4500})
-	r.NotOffered = []manifest.NotOffered{{Target: "a", Scenario: "ping", Rate: 900, RateFraction: 0.9, Capacity: 1000, Ceiling: 5000, Limit: 4500}}
+	r.Measurements = append(r.Measurements, runjson.Measurement{Target: "b", Scenario: "ping", Rep: 1, Phase: parse.PhaseCeiling, Connections: 32, Tool: "vegeta", Limit: 4500})
+	r.NotOffered = []runjson.NotOffered{{Target: "a", Scenario: "ping", Rate: 900, RateFraction: 0.9, Capacity: 1000, Ceiling: 5000, Limit: 4500}}
 	return s
 }
 

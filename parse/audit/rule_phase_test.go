@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -88,7 +88,7 @@ func TestRecordOfPhasePoint(t *testing.T) {
 	s = withRun(s, func(r *parse.Run) {
 		r.Measurements = r.Measurements[:0]
 		for _, m := range s.Measurements {
-			mr := manifest.Measurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Phase: m.Phase, ClientCPUList: "1"}
+			mr := runjson.Measurement{Target: m.Target, Scenario: m.Scenario, Rep: m.Rep, Phase: m.Phase, ClientCPUList: "1"}
 			switch m.Phase {
 			case parse.PhaseSweep:
 				mr.Connections, mr.ClientCPUList = m.Connections, "0-3"
@@ -209,14 +209,14 @@ func TestPhaseRunDir(t *testing.T) {
 // latency or sweep point is named as that point, not as one more
 // repetition 1 of the cell.
 func TestInterferenceNamesPhasePoints(t *testing.T) {
-	busy := &manifest.Interference{WindowS: 1, Server: load("0", 1, 0.8, 0), Client: load("1", 1, 0, 0)}
-	ms := []manifest.Measurement{
+	busy := &runjson.Interference{WindowS: 1, Server: load("0", 1, 0.8, 0), Client: load("1", 1, 0, 0)}
+	ms := []runjson.Measurement{
 		{Target: "gin", Scenario: "ping", Rep: 1, Interference: busy},
 		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseLatency, Rate: 8577, RateFraction: 0.5, Interference: busy},
 		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseLatency, Rate: 900, Interference: busy},
 		{Target: "gin", Scenario: "ping", Rep: 1, Phase: parse.PhaseSweep, Connections: 64, Interference: busy},
 	}
-	fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Measurements: ms}}}}, verdict.DefaultThresholds)
+	fs := interferenceFindings(&parse.Set{Runs: []*parse.Run{{Manifest: runjson.Manifest{ID: "r", Measurements: ms}}}}, verdict.DefaultThresholds)
 	if len(fs) != 1 {
 		t.Fatalf("want one finding, got %v", fs)
 	}
@@ -232,7 +232,7 @@ func TestInterferenceNamesPhasePoints(t *testing.T) {
 // server, nor its warm-up as the run's.
 func TestAdviceIgnoresPhasePoints(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	r := &parse.Run{Manifest: manifest.Manifest{ID: "r", Measurements: []manifest.Measurement{
+	r := &parse.Run{Manifest: runjson.Manifest{ID: "r", Measurements: []runjson.Measurement{
 		{Target: "a", Scenario: "ping", Rep: 1, StartupS: 0.2, Order: 1},
 		{Target: "a", Scenario: "ping", Rep: 1, Warmup: true, Start: t0, End: t0.Add(time.Second), Order: 2},
 		{Target: "a", Scenario: "ping", Rep: 3, Phase: parse.PhaseLatency, Rate: 500, Order: 3},
@@ -247,7 +247,7 @@ func TestAdviceIgnoresPhasePoints(t *testing.T) {
 // not taken for retaken because the throughput repetition of the same
 // number succeeded, and that the finding names the point.
 func TestFailedPhasePointNotRetaken(t *testing.T) {
-	r := &parse.Run{Manifest: manifest.Manifest{ID: "r", Status: "complete", Measurements: []manifest.Measurement{
+	r := &parse.Run{Manifest: runjson.Manifest{ID: "r", Status: "complete", Measurements: []runjson.Measurement{
 		{Target: "a", Scenario: "ping", Rep: 1, Tool: parse.ToolWrk},
 		{Target: "a", Scenario: "ping", Rep: 1, Tool: parse.ToolVegeta, Phase: parse.PhaseLatency, Rate: 500, RateFraction: 0.5, ExitStatus: 1, Error: "exit status 1"},
 	}}}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -26,7 +26,7 @@ type processNoise func(r *rand.Rand, target, rep, scenario int) float64
 // log offset from N(0, tau²), each cell adds noise; pair names an A/A
 // pair in run.json when not empty.
 func processPage(r *rand.Rand, tau float64, noise processNoise, pair []string) *parse.Set {
-	set := &parse.Set{Runs: []*parse.Run{{Manifest: manifest.Manifest{ID: "sim", AAPair: pair}}}}
+	set := &parse.Set{Runs: []*parse.Run{{Manifest: runjson.Manifest{ID: "sim", AAPair: pair}}}}
 	order := 0
 	for rep := range processReps {
 		for target := range processTargets {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -23,7 +23,7 @@ func TestDecideAAFloor(t *testing.T) {
 		return ms
 	}
 	s := setOf(build("with"), build("without"))
-	s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: manifest.Manifest{ID: "without"}}}
+	s.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: runjson.Manifest{ID: "without"}}}
 	d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
 	with, without := d.Find("with", "ping"), d.Find("without", "ping")
 	if f := with.Floor; !(f.AA > 0.07) || f.Value != f.AA || f.Pair != [2]string{"stdlib", "stdlib-aa"} {
@@ -77,7 +77,7 @@ func TestClientBoundFromCPU(t *testing.T) {
 			}
 		}
 		s := setOf(fast, slow)
-		s.Runs = []*parse.Run{{Manifest: manifest.Manifest{ID: "r", Facts: manifest.Facts{Threads: 2}}}}
+		s.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "r", Facts: runjson.Facts{Threads: 2}}}}
 		s.Runs[0].Isolation.ServerCPUs, s.Runs[0].Isolation.ClientCPUs = "0", "1"
 		d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
 		if v := d.All()[0]; v.Reason != tc.reason || v.Claimed() != tc.claimed || (v.Claimed() && v.Faster().Name != "fast") {

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // RunIndex finds the run.json record behind a measurement.
 type RunIndex struct {
 	Runs    map[string]*parse.Run
-	Records map[RecordKey]*manifest.Measurement
+	Records map[RecordKey]*runjson.Measurement
 }
 
 // RecordKey is a measurement's place in its run: its cell and repetition,
@@ -30,7 +30,7 @@ type RecordKey struct {
 }
 
 // KeyOfRecord is the place of run.json's record mr in run id.
-func KeyOfRecord(id string, mr *manifest.Measurement) RecordKey {
+func KeyOfRecord(id string, mr *runjson.Measurement) RecordKey {
 	k := RecordKey{id, mr.Target, mr.Scenario, mr.Phase, mr.Rep, mr.Connections, mr.Rate, mr.Warmup}
 	if mr.Phase == parse.PhaseLatency {
 		k.connections = 0 // a latency point is known by its rate; its workers were recorded only later
@@ -54,7 +54,7 @@ func KeyOfMeasurement(m *parse.Measurement) RecordKey {
 }
 
 func NewRunIndex(runs []*parse.Run) RunIndex {
-	ix := RunIndex{Runs: map[string]*parse.Run{}, Records: map[RecordKey]*manifest.Measurement{}}
+	ix := RunIndex{Runs: map[string]*parse.Run{}, Records: map[RecordKey]*runjson.Measurement{}}
 	for _, r := range runs {
 		ix.Runs[r.ID] = r
 		for i := range r.Measurements {

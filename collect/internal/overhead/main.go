@@ -44,7 +44,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 func main() {
@@ -282,8 +282,8 @@ func (b *bench) collect(bin, suite, out string) (string, []stamped, error) {
 	return strings.TrimSpace(stdout.String()), stderr.lines, nil
 }
 
-func readManifest(runDir string) (manifest.Manifest, error) {
-	var m manifest.Manifest
+func readManifest(runDir string) (runjson.Manifest, error) {
+	var m runjson.Manifest
 	b, err := os.ReadFile(filepath.Join(runDir, "run.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &m)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // spent is where the wall time of one collect went, from its run.json.
@@ -36,9 +36,9 @@ type spent struct {
 
 // account reads where the time of a collect started at start and lasting
 // wall went.
-func account(m manifest.Manifest, start time.Time, wall, window, warmup time.Duration) spent {
+func account(m runjson.Manifest, start time.Time, wall, window, warmup time.Duration) spent {
 	ms := slices.Clone(m.Measurements)
-	slices.SortFunc(ms, func(a, b manifest.Measurement) int { return a.Order - b.Order })
+	slices.SortFunc(ms, func(a, b runjson.Measurement) int { return a.Order - b.Order })
 	sp := spent{wall: wall, n: len(ms)}
 	for _, t := range m.Targets {
 		sp.buildSum += time.Duration(t.BuildS * float64(time.Second))

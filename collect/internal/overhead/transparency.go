@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // The arms of transparency: this collector, the baseline's (with
@@ -55,7 +55,7 @@ func (b *bench) transparency(rounds int, window, warmup time.Duration) (map[stri
 		if err != nil {
 			return 0, err
 		}
-		i := slices.IndexFunc(m.Measurements, func(mr manifest.Measurement) bool { return !mr.Warmup })
+		i := slices.IndexFunc(m.Measurements, func(mr runjson.Measurement) bool { return !mr.Warmup })
 		if i < 0 {
 			return 0, fmt.Errorf("%s: no measurement", runDir)
 		}

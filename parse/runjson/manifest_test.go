@@ -1,4 +1,4 @@
-package manifest_test
+package runjson_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/parse/manifest"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // committedRuns are the run dirs kept in the repository: runs this project
@@ -40,7 +40,7 @@ func TestCommittedRunsKnown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := manifest.Decode(b); err != nil {
+		if _, err := runjson.Decode(b); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 		var raw map[string]json.RawMessage
@@ -51,7 +51,7 @@ func TestCommittedRunsKnown(t *testing.T) {
 		strict, _ := json.Marshal(raw)
 		dec := json.NewDecoder(bytes.NewReader(strict))
 		dec.DisallowUnknownFields()
-		var m manifest.Manifest
+		var m runjson.Manifest
 		if err := dec.Decode(&m); err != nil {
 			t.Errorf("%s: a key the schema does not declare: %v", name, err)
 		}
@@ -67,7 +67,7 @@ func TestIsolationOldKeys(t *testing.T) {
 		{`{"server_cpus":"2","ServerCPUs":"0"}`, "2", ""},
 		{`{}`, "", ""},
 	} {
-		var got manifest.Isolation
+		var got runjson.Isolation
 		if err := json.Unmarshal([]byte(tt.json), &got); err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestIsolationOldKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := manifest.Decode(b)
+	m, err := runjson.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,10 +101,10 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"schema": 2}`, 0, "schema 2"},
 		{`{"id": "x"}`, 0, "schema 0"},
 	} {
-		_, err := manifest.Decode([]byte(tt.in))
-		var me *manifest.Error
+		_, err := runjson.Decode([]byte(tt.in))
+		var me *runjson.Error
 		if !errors.As(err, &me) {
-			t.Errorf("%q: error %v, want a *manifest.Error", tt.in, err)
+			t.Errorf("%q: error %v, want a *runjson.Error", tt.in, err)
 			continue
 		}
 		if me.Line != tt.line || !strings.Contains(me.Msg, tt.say) {
@@ -117,7 +117,7 @@ func TestDecodeErrors(t *testing.T) {
 // whose name says CPUs must be a list (a string), one that says Seconds a
 // number.
 func TestWordsDistinct(t *testing.T) {
-	for _, typ := range []reflect.Type{reflect.TypeFor[manifest.Measurement](), reflect.TypeFor[manifest.Isolation]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[runjson.Measurement](), reflect.TypeFor[runjson.Isolation]()} {
 		for f := range typ.Fields() {
 			switch {
 			case strings.HasSuffix(f.Name, "CPUList") || strings.HasSuffix(f.Name, "CPUs"):
@@ -138,13 +138,13 @@ func TestWordsDistinct(t *testing.T) {
 // TestCeilingRoundTrip writes and reads back the fields of the client's
 // ceiling: a ceiling measurement's load and limit, and a point not offered.
 func TestCeilingRoundTrip(t *testing.T) {
-	in := &manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r",
-		Measurements: []manifest.Measurement{{Target: "stdlib", Scenario: "ping", Rep: 1, Phase: "ceiling", Connections: 32,
+	in := &runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r",
+		Measurements: []runjson.Measurement{{Target: "stdlib", Scenario: "ping", Rep: 1, Phase: "ceiling", Connections: 32,
 			SendRate: 30123.5, ClientLoad: 0.97, ClientBound: true, Limit: 27111.15, Dump: "dumps/stdlib/ping/ceiling/1.txt"}},
-		NotOffered: []manifest.NotOffered{{Target: "gin", Scenario: "ping", Rate: 54000, RateFraction: 0.9, Capacity: 60000,
+		NotOffered: []runjson.NotOffered{{Target: "gin", Scenario: "ping", Rate: 54000, RateFraction: 0.9, Capacity: 60000,
 			Ceiling: 30123.5, ClientBound: true, Limit: 27111.15, Calibration: "dumps/stdlib/ping/ceiling/1.txt"}},
 	}
-	b, err := manifest.Encode(in)
+	b, err := runjson.Encode(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestCeilingRoundTrip(t *testing.T) {
 			t.Errorf("run.json lacks %s:\n%s", key, b)
 		}
 	}
-	out, err := manifest.Decode(b)
+	out, err := runjson.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,16 +165,16 @@ func TestCeilingRoundTrip(t *testing.T) {
 // TestBuildCachedRoundTrip writes and reads back a target's build_cached,
 // which is left out when the build was cold.
 func TestBuildCachedRoundTrip(t *testing.T) {
-	in := &manifest.Manifest{Schema: manifest.SchemaVersion, ID: "r",
-		Targets: []manifest.Target{{Name: "gin", BuildS: 0.41, BuildCached: true}, {Name: "chi", BuildS: 2.3}}}
-	b, err := manifest.Encode(in)
+	in := &runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r",
+		Targets: []runjson.Target{{Name: "gin", BuildS: 0.41, BuildCached: true}, {Name: "chi", BuildS: 2.3}}}
+	b, err := runjson.Encode(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := bytes.Count(b, []byte(`"build_cached"`)); n != 1 {
 		t.Errorf("run.json has build_cached %d times, want once (gin's):\n%s", n, b)
 	}
-	out, err := manifest.Decode(b)
+	out, err := runjson.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package manifest
+package runjson
 
 // Interference is what ran on a measurement's CPUs during its window
 // besides fairbench's own work, from /proc/stat read just before and just

@@ -1,6 +1,6 @@
 // Package manifest holds the types of run.json that collect writes and parse
 // reads. It imports nothing but the standard library, so both may import it.
-package manifest
+package runjson
 
 // Pinning is run.json's host.pinning: a machine's CPU topology as its kernel
 // tells it, and what fairbench found about the run's CPU pinning and the

@@ -1,4 +1,4 @@
-// Package manifest declares run.json, the manifest of a fairbench run
+// Package runjson declares run.json, the manifest of a fairbench run
 // directory: the one set of types package collect writes and package parse
 // reads. It imports only the standard library, so both can import it.
 //
@@ -29,4 +29,4 @@
 //
 // CPU lists and CPU seconds are different things and say so: ServerCPUList
 // is a taskset list ("0-3"), ServerCPUSeconds the CPU time the server used.
-package manifest
+package runjson
