@@ -3,8 +3,10 @@ package collect
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -97,7 +99,7 @@ func (autocannon) Argv(bin, url string, req Request, l Load, window time.Duratio
 	if req.Method != "" && req.Method != "GET" {
 		argv = append(argv, "-m", req.Method)
 	}
-	for _, k := range sortedKeys(req.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(req.Headers)) {
 		argv = append(argv, "-H", k+"="+req.Headers[k])
 	}
 	switch {

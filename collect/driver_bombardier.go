@@ -3,6 +3,8 @@ package collect
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -41,7 +43,7 @@ func (bombardier) Argv(bin, url string, req Request, l Load, window time.Duratio
 	if req.Method != "" && req.Method != "GET" {
 		argv = append(argv, "-m", req.Method)
 	}
-	for _, k := range sortedKeys(req.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(req.Headers)) {
 		argv = append(argv, "-H", k+": "+req.Headers[k])
 	}
 	if l.Rate > 0 {

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -69,7 +71,7 @@ func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, d
 	if req.Body != "" {
 		t.Body = base64.StdEncoding.EncodeToString([]byte(req.Body))
 	}
-	for _, k := range sortedKeys(req.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(req.Headers)) {
 		if t.Header == nil {
 			t.Header = map[string][]string{}
 		}

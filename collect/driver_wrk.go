@@ -3,9 +3,11 @@ package collect
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -79,7 +81,7 @@ func wrkScript(req Request, depth int) string {
 	if req.Method != "" {
 		fmt.Fprintf(&b, "wrk.method = %s\n", luaString(req.Method))
 	}
-	for _, k := range sortedKeys(req.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(req.Headers)) {
 		fmt.Fprintf(&b, "wrk.headers[%s] = %s\n", luaString(k), luaString(req.Headers[k]))
 	}
 	if req.Body != "" {

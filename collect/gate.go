@@ -8,12 +8,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptrace"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +110,7 @@ func check(ctx context.Context, client *http.Client, addr string, req Request, w
 		problems = append(problems, err.Error())
 	} else {
 		fmt.Fprintf(w, "< %d\n", status)
-		for _, k := range sortedKeys(flatten(header)) {
+		for _, k := range slices.Sorted(maps.Keys(flatten(header))) {
 			fmt.Fprintf(w, "< %s: %s\n", k, header.Get(k))
 		}
 		fmt.Fprintf(w, "<\n< %s\n", quoteBody(body))
@@ -140,7 +141,7 @@ func writeSent(w *strings.Builder, sent *sentConn, method string, req Request) {
 	}
 	if head == "" {
 		fmt.Fprintf(w, "> %s %s\n", method, quoteControl(req.Path))
-		for _, k := range sortedKeys(req.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(req.Headers)) {
 			fmt.Fprintf(w, "> %s\n", quoteControl(k+": "+req.Headers[k]))
 		}
 	} else {
@@ -247,7 +248,7 @@ func compare(status int, header http.Header, body []byte, want Expect) []string 
 // (headers_equal, Date aside).
 func compareHeaders(header http.Header, want Expect) []string {
 	var problems []string
-	for _, k := range sortedKeys(want.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(want.Headers)) {
 		w := want.Headers[k]
 		got, present := header[http.CanonicalHeaderKey(k)]
 		switch {
@@ -259,7 +260,7 @@ func compareHeaders(header http.Header, want Expect) []string {
 			problems = append(problems, fmt.Sprintf("header %s: %q, want %q", k, got[0], w))
 		}
 	}
-	for _, k := range sortedKeys(want.HeadersMatch) {
+	for _, k := range slices.Sorted(maps.Keys(want.HeadersMatch)) {
 		got, present := header[http.CanonicalHeaderKey(k)]
 		re, err := regexp.Compile(want.HeadersMatch[k])
 		switch {
@@ -277,14 +278,14 @@ func compareHeaders(header http.Header, want Expect) []string {
 			wantSet[http.CanonicalHeaderKey(k)] = v
 		}
 		got := flatten(header)
-		for _, k := range sortedKeys(wantSet) {
+		for _, k := range slices.Sorted(maps.Keys(wantSet)) {
 			if g, ok := got[k]; !ok {
 				problems = append(problems, fmt.Sprintf("header %s missing, want %q", k, wantSet[k]))
 			} else if g != wantSet[k] {
 				problems = append(problems, fmt.Sprintf("header %s: %q, want %q", k, g, wantSet[k]))
 			}
 		}
-		for _, k := range sortedKeys(got) {
+		for _, k := range slices.Sorted(maps.Keys(got)) {
 			if _, ok := wantSet[k]; !ok {
 				problems = append(problems, fmt.Sprintf("header %s: %q is not in headers_equal", k, got[k]))
 			}
@@ -351,13 +352,4 @@ func flatten(h http.Header) map[string]string {
 		m[k] = strings.Join(v, ", ")
 	}
 	return m
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

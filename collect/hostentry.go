@@ -98,3 +98,9 @@ func (s *Suite) checkHosts(e *suiteErrors) {
 		e.add(at("host", 0), "roles", "no host has the role %q: the targets run there", RoleServer)
 	}
 }
+
+// Host roles in a suite's [[host]] tables.
+const (
+	RoleServer = "server"
+	RoleClient = "client"
+)

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -364,7 +365,7 @@ func startServer(ctx context.Context, m machine, t Target, dir string, port int,
 		return nil, err
 	}
 	env := []string{"PORT=" + strconv.Itoa(port), "HOST=" + m.address()}
-	for _, k := range sortedKeys(t.Env) {
+	for _, k := range slices.Sorted(maps.Keys(t.Env)) {
 		env = append(env, k+"="+t.Env[k])
 	}
 	s, err := m.start(t.Name, program{dir: dir, env: env, argv: pinned(cpus, t.Start)})

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse/tomlfile"
@@ -200,7 +202,7 @@ func checkExchange(e *suiteErrors, path string, req Request, want Expect) {
 	}
 	checkHeaders(e, path, "expect", "headers", want.Headers)
 	checkHeaders(e, path, "expect", "headers_equal", want.HeadersEqual)
-	for _, k := range sortedKeys(want.HeadersMatch) {
+	for _, k := range slices.Sorted(maps.Keys(want.HeadersMatch)) {
 		if _, err := regexp.Compile(want.HeadersMatch[k]); err != nil {
 			e.add(path, "expect", "headers_match.%s: %v", k, err)
 		}
@@ -213,7 +215,7 @@ var tokenPattern = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 // checkHeaders refuses a header name that is not a token and a value with
 // a control character other than a tab.
 func checkHeaders(e *suiteErrors, path, table, key string, headers map[string]string) {
-	for _, name := range sortedKeys(headers) {
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
 		switch v := headers[name]; {
 		case !tokenPattern.MatchString(name):
 			e.add(path, table, "%s: header name %q is not an HTTP token (letters, digits, -, no spaces or control characters)", key, name)

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -147,7 +148,7 @@ var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // checkEnv refuses names that would not be one variable ("A=B", "") and
 // values with a NUL, which the kernel would cut.
 func checkEnv(e *suiteErrors, path string, env map[string]string) {
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		if !envNamePattern.MatchString(k) {
 			e.add(path, "env", "%q is not a variable name: use letters, digits and _, not starting with a digit", k)
 		} else if strings.IndexByte(env[k], 0) >= 0 {

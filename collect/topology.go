@@ -13,12 +13,6 @@ import (
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
-// Host roles in a suite's [[host]] tables.
-const (
-	RoleServer = "server"
-	RoleClient = "client"
-)
-
 // openHosts connects to the suite's hosts, if it has any, and finds what
 // the run needs on them. The returned function closes every connection.
 func (c *collector) openHosts(ctx context.Context, targets []Target) (func(), error) {
