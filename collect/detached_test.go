@@ -86,12 +86,12 @@ func TestDetachedChild(t *testing.T) {
 	hi, fairbench := sharedBinaries(t)
 	t.Run("verify", func(t *testing.T) {
 		suitePath, dir := detachedCase(t, hi)
-		suite, err := collect.LoadSuite(suitePath)
+		st, err := collect.LoadSuite(suitePath)
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		res, err := collect.Verify(context.Background(), suite, collect.Options{})
+		res, err := collect.Verify(context.Background(), st, collect.Options{})
 		took := time.Since(start)
 		if err != nil || len(res) != 1 || res[0].Err != nil || len(res[0].Failed) > 0 {
 			t.Fatalf("verify: %+v, %v", res, err)

@@ -209,8 +209,8 @@ name = "c"
 // its dump.
 func (f fakeShard) write(t *testing.T) string {
 	t.Helper()
-	suite := []byte(cmp.Or(f.suite, fakeSuite))
-	probe := &collect.Suite{Source: suite}
+	st := []byte(cmp.Or(f.suite, fakeSuite))
+	probe := &collect.Suite{Source: st}
 	start := f.start
 	if start.IsZero() {
 		start = time.Date(2026, 11, 29, 18, 50, 0, 0, time.UTC)
@@ -227,7 +227,7 @@ func (f fakeShard) write(t *testing.T) string {
 	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "run", Suite: "fake", SuiteSHA256: probe.SHA256(),
 		Status: cmp.Or(f.status, runjson.StatusComplete), Start: start, End: &end, Facts: host, Tools: tools, Shard: f.shard,
-	}, suite)
+	}, st)
 	if err != nil {
 		t.Fatal(err)
 	}

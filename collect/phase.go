@@ -67,7 +67,7 @@ func (c *collector) phasePoints() []phasePoint {
 		i := slices.IndexFunc(c.suite.Scenarios, func(sc Scenario) bool { return sc.Name == name })
 		return c.suite.Scenarios[i]
 	}
-	if l, ok := c.suite.latency(); ok {
+	if l, ok := c.suite.LatencyPhase(); ok {
 		for rep := 1; rep <= l.Repetitions; rep++ {
 			for _, name := range l.Scenarios {
 				for _, f := range l.Fractions {
@@ -79,7 +79,7 @@ func (c *collector) phasePoints() []phasePoint {
 			}
 		}
 	}
-	if w, ok := c.suite.sweep(); ok {
+	if w, ok := c.suite.SweepPhase(); ok {
 		for rep := 1; rep <= w.Repetitions; rep++ {
 			for _, name := range w.Scenarios {
 				for _, n := range w.Connections {
@@ -123,12 +123,12 @@ func (c *collector) phasePending(t Target) []phasePoint {
 func (c *collector) phaseLoad(p phasePoint, rate int) Load {
 	load := c.suite.LoadFor(p.Scenario)
 	if p.Phase == PhaseSweep {
-		w, _ := c.suite.sweep()
+		w, _ := c.suite.SweepPhase()
 		load.Connections, load.Duration, load.Warmup = p.Connections, w.Duration, w.Warmup
 		load.Threads = min(load.Threads, p.Connections) // wrk needs a connection per thread
 		return load
 	}
-	l, _ := c.suite.latency()
+	l, _ := c.suite.LatencyPhase()
 	return Load{Tool: "vegeta", Connections: cmp.Or(l.MaxWorkers, load.Connections), Threads: 1, Pipelining: 1, Rate: rate,
 		Duration: l.Duration, Warmup: l.Warmup, Timeout: Duration(cmp0(l.Timeout.Std(), load.Timeout.Std()))}
 }

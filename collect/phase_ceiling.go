@@ -80,7 +80,7 @@ func (c *collector) fastest(ready []Target, scenario string) (Target, float64, b
 // phase's workers against the fastest target, pinned like every client,
 // with the phase's warm-up and window. Its dump is kept like every dump.
 func (c *collector) calibrate(ctx context.Context, ready []Target) error {
-	l, ok := c.suite.latency()
+	l, ok := c.suite.LatencyPhase()
 	if !ok {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (c *collector) calibrate(ctx context.Context, ready []Target) error {
 // calibrationPlan is the load windows of the calibrations still to take,
 // and their length, for Progress.Plan.
 func (c *collector) calibrationPlan() (windows int, total time.Duration) {
-	l, ok := c.suite.latency()
+	l, ok := c.suite.LatencyPhase()
 	if !ok {
 		return 0, 0
 	}
@@ -218,7 +218,7 @@ func (c *collector) offered(scenario string, rate int) bool {
 // ready that are not offered because their rate is above the client's
 // limit on the scenario, and says so in the progress.
 func (c *collector) noteNotOffered(ready []Target) {
-	l, ok := c.suite.latency()
+	l, ok := c.suite.LatencyPhase()
 	if !ok {
 		return
 	}

@@ -73,12 +73,12 @@ func TestFractionAboveCeilingNotOffered(t *testing.T) {
 		t.Skip("drives real load generators")
 	}
 	bin := sharedStdlib(t)
-	suite := phaseSuiteFor(t, bin, "1", "", "1s")
-	suite.Latency.Fractions = []float64{0.05, 1}
-	suite.Latency.Rates = nil
-	suite.Latency.MaxWorkers = 1
-	suite.Sweep = nil
-	dir, lines := runComplete(t, suite)
+	st := phaseSuiteFor(t, bin, "1", "", "1s")
+	st.Latency.Fractions = []float64{0.05, 1}
+	st.Latency.Rates = nil
+	st.Latency.MaxWorkers = 1
+	st.Sweep = nil
+	dir, lines := runComplete(t, st)
 	m := dir.Manifest()
 	var ceiling, latency []runjson.Measurement
 	var capacity float64

@@ -216,12 +216,12 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 
 // runComplete collects suite in a fresh run dir, within two minutes, and
 // fails the test unless the run completes; lines are its progress.
-func runComplete(t *testing.T, suite *collect.Suite) (*collect.RunDir, *bytes.Buffer) {
+func runComplete(t *testing.T, st *collect.Suite) (*collect.RunDir, *bytes.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var lines bytes.Buffer
-	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Progress: collect.NewLineProgress(&lines)})
+	dir, err := collect.Run(ctx, st, collect.Options{Out: t.TempDir(), Progress: collect.NewLineProgress(&lines)})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, lines.String())
 	}
@@ -305,15 +305,15 @@ func TestLatencyPhaseResumes(t *testing.T) {
 		t.Skip("drives real load generators")
 	}
 	bin := sharedStdlib(t)
-	suite := phaseSuiteFor(t, bin, "1", "50", "1s")
-	suite.Sweep = nil
-	suite.Latency.Fractions = []float64{0.05} // well under the client's ceiling on a busy machine
+	st := phaseSuiteFor(t, bin, "1", "50", "1s")
+	st.Sweep = nil
+	st.Latency.Fractions = []float64{0.05} // well under the client's ceiling on a busy machine
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var lines bytes.Buffer
 	// the third warm-up: the ceiling's, the 5% point's, then the 50 req/s one's
 	stop := &cancelAt{Progress: collect.NewLineProgress(&lines), what: "warm-up", n: 3, cancel: cancel}
-	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Progress: stop})
+	dir, err := collect.Run(ctx, st, collect.Options{Out: t.TempDir(), Progress: stop})
 	if err == nil {
 		t.Fatalf("the run was not interrupted:\n%s", lines.String())
 	}
@@ -338,7 +338,7 @@ func TestLatencyPhaseResumes(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel2()
-	dir, err = collect.Run(ctx2, suite, collect.Options{Resume: dir.Path, Progress: collect.NewLineProgress(&lines)})
+	dir, err = collect.Run(ctx2, st, collect.Options{Resume: dir.Path, Progress: collect.NewLineProgress(&lines)})
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, lines.String())
 	}

@@ -43,7 +43,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 		for _, sc := range c.suite.Scenarios {
 			names = append(names, c.suite.LoadFor(sc).Tool)
 		}
-		if _, ok := c.suite.latency(); ok {
+		if _, ok := c.suite.LatencyPhase(); ok {
 			names = append(names, "vegeta")
 		}
 		for _, name := range names {

@@ -147,8 +147,8 @@ func running(t *testing.T, lab *sshlab.Lab, host, program string) string {
 func TestRemoteCollect(t *testing.T) {
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
-	suite, out := remoteCase(t, lab, "1s", 1, "server", "client")
-	dir, err := collect.Run(context.Background(), suite, collect.Options{Out: out})
+	st, out := remoteCase(t, lab, "1s", 1, "server", "client")
+	dir, err := collect.Run(context.Background(), st, collect.Options{Out: out})
 	if err != nil {
 		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
 	}
@@ -216,9 +216,9 @@ func TestRemoteCollect(t *testing.T) {
 func TestRemoteHostUnreachable(t *testing.T) {
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
-	suite, out := remoteCase(t, lab, "1s", 1, "server", "client")
-	suite.Hosts[1].Port = 1 // nothing listens there
-	_, err := collect.Run(context.Background(), suite, collect.Options{Out: out})
+	st, out := remoteCase(t, lab, "1s", 1, "server", "client")
+	st.Hosts[1].Port = 1 // nothing listens there
+	_, err := collect.Run(context.Background(), st, collect.Options{Out: out})
 	if err == nil || !strings.Contains(err.Error(), "host client") || !strings.Contains(err.Error(), "cannot be reached") {
 		t.Fatalf("err = %v", err)
 	}
@@ -241,11 +241,11 @@ func TestRemoteLinkDropped(t *testing.T) {
 	base, out := remoteCase(t, lab, "4s", 2, "server", "client")
 	// The link is the point, not the build (TestRemoteCollect's).
 	servers := lab.Host("server").Dir + "/targets/hi/hi"
-	suite, perr := collect.ParseSuite([]byte(prebuilt(t, base, servers)), base.File)
+	st, perr := collect.ParseSuite([]byte(prebuilt(t, base, servers)), base.File)
 	if perr != nil {
 		t.Fatal(perr)
 	}
-	suite.Scenarios = suite.Scenarios[:1]
+	st.Scenarios = st.Scenarios[:1]
 	done := make(chan struct{})
 	var dir *collect.RunDir
 	var err error
@@ -253,7 +253,7 @@ func TestRemoteLinkDropped(t *testing.T) {
 		defer close(done)
 		// bombardier does not stop at the end of its window while its
 		// server is cut off: a short grace kills it soon after.
-		dir, err = collect.Run(context.Background(), suite, collect.Options{Out: out, Progress: collect.ProgressFor(testLog{t}), ToolGrace: 2 * time.Second})
+		dir, err = collect.Run(context.Background(), st, collect.Options{Out: out, Progress: collect.ProgressFor(testLog{t}), ToolGrace: 2 * time.Second})
 	}()
 	deadline := time.Now().Add(3 * time.Minute)
 	wait := func(what string, ok func() bool) {
@@ -318,7 +318,7 @@ func TestRemoteLinkDropped(t *testing.T) {
 	resumed := time.Now()
 	// Not runFault: it would take the parallel tests' processes for
 	// orphans; what the resume leaves on the server host is checked here.
-	m = resumeWith(t, suite, dir.Path, runBounded)
+	m = resumeWith(t, st, dir.Path, runBounded)
 	t.Logf("resume took %v", time.Since(resumed).Round(time.Millisecond))
 	if p := running(t, lab, "server", servers); p != "" {
 		t.Errorf("still running on the server host after the resume: %s", p)
@@ -364,7 +364,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 	k := strings.Index(src[j+1:], "[[scenario]]") + j + 1
 	text := src[:i] + src[i:j] + two + src[j:k]
 	text = strings.Replace(text, hostTables(lab, "srv1", "server", "cli1", "client"), "", 1)
-	suite, err := collect.ParseSuite([]byte(text), base.File)
+	st, err := collect.ParseSuite([]byte(text), base.File)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
@@ -381,7 +381,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 			t.Fatal(err)
 		}
 		shard, _ := collect.ParseShard(strconv.Itoa(n+1) + "/2")
-		withHosts, err := suite.WithHosts(hosts)
+		withHosts, err := st.WithHosts(hosts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -434,8 +434,8 @@ func TestRemoteShardsMerged(t *testing.T) {
 func TestRemoteVerify(t *testing.T) {
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
-	suite, _ := remoteCase(t, lab, "1s", 1, "server", "client")
-	res, err := collect.Verify(context.Background(), suite, collect.Options{})
+	st, _ := remoteCase(t, lab, "1s", 1, "server", "client")
+	res, err := collect.Verify(context.Background(), st, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,11 +459,11 @@ func TestRemoteDirAlreadyThere(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	src := strings.Replace(string(base.Source), `dir = "`+base.Targets[0].Dir+`"`, `remote_dir = "apps/hi"`, 1)
-	suite, err := collect.ParseSuite([]byte(src), base.File)
+	st, err := collect.ParseSuite([]byte(src), base.File)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := collect.Verify(context.Background(), suite, collect.Options{})
+	res, err := collect.Verify(context.Background(), st, collect.Options{})
 	if err != nil || len(res) != 1 || res[0].Err != nil || len(res[0].Failed) != 0 {
 		t.Fatalf("verify: %+v, %v", res, err)
 	}
@@ -510,12 +510,12 @@ ready = ["`+bin+`/pg_isready", "-q", "-h", "127.0.0.1", "-p", "{port}"]
 seed = ["`+bin+`/psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "{port}", "-U", "bench", "-d", "postgres", "-c", "CREATE TABLE world (id int); INSERT INTO world VALUES (1)"]
 
 [[target]]`, 1)
-	suite, err := collect.ParseSuite([]byte(src), base.File)
+	st, err := collect.ParseSuite([]byte(src), base.File)
 	if err != nil {
 		t.Fatal(err)
 	}
-	suite.Scenarios = suite.Scenarios[:1]
-	dir, err := collect.Run(context.Background(), suite, collect.Options{Out: out})
+	st.Scenarios = st.Scenarios[:1]
+	dir, err := collect.Run(context.Background(), st, collect.Options{Out: out})
 	if err != nil {
 		t.Fatalf("%v\nrun.json errors: %q", err, readManifest(t, dir.Path).Errors)
 	}

@@ -55,13 +55,13 @@ func TestResetRunsBeforeEveryWindow(t *testing.T) {
 	hi := buildHi(t)
 	log := filepath.Join(t.TempDir(), "resets")
 	src := strings.NewReplacer("HI", hi, "LOG", log).Replace(resetSuite)
-	suite, err := collect.ParseSuite([]byte(src), "reset.toml")
+	st, err := collect.ParseSuite([]byte(src), "reset.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir()})
+	dir, err := collect.Run(ctx, st, collect.Options{Out: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ expect = { status = 200, body = "x" }
   request = { method = "POST", path = "/echo", body = "{random}" }
   expect = { status = 200, body = "{random}1" }
 `)
-	suite, err := collect.ParseSuite([]byte(src), "random.toml")
+	st, err := collect.ParseSuite([]byte(src), "random.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ expect = { status = 200, body = "x" }
 	defer cancel()
 	seen := map[string]bool{}
 	for range 20 {
-		res, err := collect.Verify(ctx, suite, collect.Options{})
+		res, err := collect.Verify(ctx, st, collect.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,13 +226,13 @@ expect = { status = 200, body = "x" }
 func TestResetFailureFailsTheGate(t *testing.T) {
 	hi := buildHi(t)
 	src := strings.NewReplacer("HI", hi, `"date +%s.%N >> LOG"`, `"echo table is locked >&2; exit 3"`).Replace(resetSuite)
-	suite, err := collect.ParseSuite([]byte(src), "reset.toml")
+	st, err := collect.ParseSuite([]byte(src), "reset.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := collect.Verify(ctx, suite, collect.Options{})
+	res, err := collect.Verify(ctx, st, collect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,13 +123,13 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	src := strings.ReplaceAll(resumeSuite, "BIN", hi)
 	src = strings.Replace(src, "repetitions = 2", "repetitions = 1", 1)
 	src = strings.Replace(src, `warmup = "1s"`, `warmup = "0s"`, 1)
-	suite, err := collect.ParseSuite([]byte(src), "resume.toml")
+	st, err := collect.ParseSuite([]byte(src), "resume.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Only: []string{"one"}})
+	dir, err := collect.Run(ctx, st, collect.Options{Out: t.TempDir(), Only: []string{"one"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := collect.Run(ctx, suite, collect.Options{Resume: dir.Path, Only: []string{"one"}}); err != nil {
+	if _, err := collect.Run(ctx, st, collect.Options{Resume: dir.Path, Only: []string{"one"}}); err != nil {
 		t.Fatal(err)
 	}
 	done := readManifest(t, dir.Path)

@@ -42,13 +42,13 @@ expect = { status = 200 }
 func runServiceSuite(t *testing.T, service, dsn string) (runjson.Manifest, string) {
 	t.Helper()
 	src := strings.NewReplacer("SERVICE", service, "HI", buildHi(t), "DSN", dsn).Replace(serviceSuite)
-	suite, err := collect.ParseSuite([]byte(src), "services.toml")
+	st, err := collect.ParseSuite([]byte(src), "services.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir()})
+	dir, err := collect.Run(ctx, st, collect.Options{Out: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

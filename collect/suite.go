@@ -340,9 +340,9 @@ var DefaultSweep = SweepPhase{
 	Repetitions: 3,
 }
 
-// latency is the suite's [latency] with defaults filled in; ok is false
+// LatencyPhase is the suite's [latency] with defaults filled in; ok is false
 // when the suite has no such table.
-func (s *Suite) latency() (LatencyPhase, bool) {
+func (s *Suite) LatencyPhase() (LatencyPhase, bool) {
 	if s.Latency == nil {
 		return LatencyPhase{}, false
 	}
@@ -360,9 +360,9 @@ func (s *Suite) latency() (LatencyPhase, bool) {
 	return l, true
 }
 
-// sweep is the suite's [sweep] with defaults filled in; ok is false when
+// SweepPhase is the suite's [sweep] with defaults filled in; ok is false when
 // the suite has no such table.
-func (s *Suite) sweep() (SweepPhase, bool) {
+func (s *Suite) SweepPhase() (SweepPhase, bool) {
 	if s.Sweep == nil {
 		return SweepPhase{}, false
 	}

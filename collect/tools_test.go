@@ -93,14 +93,14 @@ func TestToolsAgainstGoServer(t *testing.T) {
 				}
 			}
 			src := strings.NewReplacer("TOOL", c.tool, "BIN", bin, "EXTRA", c.extra).Replace(toolSuite)
-			suite, err := collect.ParseSuite([]byte(src), "tools.toml")
+			st, err := collect.ParseSuite([]byte(src), "tools.toml")
 			if err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			var progress bytes.Buffer
-			dir, err := collect.Run(ctx, suite, collect.Options{Out: t.TempDir(), Progress: collect.NewLineProgress(&progress)})
+			dir, err := collect.Run(ctx, st, collect.Options{Out: t.TempDir(), Progress: collect.NewLineProgress(&progress)})
 			if err != nil {
 				t.Fatalf("%v\n%s", err, progress.String())
 			}

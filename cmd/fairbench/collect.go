@@ -106,30 +106,30 @@ func runCollect(e *env, args []string) error {
 	if !sh.IsZero() && *only != "" {
 		return usageErr("collect: -only and -shard %s together: a shard runs all of its share, so that merge can rebuild the whole suite; drop one of them", sh)
 	}
-	var suite *collect.Suite
+	var st *collect.Suite
 	if *suitePath != "" {
-		suite, err = collect.LoadSuite(*suitePath)
+		st, err = collect.LoadSuite(*suitePath)
 	} else {
-		suite, err = resumedSuite(*resume)
+		st, err = resumedSuite(*resume)
 	}
 	if err != nil {
 		return usageErr("%w", err)
 	}
 	if *hostsFile != "" {
-		if len(suite.Hosts) > 0 {
-			return usageErr("collect: %s has [[host]] tables of its own and -hosts %s gives others: keep one of them", suite.File, *hostsFile)
+		if len(st.Hosts) > 0 {
+			return usageErr("collect: %s has [[host]] tables of its own and -hosts %s gives others: keep one of them", st.File, *hostsFile)
 		}
 		hosts, err := collect.LoadHosts(*hostsFile)
 		if err != nil {
 			return usageErr("%w", err)
 		}
-		if suite, err = suite.WithHosts(hosts); err != nil {
+		if st, err = st.WithHosts(hosts); err != nil {
 			return usageErr("%w", err)
 		}
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
-	dir, err := collect.Run(ctx, suite, collect.Options{
+	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
 		ForcePinning: *forcePinning, FreshBuild: *freshBuild,
 	})

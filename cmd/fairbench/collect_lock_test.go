@@ -15,7 +15,7 @@ import (
 // TestCollectResumeLocked: a second `collect -resume RUNDIR` while another
 // holds the run dir exits 2 and names the holder, touching nothing.
 func TestCollectResumeLocked(t *testing.T) {
-	suite := []byte(`name = "lock"
+	st := []byte(`name = "lock"
 
 [load]
 tool = "bombardier"
@@ -31,14 +31,14 @@ name = "ping"
 request = { method = "GET", path = "/" }
 expect = { status = 200, body = "Hi" }
 `)
-	s, err := collect.ParseSuite(suite, "lock.toml")
+	s, err := collect.ParseSuite(st, "lock.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
 		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(),
-	}, suite)
+	}, st)
 	if err != nil {
 		t.Fatal(err)
 	}

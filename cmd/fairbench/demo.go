@@ -48,28 +48,28 @@ func runDemo(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	suite, err := collect.ParseSuite(demoSuite, "demo.toml (embedded)")
+	st, err := collect.ParseSuite(demoSuite, "demo.toml (embedded)")
 	if err != nil {
 		return err
 	}
 	if *duration > 0 {
-		suite.Load.Duration = collect.Duration(*duration)
+		st.Load.Duration = collect.Duration(*duration)
 	}
 	if *warmup > 0 {
 		w := collect.Duration(*warmup)
-		suite.Load.Warmup = &w
+		st.Load.Warmup = &w
 	}
 	if *reps > 0 {
-		suite.Load.Repetitions = *reps
+		st.Load.Repetitions = *reps
 	}
 	// The pinning fairbench pin suggests here: the embedded 0 and 1 are SMT
 	// siblings on many Intel machines, which collect refuses.
 	pin := pinning.Suggest(pinning.Read(pinning.DefaultRoots))
-	suite.Isolation = runjson.Isolation{ServerCPUs: pin.Server, ClientCPUs: pin.Client}
+	st.Isolation = runjson.Isolation{ServerCPUs: pin.Server, ClientCPUs: pin.Client}
 	ctx, cancel := e.interruptible()
 	defer cancel()
 	start := time.Now()
-	dir, err := collect.Run(ctx, suite, collect.Options{
+	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: filepath.Join(*out, "runs"), BaseDir: root, Only: csvList(*only), Progress: collect.ProgressFor(e.stderr),
 	})
 	cancel() // from here a signal ends the process at once

@@ -29,12 +29,12 @@ func writeShard(t *testing.T, shard string, targets ...string) string {
 	}
 	start := time.Date(2026, 11, 29, 18, 50, 0, 0, time.UTC)
 	end := start.Add(time.Minute)
-	suite := &collect.Suite{Source: []byte(mergeSuite)}
+	st := &collect.Suite{Source: []byte(mergeSuite)}
 	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
-		Schema: runjson.SchemaVersion, ID: "run", Suite: "merge", SuiteSHA256: suite.SHA256(), Status: runjson.StatusComplete,
+		Schema: runjson.SchemaVersion, ID: "run", Suite: "merge", SuiteSHA256: st.SHA256(), Status: runjson.StatusComplete,
 		Start: start, End: &end, Facts: runjson.Facts{Hostname: "bench" + strings.ReplaceAll(shard, "/", "of"), CPUModel: "Ryzen", Threads: 8},
 		Tools: map[string]runjson.Version{"bombardier": {Version: "v1.2.6"}}, Shard: shard,
-	}, suite.Source)
+	}, st.Source)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,11 +82,11 @@ func runPin(e *env, args []string) error {
 	}
 	audit := set["server"] || set["suite"]
 	if *suitePath != "" {
-		suite, err := collect.LoadSuite(*suitePath)
+		st, err := collect.LoadSuite(*suitePath)
 		if err != nil {
 			return usageErr("%w", err)
 		}
-		*server, *client = suite.Isolation.ServerCPUs, suite.Isolation.ClientCPUs
+		*server, *client = st.Isolation.ServerCPUs, st.Isolation.ClientCPUs
 	}
 	r := pinReport{Topology: pinning.Read(roots), Server: *server, Client: *client}
 	if !audit {

@@ -80,16 +80,16 @@ func TestSiteSuitesPassTheGate(t *testing.T) {
 	for _, path := range gatedSuites(t) {
 		suites = append(suites, loadSuite(t, path))
 	}
-	for _, suite := range gatePlan(t, suites) {
-		t.Run(strings.TrimSuffix(filepath.Base(suite.File), ".toml"), func(t *testing.T) {
+	for _, st := range gatePlan(t, suites) {
+		t.Run(strings.TrimSuffix(filepath.Base(st.File), ".toml"), func(t *testing.T) {
 			t.Parallel() // the Go builds while the JavaScript targets start
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			results, err := collect.Verify(ctx, suite, collect.Options{BaseDir: repoRoot})
+			results, err := collect.Verify(ctx, st, collect.Options{BaseDir: repoRoot})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := len(results), len(suite.Targets); got != want {
+			if got, want := len(results), len(st.Targets); got != want {
 				t.Fatalf("%d gate results, want one per target (%d)", got, want)
 			}
 			for _, r := range results {
@@ -124,32 +124,32 @@ func TestSiteSuitesShareTheirScenarios(t *testing.T) {
 	var first *collect.Suite
 	var rest []*collect.Suite
 	for _, path := range gatedSuites(t) {
-		suite, err := collect.LoadSuite(path)
+		st, err := collect.LoadSuite(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		switch base := filepath.Base(path); {
 		case first == nil && (base == "go.toml" || base == "js.toml"):
-			first = suite
+			first = st
 		default:
-			rest = append(rest, suite)
+			rest = append(rest, st)
 		}
 	}
 	byName := map[string]collect.Scenario{}
 	for _, sc := range first.Scenarios {
 		byName[sc.Name] = sc
 	}
-	for _, suite := range rest {
-		base := filepath.Base(suite.File)
-		if (base == "go.toml" || base == "js.toml") && len(suite.Scenarios) != len(first.Scenarios) {
-			t.Errorf("%s has %d scenarios, %s %d: keep them the same (site/apps/README.md)", suite.File, len(suite.Scenarios), first.File, len(first.Scenarios))
+	for _, st := range rest {
+		base := filepath.Base(st.File)
+		if (base == "go.toml" || base == "js.toml") && len(st.Scenarios) != len(first.Scenarios) {
+			t.Errorf("%s has %d scenarios, %s %d: keep them the same (site/apps/README.md)", st.File, len(st.Scenarios), first.File, len(first.Scenarios))
 		}
-		for _, sc := range suite.Scenarios {
+		for _, sc := range st.Scenarios {
 			base := strings.TrimSuffix(sc.Name, "-pipelined")
 			want, ok := byName[base]
 			sc.Name = base
 			if !ok || !reflect.DeepEqual(sc, want) {
-				t.Errorf("%s: scenario %q differs from %s's: keep them the same (site/apps/README.md)", suite.File, sc.Name, first.File)
+				t.Errorf("%s: scenario %q differs from %s's: keep them the same (site/apps/README.md)", st.File, sc.Name, first.File)
 			}
 		}
 	}
@@ -196,10 +196,10 @@ func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
 		{"js-db.toml", []string{"hono-pg-node", "hono-bunsql-bun"}},
 	} {
 		t.Run(strings.TrimSuffix(tc.suite, ".toml"), func(t *testing.T) {
-			suite := loadSuite(t, filepath.Join(repoRoot, "site", "suites", tc.suite))
+			st := loadSuite(t, filepath.Join(repoRoot, "site", "suites", tc.suite))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			results, err := collect.Verify(ctx, suite, collect.Options{BaseDir: repoRoot, Only: tc.only})
+			results, err := collect.Verify(ctx, st, collect.Options{BaseDir: repoRoot, Only: tc.only})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,11 +224,11 @@ func TestSiteSuitesNamePackagesTheyUse(t *testing.T) {
 		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
 	}
 	for _, path := range siteSuites(t) {
-		suite, err := collect.LoadSuite(path)
+		st, err := collect.LoadSuite(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, target := range suite.Targets {
+		for _, target := range st.Targets {
 			if len(target.Packages) == 0 {
 				t.Errorf("%s: target %s names no packages: name its framework's", path, target.Name)
 			}

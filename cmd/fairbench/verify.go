@@ -34,13 +34,13 @@ func runVerify(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("verify: -suite FILE is required and takes no other arguments")
 	}
-	suite, err := collect.LoadSuite(*suitePath)
+	st, err := collect.LoadSuite(*suitePath)
 	if err != nil {
 		return usageErr("%w", err)
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
-	results, err := collect.Verify(ctx, suite, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning})
+	results, err := collect.Verify(ctx, st, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning})
 	if err != nil {
 		return failure(err)
 	}

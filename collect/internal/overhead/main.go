@@ -247,12 +247,12 @@ func (b *bench) overhead(bin string, reps int, window, warmup time.Duration) (sp
 			t.name, t.pkg, t.env)
 	}
 	s.WriteString(scenarios)
-	suite := filepath.Join(b.work, "overhead.toml")
-	if err := os.WriteFile(suite, []byte(s.String()), 0o644); err != nil {
+	st := filepath.Join(b.work, "overhead.toml")
+	if err := os.WriteFile(st, []byte(s.String()), 0o644); err != nil {
 		return spent{}, err
 	}
 	start := time.Now()
-	runDir, lines, err := b.collect(bin, suite, "overhead")
+	runDir, lines, err := b.collect(bin, st, "overhead")
 	wall := time.Since(start)
 	if err != nil {
 		return spent{}, err
@@ -271,13 +271,13 @@ func (b *bench) overhead(bin string, reps int, window, warmup time.Duration) (sp
 
 // collect runs `fairbench collect` and returns the run dir it printed,
 // with its progress lines, each stamped with when it came.
-func (b *bench) collect(bin, suite, out string) (string, []stamped, error) {
-	cmd := exec.Command(bin, "collect", "-suite", suite, "-out", filepath.Join(b.work, out), "-base", b.root)
+func (b *bench) collect(bin, st, out string) (string, []stamped, error) {
+	cmd := exec.Command(bin, "collect", "-suite", st, "-out", filepath.Join(b.work, out), "-base", b.root)
 	var stdout bytes.Buffer
 	stderr := &stampWriter{}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	if err := cmd.Run(); err != nil {
-		return "", nil, fmt.Errorf("fairbench collect %s: %v\n%s", suite, err, stderr.all.String())
+		return "", nil, fmt.Errorf("fairbench collect %s: %v\n%s", st, err, stderr.all.String())
 	}
 	return strings.TrimSpace(stdout.String()), stderr.lines, nil
 }
