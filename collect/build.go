@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // built is what building one target left: the build's wall time, its
@@ -33,7 +34,7 @@ type built struct {
 // Each target's time is its own build's wall time, taken while the others
 // ran. A build naming {bin} goes through the server machine's build cache
 // (build_cache.go), whose entries for dirs that are gone are pruned first.
-func (c *collector) buildAll(ctx context.Context, targets []Target) map[string]built {
+func (c *collector) buildAll(ctx context.Context, targets []suite.Target) map[string]built {
 	out := make(map[string]built, len(targets))
 	if len(targets) == 0 {
 		return out
@@ -84,7 +85,7 @@ func (c *collector) buildAll(ctx context.Context, targets []Target) map[string]b
 // build is one of theirs (same: target → the target that builds it): the
 // same argv, in the same dir on the server machine, measuring the same
 // artifact.
-func (c *collector) sameBuilds(targets []Target) (own []Target, same map[string]string) {
+func (c *collector) sameBuilds(targets []suite.Target) (own []suite.Target, same map[string]string) {
 	same = map[string]string{}
 	first := map[string]string{} // build → the target that runs it
 	for _, t := range targets {
@@ -105,12 +106,12 @@ func (c *collector) sameBuilds(targets []Target) (own []Target, same map[string]
 // buildLanes groups targets into lanes that may build side by side: a
 // target whose build argv names {bin} is a lane of its own; the others
 // share one lane per dir (dirOf), in their order.
-func buildLanes(targets []Target, dirOf func(Target) string) [][]Target {
-	var lanes [][]Target
+func buildLanes(targets []suite.Target, dirOf func(suite.Target) string) [][]suite.Target {
+	var lanes [][]suite.Target
 	shared := map[string]int{} // dir → its lane
 	for _, t := range targets {
 		if cached(t) {
-			lanes = append(lanes, []Target{t})
+			lanes = append(lanes, []suite.Target{t})
 			continue
 		}
 		dir := dirOf(t)
@@ -119,7 +120,7 @@ func buildLanes(targets []Target, dirOf func(Target) string) [][]Target {
 			continue
 		}
 		shared[dir] = len(lanes)
-		lanes = append(lanes, []Target{t})
+		lanes = append(lanes, []suite.Target{t})
 	}
 	return lanes
 }
@@ -142,7 +143,7 @@ func onlineCPUs(ctx context.Context, m machine) int {
 // already), runs its build argv there, timed, through the build cache
 // when it names {bin}, and measures its artifact there. It tells
 // progress nothing: buildAll runs it beside others.
-func (c *collector) build(ctx context.Context, t Target) (b built) {
+func (c *collector) build(ctx context.Context, t suite.Target) (b built) {
 	m := c.server
 	dir := c.dirOn(t)
 	if t.RemoteDir == "" { // remote_dir: the files are there already

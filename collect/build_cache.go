@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/fairbench/fairbench/collect/suite"
 	"slices"
 	"strings"
 	"time"
@@ -57,7 +58,7 @@ done; exit 0`
 
 // cacheKey is the key of a target's build in the cache: the target's
 // dir there, its artifact and build argv with {bin} as written.
-func (c *collector) cacheKey(t Target) string {
+func (c *collector) cacheKey(t suite.Target) string {
 	parts := []string{c.dirOn(t), c.expandIn(t.Artifact, "{bin}")}
 	for _, a := range t.Build {
 		parts = append(parts, c.expandIn(a, "{bin}"))
@@ -74,7 +75,7 @@ func (c *collector) cacheEntry(key string) string {
 // cached reports whether t's build goes through the cache: its argv
 // names {bin}, the folder it writes into. A build that writes into its
 // dir (tsc -p nest) keeps its output there already.
-func cached(t Target) bool {
+func cached(t suite.Target) bool {
 	return slices.ContainsFunc(t.Build, func(a string) bool { return strings.Contains(a, "{bin}") })
 }
 
@@ -82,7 +83,7 @@ func cached(t Target) bool {
 // cache entry under the entry's lock and copies the entry's out/ into the
 // collect's {bin}. It returns the wall time of all that, the lock's wait
 // included, and whether the entry held a finished build before.
-func (c *collector) buildCached(ctx context.Context, t Target, dir string) (seconds float64, warm bool, err error) {
+func (c *collector) buildCached(ctx context.Context, t suite.Target, dir string) (seconds float64, warm bool, err error) {
 	m := c.server
 	key := c.cacheKey(t)
 	entry := c.cacheEntry(key)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -65,7 +66,7 @@ func fileSum(t *testing.T, path string) [32]byte {
 func TestBuildCacheReused(t *testing.T) {
 	t.Parallel()
 	src, cache := hiSource(t), t.TempDir()
-	suite, err := ParseSuite([]byte(fmt.Sprintf(`name = "cache"
+	suite, err := suite.ParseSuite([]byte(fmt.Sprintf(`name = "cache"
 
 [load]
 tool = "bombardier"
@@ -166,7 +167,7 @@ func TestBuildCacheShared(t *testing.T) {
 	build := `printf '#!/bin/sh\n' > {bin}/server
 for i in 1 2 3 4 5; do echo "echo part$i; sleep 0.02" >> {bin}/server; sleep 0.05; done
 echo 'echo whole' >> {bin}/server; chmod +x {bin}/server`
-	suite := &Suite{Targets: []Target{{Name: "slow", Dir: dir, Build: []string{"sh", "-c", build}, Start: []string{"{bin}/server"}, Artifact: "{bin}/server"}}}
+	suite := &suite.Suite{Targets: []suite.Target{{Name: "slow", Dir: dir, Build: []string{"sh", "-c", build}, Start: []string{"{bin}/server"}, Artifact: "{bin}/server"}}}
 	const want = "part1\npart2\npart3\npart4\npart5\nwhole\n"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -210,12 +211,12 @@ echo 'echo whole' >> {bin}/server; chmod +x {bin}/server`
 func TestBuildCachePruned(t *testing.T) {
 	t.Parallel()
 	cache, kept, gone := t.TempDir(), t.TempDir(), t.TempDir()
-	target := func(dir string) Target {
-		return Target{Name: "t", Dir: dir, Build: []string{"sh", "-c", "echo x > {bin}/server"}, Artifact: "{bin}/server"}
+	target := func(dir string) suite.Target {
+		return suite.Target{Name: "t", Dir: dir, Build: []string{"sh", "-c", "echo x > {bin}/server"}, Artifact: "{bin}/server"}
 	}
 	ctx := context.Background()
 	for _, dir := range []string{kept, gone} {
-		suite := &Suite{Targets: []Target{target(dir)}}
+		suite := &suite.Suite{Targets: []suite.Target{target(dir)}}
 		c := newCollector(suite, Options{buildCache: cache})
 		c.here.dir = t.TempDir()
 		if err := c.buildAll(ctx, suite.Targets)["t"].err; err != nil {
@@ -228,7 +229,7 @@ func TestBuildCachePruned(t *testing.T) {
 	if err := os.RemoveAll(gone); err != nil {
 		t.Fatal(err)
 	}
-	suite := &Suite{Targets: []Target{target(kept)}}
+	suite := &suite.Suite{Targets: []suite.Target{target(kept)}}
 	c := newCollector(suite, Options{buildCache: cache})
 	c.here.dir = t.TempDir()
 	if err := c.buildAll(ctx, suite.Targets)["t"].err; err != nil {

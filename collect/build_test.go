@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"github.com/fairbench/fairbench/collect/suite"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +29,7 @@ func TestBuildsSideBySide(t *testing.T) {
 	slow := func(name string) []string {
 		return []string{"sh", "-c", count + "; echo built > {bin}/server # " + name}
 	}
-	suite := &Suite{Targets: []Target{
+	suite := &suite.Suite{Targets: []suite.Target{
 		{Name: "a", Dir: own, Build: slow("a"), Artifact: "{bin}/server"},
 		{Name: "b", Dir: own, Build: slow("b"), Artifact: "{bin}/server"},
 		{Name: "n1", Dir: shared, Build: exclusive},
@@ -80,14 +81,14 @@ func TestBuildsSideBySide(t *testing.T) {
 // TestBuildLanes: a build naming {bin} is a lane of its own, the others
 // share their dir's lane in suite order.
 func TestBuildLanes(t *testing.T) {
-	targets := []Target{
+	targets := []suite.Target{
 		{Name: "go1", Dir: "go", Build: []string{"go", "build", "-o", "{bin}/server", "./stdlib"}},
 		{Name: "nest1", Dir: "js", Build: []string{"tsc", "-p", "nest"}},
 		{Name: "go2", Dir: "go", Build: []string{"go", "build", "-o", "{bin}/server", "./gin"}},
 		{Name: "nest2", Dir: "js", Build: []string{"tsc", "-p", "nest"}},
 		{Name: "bun", Dir: "bun"},
 	}
-	lanes := buildLanes(targets, func(t Target) string { return t.Dir })
+	lanes := buildLanes(targets, func(t suite.Target) string { return t.Dir })
 	var got []string
 	for _, lane := range lanes {
 		var names []string

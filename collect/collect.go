@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -86,7 +87,7 @@ type Options struct {
 }
 
 type collector struct {
-	suite    *Suite
+	suite    *suite.Suite
 	opt      Options
 	dir      *RunDir
 	drivers  map[string]Driver
@@ -117,7 +118,7 @@ type collector struct {
 	retaking    bool
 }
 
-func newCollector(suite *Suite, opt Options) *collector {
+func newCollector(suite *suite.Suite, opt Options) *collector {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -144,7 +145,7 @@ func newCollector(suite *Suite, opt Options) *collector {
 // targets and services are stopped, the run is marked interrupted, and it
 // can be finished with Options.Resume; every dump written so far stays as
 // it is.
-func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
+func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) {
 	c := newCollector(suite, opt)
 	defer c.opt.Progress.Done()
 	targets, err := c.selected()
@@ -218,14 +219,14 @@ func Run(ctx context.Context, suite *Suite, opt Options) (*RunDir, error) {
 
 // selected returns the targets to run: the shard's share (Options.Shard, or
 // the shard recorded in the run dir on resume), or those -only names.
-func (c *collector) selected() ([]Target, error) {
+func (c *collector) selected() ([]suite.Target, error) {
 	share, err := c.share()
 	if err != nil || len(c.opt.Only) == 0 {
 		return share, err
 	}
-	var out []Target
+	var out []suite.Target
 	for _, name := range c.opt.Only {
-		i := slices.IndexFunc(c.suite.Targets, func(t Target) bool { return t.Name == name })
+		i := slices.IndexFunc(c.suite.Targets, func(t suite.Target) bool { return t.Name == name })
 		if i < 0 {
 			return nil, fmt.Errorf("-only: no target %q in %s", name, c.suite.File)
 		}
@@ -318,9 +319,9 @@ func (c *collector) stopServices() {
 // run builds every target (buildAll), gates each, then measures the ones
 // that passed, repetition by repetition: rep 1 of every target, then rep
 // 2, …
-func (c *collector) run(ctx context.Context, targets []Target) error {
+func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 	c.plan(targets)
-	var todo, ready []Target
+	var todo, ready []suite.Target
 	for _, t := range targets {
 		if !c.finished(t) { // a resumed run: nothing left to measure
 			todo = append(todo, t)
@@ -382,7 +383,7 @@ func (c *collector) run(ctx context.Context, targets []Target) error {
 // running slow, or a trend within rounds, does not land on the same
 // target's turn every round, and an A/A twin does not always follow its
 // pair.
-func inTurn(targets []Target, rep int) []Target {
+func inTurn(targets []suite.Target, rep int) []suite.Target {
 	if len(targets) == 0 {
 		return nil
 	}
@@ -402,7 +403,7 @@ func (c *collector) storeError(err error) error {
 }
 
 // missing counts the measurements of targets still to take.
-func (c *collector) missing(targets []Target) int {
+func (c *collector) missing(targets []suite.Target) int {
 	n := 0
 	for _, t := range targets {
 		n += len(c.pending(t)) + len(c.phasePending(t))
@@ -411,7 +412,7 @@ func (c *collector) missing(targets []Target) int {
 }
 
 // plan tells progress the load windows left for targets.
-func (c *collector) plan(targets []Target) {
+func (c *collector) plan(targets []suite.Target) {
 	windows, total := 0, time.Duration(0)
 	for _, t := range targets {
 		for _, sc := range c.pending(t) {
@@ -438,7 +439,7 @@ func (c *collector) plan(targets []Target) {
 }
 
 // targetDir is where a target's argvs run.
-func (c *collector) targetDir(t Target) string {
+func (c *collector) targetDir(t suite.Target) string {
 	if filepath.IsAbs(t.Dir) {
 		return t.Dir
 	}
@@ -447,7 +448,7 @@ func (c *collector) targetDir(t Target) string {
 
 // serviceDir is where a service's argvs run here, and what is copied to
 // the server host.
-func (c *collector) serviceDir(sv Service) string {
+func (c *collector) serviceDir(sv suite.Service) string {
 	if filepath.IsAbs(sv.Dir) {
 		return sv.Dir
 	}
@@ -456,7 +457,7 @@ func (c *collector) serviceDir(sv Service) string {
 
 // expand fills in {bin} (the target's scratch folder) and the services'
 // {<name>.port} placeholders.
-func (c *collector) expand(t Target, s string) string {
+func (c *collector) expand(t suite.Target, s string) string {
 	return c.expandIn(s, c.binDir(t))
 }
 
@@ -470,7 +471,7 @@ func (c *collector) expandIn(s, bin string) string {
 	return s
 }
 
-func (c *collector) expandAll(t Target, argv []string) []string {
+func (c *collector) expandAll(t suite.Target, argv []string) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		out[i] = c.expand(t, a)
@@ -479,7 +480,7 @@ func (c *collector) expandAll(t Target, argv []string) []string {
 }
 
 // expanded returns t with its placeholders filled in.
-func (c *collector) expanded(t Target) Target {
+func (c *collector) expanded(t suite.Target) suite.Target {
 	t.Build, t.Start = c.expandAll(t, t.Build), c.expandAll(t, t.Start)
 	t.Artifact = c.expand(t, t.Artifact)
 	env := make(map[string]string, len(t.Env))

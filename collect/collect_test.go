@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -56,7 +57,7 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	src := strings.Replace(strings.ReplaceAll(gateSuite, "BIN", bin), "name = \"gate\"\n", "name = \"gate\"\naa_pair = [\"good\", \"bad\"]\n", 1)
 	// good's packages: its module's version, read from the binary it starts.
 	src = strings.Replace(src, "name = \"good\"\n", "name = \"good\"\nruntime = \"go\"\npackages = [\"github.com/fairbench/fairbench\"]\n", 1)
-	suite, err := ParseSuite([]byte(src), "gate.toml")
+	suite, err := suite.ParseSuite([]byte(src), "gate.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 func TestVerify(t *testing.T) {
 	t.Parallel()
 	bin := buildHiServer(t)
-	suite, err := ParseSuite([]byte(strings.ReplaceAll(gateSuite, "BIN", bin)), "gate.toml")
+	suite, err := suite.ParseSuite([]byte(strings.ReplaceAll(gateSuite, "BIN", bin)), "gate.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

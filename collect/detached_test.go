@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // detachedSuite is hiserver started as ./server behind a shell that first
@@ -86,7 +87,7 @@ func TestDetachedChild(t *testing.T) {
 	hi, fairbench := sharedBinaries(t)
 	t.Run("verify", func(t *testing.T) {
 		suitePath, dir := detachedCase(t, hi)
-		st, err := collect.LoadSuite(suitePath)
+		st, err := suite.LoadSuite(suitePath)
 		if err != nil {
 			t.Fatal(err)
 		}

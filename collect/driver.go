@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -22,7 +23,7 @@ type Driver interface {
 	// Argv is the command line for one run against url. dir is a scratch
 	// folder for files the tool needs (a Lua script for wrk). The tool must
 	// write its whole result to stdout.
-	Argv(bin, url string, req Request, load Load, window time.Duration, dir string) ([]string, error)
+	Argv(bin, url string, req suite.Request, load suite.Load, window time.Duration, dir string) ([]string, error)
 }
 
 // DriverFor returns the driver of a tool named in a suite.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -82,7 +83,7 @@ func autocannonVersionIn(path, out string) (runjson.Version, error) {
 // Argv asks for the JSON result on stdout (--json); autocannon then draws
 // no progress bar and no table. Threads above one become worker threads.
 // A body file is passed with -i, which autocannon reads as UTF-8 text.
-func (autocannon) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
+func (autocannon) Argv(bin, url string, req suite.Request, l suite.Load, window time.Duration, dir string) ([]string, error) {
 	argv := []string{bin,
 		"-c", strconv.Itoa(l.Connections),
 		"-d", strconv.Itoa(wholeSeconds(window)),

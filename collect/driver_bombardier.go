@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -30,7 +31,7 @@ func (bombardier) Resolve(ctx context.Context) (runjson.Version, error) {
 
 // Argv asks for JSON on stdout (-o json -p r), with the latency
 // distribution (-l). bombardier has no threads setting and cannot pipeline.
-func (bombardier) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
+func (bombardier) Argv(bin, url string, req suite.Request, l suite.Load, window time.Duration, dir string) ([]string, error) {
 	if l.Pipelining > 1 {
 		return nil, fmt.Errorf("bombardier cannot pipeline: use wrk or autocannon")
 	}

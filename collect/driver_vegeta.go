@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -60,7 +61,7 @@ type vegetaTarget struct {
 // Workers start at min(10, l.Connections) and never pass l.Connections;
 // each worker has one request in flight on its own connection, so the
 // connections are bounded alike.
-func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
+func (vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time.Duration, dir string) ([]string, error) {
 	if l.Rate < 0 {
 		return nil, fmt.Errorf("vegeta: rate %d req/s: give a rate, or 0 for as fast as its workers go", l.Rate)
 	}
@@ -105,7 +106,7 @@ func (vegeta) Argv(bin, url string, req Request, l Load, window time.Duration, d
 
 // vegetaWorkers is the most workers (and connections) an attack with load
 // l runs: -max-workers.
-func vegetaWorkers(l Load) int { return max(1, l.Connections) }
+func vegetaWorkers(l suite.Load) int { return max(1, l.Connections) }
 
 // vegetaResults is where an attack with scratch folder dir writes its
 // binary results: beside the folder, so that it outlives the folder's

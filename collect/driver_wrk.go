@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -53,7 +54,7 @@ func wrkVersionIn(path, out string) (runjson.Version, error) {
 // Argv runs wrk with --latency for the latency distribution. The method,
 // headers, body and pipelining go through a Lua script written to dir.
 // wrk has no rate cap.
-func (wrk) Argv(bin, url string, req Request, l Load, window time.Duration, dir string) ([]string, error) {
+func (wrk) Argv(bin, url string, req suite.Request, l suite.Load, window time.Duration, dir string) ([]string, error) {
 	if l.Rate > 0 {
 		return nil, fmt.Errorf("wrk has no rate cap: use bombardier or autocannon")
 	}
@@ -76,7 +77,7 @@ func (wrk) Argv(bin, url string, req Request, l Load, window time.Duration, dir 
 
 // wrkScript is a Lua script that sets wrk's method, headers and body, and
 // sends depth requests at once on each connection when depth > 1.
-func wrkScript(req Request, depth int) string {
+func wrkScript(req suite.Request, depth int) string {
 	var b strings.Builder
 	if req.Method != "" {
 		fmt.Fprintf(&b, "wrk.method = %s\n", luaString(req.Method))

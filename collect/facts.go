@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -144,7 +145,7 @@ var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun"
 
 // runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
 // m for its version.
-func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (runjson.Version, bool) {
+func runtimeVersion(ctx context.Context, m machine, t suite.Target, dir string) (runjson.Version, bool) {
 	argv, ok := runtimeArgv(t, dir)
 	if !ok {
 		return runjson.Version{}, false
@@ -155,7 +156,7 @@ func runtimeVersion(ctx context.Context, m machine, t Target, dir string) (runjs
 
 // askRuntimes asks the runtime of each target on m its version, which m
 // remembers, each binary once: four Go targets ask `go version` once.
-func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Target) string) {
+func askRuntimes(ctx context.Context, m machine, targets []suite.Target, dir func(suite.Target) string) {
 	asked := map[string]bool{}
 	for _, t := range targets {
 		argv, ok := runtimeArgv(t, dir(t))
@@ -174,7 +175,7 @@ func askRuntimes(ctx context.Context, m machine, targets []Target, dir func(Targ
 // target starts the runtime by a path of its own (node_modules/.bin/bun,
 // relative to dir), that binary is asked; otherwise the one on the
 // machine's PATH. ok is false for a target without a known runtime.
-func runtimeArgv(t Target, dir string) (argv []string, ok bool) {
+func runtimeArgv(t suite.Target, dir string) (argv []string, ok bool) {
 	flag := runtimeFlags[t.Runtime]
 	if flag == "" {
 		return nil, false

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -47,7 +48,7 @@ expect = { status = 200, body = "Hi" }
 
 // faultCase is a suite and a fault file for one test.
 type faultCase struct {
-	suite *collect.Suite
+	suite *suite.Suite
 	fault string // the fault file; remove it to heal the target
 	out   string
 }
@@ -64,7 +65,7 @@ func newFaultCase(t *testing.T, hi, fault, warmup string, reps int, extra string
 		}
 	}
 	src := strings.NewReplacer("@BIN@", hi, "@FAULT@", fc.fault, "@WARMUP@", warmup, "@REPS@", itoa(reps), "@EXTRA@", extra).Replace(faultSuite)
-	s, err := collect.ParseSuite([]byte(src), filepath.Join(work, "suite.toml"))
+	s, err := suite.ParseSuite([]byte(src), filepath.Join(work, "suite.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func (w *groupWatch) check(t *testing.T) {
 
 // runFault runs a suite in-process with a bound, watching the process
 // groups it starts, and returns the run dir and error.
-func runFault(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.RunDir, error) {
+func runFault(t *testing.T, s *suite.Suite, opt collect.Options) (*collect.RunDir, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -186,7 +187,7 @@ func runFault(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.Run
 
 // runBounded runs a suite in-process with runFault's bound, without
 // watching process groups.
-func runBounded(t *testing.T, s *collect.Suite, opt collect.Options) (*collect.RunDir, error) {
+func runBounded(t *testing.T, s *suite.Suite, opt collect.Options) (*collect.RunDir, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -223,7 +224,7 @@ func checkRunDir(t *testing.T, dir string) runjson.Manifest {
 // resumeToEnd finishes a run dir and checks that it is complete, that every
 // dump of the first session is byte-identical, and that every measurement
 // is now taken without an error.
-func resumeToEnd(t *testing.T, s *collect.Suite, dir string) runjson.Manifest {
+func resumeToEnd(t *testing.T, s *suite.Suite, dir string) runjson.Manifest {
 	t.Helper()
 	return resumeWith(t, s, dir, runFault)
 }
@@ -231,7 +232,7 @@ func resumeToEnd(t *testing.T, s *collect.Suite, dir string) runjson.Manifest {
 // resumeWith is resumeToEnd with run doing the collect: runFault, or for a
 // test that runs in parallel with others (whose processes runFault would
 // take for orphans), runBounded.
-func resumeWith(t *testing.T, s *collect.Suite, dir string, run func(*testing.T, *collect.Suite, collect.Options) (*collect.RunDir, error)) runjson.Manifest {
+func resumeWith(t *testing.T, s *suite.Suite, dir string, run func(*testing.T, *suite.Suite, collect.Options) (*collect.RunDir, error)) runjson.Manifest {
 	t.Helper()
 	before := hashDumps(t, dir)
 	if _, err := run(t, s, collect.Options{Resume: dir}); err != nil {

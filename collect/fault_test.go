@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -71,7 +72,7 @@ func TestTargetNeverReady(t *testing.T) {
 	fc := newFaultCase(t, hi, "never-ready", "0s", 1, "")
 	// 10 s, the other fault cases' bound, is for a busy machine; this one
 	// waits it out.
-	s, err := collect.ParseSuite([]byte(strings.Replace(string(fc.suite.Source), `ready_timeout = "10s"`, `ready_timeout = "2s"`, 1)), fc.suite.File)
+	s, err := suite.ParseSuite([]byte(strings.Replace(string(fc.suite.Source), `ready_timeout = "10s"`, `ready_timeout = "2s"`, 1)), fc.suite.File)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestServiceFailsToStart(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fc := newFaultCase(t, hi, "", "0s", 1, "")
 			src := string(fc.suite.Source) + "\n[[service]]\nname = \"db\"\nversion = [\"echo\", \"db 1.0\"]\n" + c.service + "\n"
-			s, err := collect.ParseSuite([]byte(src), fc.suite.File)
+			s, err := suite.ParseSuite([]byte(src), fc.suite.File)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,7 +263,7 @@ init = ["initdb", "-D", "{dir}/data", "-U", "bench", "--auth=trust", "--no-sync"
 start = ["postgres", "-D", "{dir}/data", "-p", "{port}", "-k", "{dir}", "-c", "no_such_setting=1"]
 ready_timeout = "20s"
 `
-	s, err := collect.ParseSuite([]byte(src), fc.suite.File)
+	s, err := suite.ParseSuite([]byte(src), fc.suite.File)
 	if err != nil {
 		t.Fatal(err)
 	}

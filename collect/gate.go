@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"maps"
 	"net"
@@ -52,7 +53,7 @@ var gateClient = &http.Client{
 // Gate sends every scenario's request and variants to the server at addr and
 // checks each answer byte for byte. A scenario's reset needs the collector's running
 // services, so Gate runs none; collect and verify do.
-func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
+func Gate(ctx context.Context, addr string, scenarios []suite.Scenario) GateResult {
 	return gateWith(ctx, gateClient, addr, scenarios, nil)
 }
 
@@ -60,11 +61,11 @@ func Gate(ctx context.Context, addr string, scenarios []Scenario) GateResult {
 // (on the client host, see viaHost). reset, when not nil, runs before the
 // checks of a scenario with a reset key (reset.go); each scenario's checks
 // get their own {random} (gate_random.go).
-func gateWith(ctx context.Context, client *http.Client, addr string, scenarios []Scenario, reset func(context.Context, Scenario) error) GateResult {
+func gateWith(ctx context.Context, client *http.Client, addr string, scenarios []suite.Scenario, reset func(context.Context, suite.Scenario) error) GateResult {
 	var res GateResult
 	var b strings.Builder
 	for _, sc := range scenarios {
-		checks := withRandom(append([]Variant{{Request: sc.Request, Expect: sc.Expect}}, sc.Variants...), drawRandom())
+		checks := withRandom(append([]suite.Variant{{Request: sc.Request, Expect: sc.Expect}}, sc.Variants...), drawRandom())
 		ok := true
 		if reset != nil && len(sc.Reset) > 0 {
 			if err := reset(ctx, sc); err != nil {
@@ -93,7 +94,7 @@ func gateWith(ctx context.Context, client *http.Client, addr string, scenarios [
 
 // Check sends one request and returns what is wrong with the answer; the
 // exchange is written to w.
-func check(ctx context.Context, client *http.Client, addr string, req Request, want Expect, label string, w *strings.Builder) []string {
+func check(ctx context.Context, client *http.Client, addr string, req suite.Request, want suite.Expect, label string, w *strings.Builder) []string {
 	method := req.Method
 	if method == "" {
 		method = http.MethodGet
@@ -132,7 +133,7 @@ func check(ctx context.Context, client *http.Client, addr string, req Request, w
 // went on the wire when the connection recorded it (request line, every
 // header the client added, a line with a control character quoted), else
 // as the suite gave it; then the body.
-func writeSent(w *strings.Builder, sent *sentConn, method string, req Request) {
+func writeSent(w *strings.Builder, sent *sentConn, method string, req suite.Request) {
 	head := ""
 	if sent != nil {
 		sent.mu.Lock()
@@ -157,7 +158,7 @@ func writeSent(w *strings.Builder, sent *sentConn, method string, req Request) {
 // quoteControl is s, or s as a Go string where it holds a control
 // character, so a stray CR or LF shows as \r or \n.
 func quoteControl(s string) string {
-	if hasControl(s, true) {
+	if suite.HasControl(s, true) {
 		return strconv.Quote(s)
 	}
 	return s
@@ -192,7 +193,7 @@ func dialRecorded(ctx context.Context, network, addr string) (net.Conn, error) {
 	return &sentConn{Conn: conn}, nil
 }
 
-func roundTrip(ctx context.Context, client *http.Client, addr, method string, req Request) (int, http.Header, []byte, error) {
+func roundTrip(ctx context.Context, client *http.Client, addr, method string, req suite.Request) (int, http.Header, []byte, error) {
 	var body io.Reader
 	if req.Body != "" {
 		body = strings.NewReader(req.Body)
@@ -217,7 +218,7 @@ func roundTrip(ctx context.Context, client *http.Client, addr, method string, re
 }
 
 // compare lists every way the response differs from want.
-func compare(status int, header http.Header, body []byte, want Expect) []string {
+func compare(status int, header http.Header, body []byte, want suite.Expect) []string {
 	var problems []string
 	if want.Status != 0 && status != want.Status {
 		problems = append(problems, fmt.Sprintf("status %d, want %d", status, want.Status))
@@ -246,7 +247,7 @@ func compare(status int, header http.Header, body []byte, want Expect) []string 
 // compareHeaders checks the headers that must be there (headers), must
 // match (headers_match) and the whole set that must be equal
 // (headers_equal, Date aside).
-func compareHeaders(header http.Header, want Expect) []string {
+func compareHeaders(header http.Header, want suite.Expect) []string {
 	var problems []string
 	for _, k := range slices.Sorted(maps.Keys(want.Headers)) {
 		w := want.Headers[k]

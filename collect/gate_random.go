@@ -1,18 +1,19 @@
 package collect
 
 import (
+	"github.com/fairbench/fairbench/collect/suite"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 )
 
 // drawRandom is one RandomPlaceholder value.
-func drawRandom() string { return strconv.Itoa(1 + rand.IntN(RandomMax)) }
+func drawRandom() string { return strconv.Itoa(1 + rand.IntN(suite.RandomMax)) }
 
 // withRandom returns checks with every RandomPlaceholder replaced by r.
-func withRandom(checks []Variant, r string) []Variant {
-	out := make([]Variant, len(checks))
-	sub := func(s string) string { return strings.ReplaceAll(s, RandomPlaceholder, r) }
+func withRandom(checks []suite.Variant, r string) []suite.Variant {
+	out := make([]suite.Variant, len(checks))
+	sub := func(s string) string { return strings.ReplaceAll(s, suite.RandomPlaceholder, r) }
 	subMap := func(m map[string]string) map[string]string {
 		if m == nil {
 			return nil

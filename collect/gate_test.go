@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,25 +17,25 @@ func TestCompare(t *testing.T) {
 	body := []byte(`{"b": [1, 2], "a": "x"}`)
 	for _, c := range []struct {
 		name string
-		want Expect
+		want suite.Expect
 		// problem is a part of the only problem expected, "" for none.
 		problem string
 	}{
-		{"status", Expect{Status: 201}, "status 200, want 201"},
-		{"header prefix", Expect{Headers: map[string]string{"content-type": "application/json*"}}, ""},
-		{"header exact", Expect{Headers: map[string]string{"content-type": "application/json"}}, `header content-type: "application/json; charset=utf-8", want "application/json"`},
-		{"header missing", Expect{Headers: map[string]string{"x-powered-by": "b"}}, "header x-powered-by missing"},
-		{"match", Expect{HeadersMatch: map[string]string{"etag": `^W/"[a-z]+"$`}}, ""},
-		{"no match", Expect{HeadersMatch: map[string]string{"etag": `^"`}}, `header etag: "W/\"abc\"" does not match ^"`},
-		{"equal", Expect{HeadersEqual: map[string]string{"content-type": "application/json; charset=utf-8", "etag": `W/"abc"`}}, ""},
-		{"equal extra", Expect{HeadersEqual: map[string]string{"content-type": "application/json; charset=utf-8"}}, "header Etag: \"W/\\\"abc\\\"\" is not in headers_equal"},
-		{"json", Expect{BodyJSON: str(`{"a":"x","b":[1,2]}`)}, ""},
-		{"json differs", Expect{BodyJSON: str(`{"a":"x","b":[2,1]}`)}, "body differs as JSON"},
-		{"json number text", Expect{BodyJSON: str(`{"a":"x","b":[1.0,2]}`)}, "body differs as JSON"},
-		{"length", Expect{BodyLength: n(int64(len(body)))}, ""},
-		{"length differs", Expect{BodyLength: n(3)}, "body is 23 bytes, want 3"},
-		{"exact", Expect{Body: str(`{"b": [1, 2], "a": "y"}`)}, "first difference at byte 20"},
-		{"sha256", Expect{BodySHA256: strings.Repeat("0", 64)}, "body sha256"},
+		{"status", suite.Expect{Status: 201}, "status 200, want 201"},
+		{"header prefix", suite.Expect{Headers: map[string]string{"content-type": "application/json*"}}, ""},
+		{"header exact", suite.Expect{Headers: map[string]string{"content-type": "application/json"}}, `header content-type: "application/json; charset=utf-8", want "application/json"`},
+		{"header missing", suite.Expect{Headers: map[string]string{"x-powered-by": "b"}}, "header x-powered-by missing"},
+		{"match", suite.Expect{HeadersMatch: map[string]string{"etag": `^W/"[a-z]+"$`}}, ""},
+		{"no match", suite.Expect{HeadersMatch: map[string]string{"etag": `^"`}}, `header etag: "W/\"abc\"" does not match ^"`},
+		{"equal", suite.Expect{HeadersEqual: map[string]string{"content-type": "application/json; charset=utf-8", "etag": `W/"abc"`}}, ""},
+		{"equal extra", suite.Expect{HeadersEqual: map[string]string{"content-type": "application/json; charset=utf-8"}}, "header Etag: \"W/\\\"abc\\\"\" is not in headers_equal"},
+		{"json", suite.Expect{BodyJSON: str(`{"a":"x","b":[1,2]}`)}, ""},
+		{"json differs", suite.Expect{BodyJSON: str(`{"a":"x","b":[2,1]}`)}, "body differs as JSON"},
+		{"json number text", suite.Expect{BodyJSON: str(`{"a":"x","b":[1.0,2]}`)}, "body differs as JSON"},
+		{"length", suite.Expect{BodyLength: n(int64(len(body)))}, ""},
+		{"length differs", suite.Expect{BodyLength: n(3)}, "body is 23 bytes, want 3"},
+		{"exact", suite.Expect{Body: str(`{"b": [1, 2], "a": "y"}`)}, "first difference at byte 20"},
+		{"sha256", suite.Expect{BodySHA256: strings.Repeat("0", 64)}, "body sha256"},
 	} {
 		got := compare(200, header, body, c.want)
 		switch {
@@ -58,13 +59,13 @@ func TestGateTranscriptShowsBytesSent(t *testing.T) {
 	defer srv.Close()
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	ok := "ok"
-	g := Gate(context.Background(), addr, []Scenario{{
+	g := Gate(context.Background(), addr, []suite.Scenario{{
 		Name:    "post",
-		Request: Request{Method: "POST", Path: "/p?q=1", Headers: map[string]string{"x-a": "1"}, Body: "hi"},
-		Expect:  Expect{Status: 200, Body: &ok},
-		Variants: []Variant{{
-			Request: Request{Path: "/a\r\nX-Injected: 1"},
-			Expect:  Expect{Status: 200},
+		Request: suite.Request{Method: "POST", Path: "/p?q=1", Headers: map[string]string{"x-a": "1"}, Body: "hi"},
+		Expect:  suite.Expect{Status: 200, Body: &ok},
+		Variants: []suite.Variant{{
+			Request: suite.Request{Path: "/a\r\nX-Injected: 1"},
+			Expect:  suite.Expect{Status: 200},
 		}},
 	}})
 	for _, want := range []string{

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
-	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // The host speed probe (runjson.HostSpeed): a shell counts to
@@ -162,7 +162,7 @@ func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duratio
 
 // afterTurn probes the host after t's turn and records both probes on
 // the turn's measurements: those of t listed after the first order.
-func (c *collector) afterTurn(ctx context.Context, t Target, first int, before runjson.Probe, waited time.Duration) error {
+func (c *collector) afterTurn(ctx context.Context, t suite.Target, first int, before runjson.Probe, waited time.Duration) error {
 	after := c.speedProbe(ctx)
 	retake := c.retaking
 	return c.dir.Update(func(m *runjson.Manifest) {
@@ -187,8 +187,9 @@ type slowTurn struct {
 
 // foreignRetake is the share of a CPU set other processes may use in a
 // window before its turn is taken again: the audit's cpu-interference
-// threshold, so that a turn it would name is taken again instead.
-var foreignRetake = verdict.DefaultThresholds.ForeignLoad
+// threshold (verdict.DefaultThresholds.ForeignLoad, checked by a test), so
+// that a turn it would name is taken again instead.
+const foreignRetake = 0.10
 
 // why says why st is taken again, against the slowdown limit.
 func (st slowTurn) why(limit float64) string {
@@ -224,7 +225,7 @@ func foreignShare(mr *runjson.Measurement) float64 {
 // foreignRetake of a CPU set: its measurements stay in run.json, dumps and
 // all, marked not counted (Error, HostSpeed.Dropped), and the turn runs
 // again.
-func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
+func (c *collector) retakeSlow(ctx context.Context, targets []suite.Target) error {
 	limit := c.suite.Isolation.RetakeSlow
 	if limit <= 0 {
 		return nil
@@ -251,7 +252,7 @@ func (c *collector) retakeSlow(ctx context.Context, targets []Target) error {
 	c.retaking = true
 	defer func() { c.retaking = false }()
 	for _, st := range turns {
-		i := slices.IndexFunc(targets, func(t Target) bool { return t.Name == st.target })
+		i := slices.IndexFunc(targets, func(t suite.Target) bool { return t.Name == st.target })
 		if i < 0 {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -78,9 +79,9 @@ expect = { status = 200, body = "hi" }
 `
 
 // retakeSuite is speedSuite with retake_slow = retake.
-func retakeSuite(t *testing.T, retake string) *Suite {
+func retakeSuite(t *testing.T, retake string) *suite.Suite {
 	t.Helper()
-	suite, err := ParseSuite([]byte(strings.NewReplacer("HI", buildHiServer(t), "RETAKE", retake).Replace(speedSuite)), "speed.toml")
+	suite, err := suite.ParseSuite([]byte(strings.NewReplacer("HI", buildHiServer(t), "RETAKE", retake).Replace(speedSuite)), "speed.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"github.com/fairbench/fairbench/collect/suite"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func TestLoadHostsErrors(t *testing.T) {
 	for _, c := range cases {
 		name := filepath.Join(t.TempDir(), "hosts.toml")
 		os.WriteFile(name, []byte(c.text), 0o644)
-		_, err := LoadHosts(name)
+		_, err := suite.LoadHosts(name)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: err = %v, want %q", c.text, err, c.want)
 		}

@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -58,8 +59,8 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		}))
 		defer srv.Close()
 		dir := t.TempDir()
-		argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", Request{Method: "GET", Path: "/"},
-			Load{Rate: rate, Connections: workers, Timeout: Duration(5 * time.Second)}, 2*time.Second, dir)
+		argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", suite.Request{Method: "GET", Path: "/"},
+			suite.Load{Rate: rate, Connections: workers, Timeout: suite.Duration(5 * time.Second)}, 2*time.Second, dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -40,7 +41,7 @@ func liveDescendants() []int {
 
 // leakSuite writes a suite of targets × scenarios, every target a
 // hiserver, every window 1 s with no warm-up.
-func leakSuite(t *testing.T, hi string, targets, scenarios int) *collect.Suite {
+func leakSuite(t *testing.T, hi string, targets, scenarios int) *suite.Suite {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("name = \"leak\"\n[load]\nconnections = 2\nduration = \"1s\"\nwarmup = \"0s\"\nrepetitions = 1\nrate = 1000 # plumbing, not speed\n")
@@ -50,7 +51,7 @@ func leakSuite(t *testing.T, hi string, targets, scenarios int) *collect.Suite {
 	for i := 1; i <= scenarios; i++ {
 		fmt.Fprintf(&b, "[[scenario]]\nname = \"s%02d\"\nrequest = { path = \"/\" }\nexpect = { status = 200, body = \"Hi\" }\n", i)
 	}
-	s, err := collect.ParseSuite([]byte(b.String()), filepath.Join(t.TempDir(), "leak.toml"))
+	s, err := suite.ParseSuite([]byte(b.String()), filepath.Join(t.TempDir(), "leak.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -359,7 +360,7 @@ func (h *sshHost) size(ctx context.Context, path string) (int64, error) {
 // startServer starts t on m in dir (a path there) with PORT set, and HOST,
 // the address to listen on: the one the client machine reaches. Port 0
 // picks a port that is free there.
-func startServer(ctx context.Context, m machine, t Target, dir string, port int, cpus string) (*Server, error) {
+func startServer(ctx context.Context, m machine, t suite.Target, dir string, port int, cpus string) (*Server, error) {
 	port, err := m.claimPort(ctx, port)
 	if err != nil {
 		return nil, err
@@ -379,7 +380,7 @@ func startServer(ctx context.Context, m machine, t Target, dir string, port int,
 // StartServer starts t here in dir with PORT set (and HOST, the address to
 // listen on: loopback), in its own process group. The port must be free;
 // a port of 0 picks a free one.
-func StartServer(t Target, dir string, port int, cpus string) (*Server, error) {
+func StartServer(t suite.Target, dir string, port int, cpus string) (*Server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return startServer(ctx, &localMachine{}, t, dir, port, cpus)

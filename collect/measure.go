@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -24,8 +25,8 @@ const rssSampleEvery = 20 * time.Millisecond
 
 // repetition starts a fresh server for t and takes every measurement of rep
 // still missing, each after a warm-up on the same server process.
-func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
-	var todo []Scenario
+func (c *collector) repetition(ctx context.Context, t suite.Target, rep int) error {
+	var todo []suite.Scenario
 	for _, p := range c.pending(t) {
 		if p.Rep == rep {
 			todo = append(todo, p.Scenario)
@@ -44,7 +45,7 @@ func (c *collector) repetition(ctx context.Context, t Target, rep int) error {
 }
 
 // turn starts t's server, measures todo on it in round rep, and stops it.
-func (c *collector) turn(ctx context.Context, t Target, rep int, todo []Scenario) error {
+func (c *collector) turn(ctx context.Context, t suite.Target, rep int, todo []suite.Scenario) error {
 	srv, startup, err := c.start(ctx, t)
 	if err != nil {
 		return err
@@ -79,7 +80,7 @@ func (c *collector) turn(ctx context.Context, t Target, rep int, todo []Scenario
 // target in progress and errors, reps is "<rep>/<of>". It returns the
 // measurement's record, and an error when one could not be kept or the
 // server exited.
-func (c *collector) take(ctx context.Context, srv *Server, t Target, sc Scenario, folder, what string, rep int, reps string, load Load, set func(*runjson.Measurement)) (runjson.Measurement, error) {
+func (c *collector) take(ctx context.Context, srv *Server, t suite.Target, sc suite.Scenario, folder, what string, rep int, reps string, load suite.Load, set func(*runjson.Measurement)) (runjson.Measurement, error) {
 	var mr runjson.Measurement
 	for _, warmup := range []bool{true, false} {
 		window, step, during := load.Duration.Std(), "rep", what
@@ -119,7 +120,7 @@ func (c *collector) reps() int {
 // dumps/<target>/<folder>. The record is returned for the caller to
 // complete and add to run.json; an interrupted run stores nothing. For
 // vegeta the dump is its two reports (vegetaReports).
-func (c *collector) measure(ctx context.Context, srv *Server, t Target, sc Scenario, folder string, rep int, warmup bool, load Load) (runjson.Measurement, error) {
+func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc suite.Scenario, folder string, rep int, warmup bool, load suite.Load) (runjson.Measurement, error) {
 	d := c.drivers[load.Tool]
 	window := load.Duration.Std()
 	if warmup {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -210,7 +211,7 @@ name = "c"
 func (f fakeShard) write(t *testing.T) string {
 	t.Helper()
 	st := []byte(cmp.Or(f.suite, fakeSuite))
-	probe := &collect.Suite{Source: st}
+	probe := &suite.Suite{Source: st}
 	start := f.start
 	if start.IsZero() {
 		start = time.Date(2026, 11, 29, 18, 50, 0, 0, time.UTC)

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -16,7 +17,7 @@ import (
 // module list the built binary carries (`go version -m`), the binary being
 // the target's artifact or else its start command. A package that cannot
 // be read is recorded with an empty version, and why in errs.
-func packageVersions(ctx context.Context, m machine, t Target, dir string) (pkgs []runjson.Package, errs []error) {
+func packageVersions(ctx context.Context, m machine, t suite.Target, dir string) (pkgs []runjson.Package, errs []error) {
 	if len(t.Packages) == 0 {
 		return nil, nil
 	}
@@ -71,7 +72,7 @@ func nodePackage(ctx context.Context, m machine, dir, name string) (version, sou
 
 // goModules asks `go version -m` for the modules the target's binary was
 // built with, by module path; the main module is listed too.
-func goModules(ctx context.Context, m machine, t Target, dir string) (map[string]string, string, error) {
+func goModules(ctx context.Context, m machine, t suite.Target, dir string) (map[string]string, string, error) {
 	bin := t.Artifact
 	if bin == "" && len(t.Start) > 0 {
 		bin = t.Start[0]

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -35,7 +36,7 @@ func TestPackageVersionsGo(t *testing.T) {
 		want = append(want, runjson.Package{Name: mod, Version: strings.TrimSpace(string(out)), Source: "go version -m " + bin})
 	}
 	want = append(want, runjson.Package{Name: "example.com/absent", Source: "go version -m " + bin})
-	target := Target{Name: "fb", Runtime: "go", Artifact: bin, Packages: append(mods, "example.com/absent")}
+	target := suite.Target{Name: "fb", Runtime: "go", Artifact: bin, Packages: append(mods, "example.com/absent")}
 	got, errs := packageVersions(context.Background(), &localMachine{}, target, root)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("packages\n got %+v\nwant %+v", got, want)
@@ -63,7 +64,7 @@ func TestPackageVersionsNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	target := Target{Name: "nest", Runtime: "bun", Packages: []string{"@nestjs/core", "express", "absent", "broken"}}
+	target := suite.Target{Name: "nest", Runtime: "bun", Packages: []string{"@nestjs/core", "express", "absent", "broken"}}
 	got, errs := packageVersions(context.Background(), &localMachine{}, target, dir)
 	want := []runjson.Package{
 		{Name: "@nestjs/core", Version: "12.5.1", Source: "node_modules/@nestjs/core/package.json"},
@@ -78,7 +79,7 @@ func TestPackageVersionsNode(t *testing.T) {
 		!strings.Contains(errs[1].Error(), "package broken: node_modules/broken/package.json") {
 		t.Errorf("errors %v, want the absent and the broken package named", errs)
 	}
-	if got, errs := packageVersions(context.Background(), &localMachine{}, Target{Runtime: "node"}, dir); got != nil || errs != nil {
+	if got, errs := packageVersions(context.Background(), &localMachine{}, suite.Target{Runtime: "node"}, dir); got != nil || errs != nil {
 		t.Errorf("no packages named: got %v, %v, want nothing", got, errs)
 	}
 }

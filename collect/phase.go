@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -20,7 +21,7 @@ import (
 // or a connections point of [sweep].
 type phasePoint struct {
 	Phase       string // manifest phase: "latency" or "sweep"
-	Scenario    Scenario
+	Scenario    suite.Scenario
 	Fraction    float64 // latency: share of capacity; 0 for a fixed rate
 	Rate        int     // latency: the fixed rate, req/s; 0 for a fraction
 	Connections int     // sweep
@@ -63,8 +64,8 @@ func (p phasePoint) is(mr runjson.Measurement) bool {
 // then repetition by repetition, scenario by scenario.
 func (c *collector) phasePoints() []phasePoint {
 	var out []phasePoint
-	byName := func(name string) Scenario {
-		i := slices.IndexFunc(c.suite.Scenarios, func(sc Scenario) bool { return sc.Name == name })
+	byName := func(name string) suite.Scenario {
+		i := slices.IndexFunc(c.suite.Scenarios, func(sc suite.Scenario) bool { return sc.Name == name })
 		return c.suite.Scenarios[i]
 	}
 	if l, ok := c.suite.LatencyPhase(); ok {
@@ -94,7 +95,7 @@ func (c *collector) phasePoints() []phasePoint {
 // phasePending lists t's phase points still to take: those on scenarios
 // that passed the gate, not yet in run.json without an error, and, for a
 // latency point, not above the client's limit on the scenario (offered).
-func (c *collector) phasePending(t Target) []phasePoint {
+func (c *collector) phasePending(t suite.Target) []phasePoint {
 	rec, _ := c.targetRecord(t.Name)
 	ms := c.dir.Manifest().Measurements
 	var out []phasePoint
@@ -120,7 +121,7 @@ func (c *collector) phasePending(t Target) []phasePoint {
 // phaseLoad is the load of a point: for a sweep the scenario's with the
 // point's connections; for the open model vegeta at the point's rate.
 // rate is the offered rate of a latency point.
-func (c *collector) phaseLoad(p phasePoint, rate int) Load {
+func (c *collector) phaseLoad(p phasePoint, rate int) suite.Load {
 	load := c.suite.LoadFor(p.Scenario)
 	if p.Phase == PhaseSweep {
 		w, _ := c.suite.SweepPhase()
@@ -129,8 +130,8 @@ func (c *collector) phaseLoad(p phasePoint, rate int) Load {
 		return load
 	}
 	l, _ := c.suite.LatencyPhase()
-	return Load{Tool: "vegeta", Connections: cmp.Or(l.MaxWorkers, load.Connections), Threads: 1, Pipelining: 1, Rate: rate,
-		Duration: l.Duration, Warmup: l.Warmup, Timeout: Duration(cmp0(l.Timeout.Std(), load.Timeout.Std()))}
+	return suite.Load{Tool: "vegeta", Connections: cmp.Or(l.MaxWorkers, load.Connections), Threads: 1, Pipelining: 1, Rate: rate,
+		Duration: l.Duration, Warmup: l.Warmup, Timeout: suite.Duration(cmp0(l.Timeout.Std(), load.Timeout.Std()))}
 }
 
 // cmp0 is a unless it is zero, else b.
@@ -144,7 +145,7 @@ func cmp0(a, b time.Duration) time.Duration {
 // phases runs the passes after the closed-loop one, [latency] then
 // [sweep], each interleaved like the first: repetition 1 of every target,
 // then repetition 2, …, each on a fresh server process.
-func (c *collector) phases(ctx context.Context, ready []Target) error {
+func (c *collector) phases(ctx context.Context, ready []suite.Target) error {
 	if err := c.calibrate(ctx, ready); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -179,7 +180,7 @@ func (c *collector) phases(ctx context.Context, ready []Target) error {
 
 // phaseRepetition starts a fresh server for t and takes the points of
 // phase and rep still missing, each after its warm-up.
-func (c *collector) phaseRepetition(ctx context.Context, t Target, phase string, rep, reps int) error {
+func (c *collector) phaseRepetition(ctx context.Context, t suite.Target, phase string, rep, reps int) error {
 	var todo []phasePoint
 	for _, p := range c.phasePending(t) {
 		if p.Phase == phase && p.Rep == rep {

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
-	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // PhaseCeiling is run.json's phase of the calibration before the latency
@@ -33,9 +33,10 @@ const PhaseCeiling = parse.PhaseCeiling
 const CeilingShare = 0.9
 
 // ceilingNearLimit is the share of its CPUs the load tool must keep busy
-// for its rate to be its own limit: the audit's client-saturated bound, so
+// for its rate to be its own limit: the audit's client-saturated bound
+// (verdict.DefaultThresholds.ClientSaturation, checked by a test), so
 // that the collector and the audit agree on what a saturated client is.
-var ceilingNearLimit = verdict.DefaultThresholds.ClientSaturation
+const ceilingNearLimit = 0.9
 
 // clientCeiling is what the calibration of a scenario found.
 type clientCeiling struct {
@@ -61,8 +62,8 @@ func (c *collector) calibration(scenario string) (clientCeiling, bool) {
 // fastest is the target of ready with the highest closed-loop median on
 // scenario (the first in suite order on a tie), among those that passed
 // its gate; ok is false when none has one.
-func (c *collector) fastest(ready []Target, scenario string) (Target, float64, bool) {
-	var best Target
+func (c *collector) fastest(ready []suite.Target, scenario string) (suite.Target, float64, bool) {
+	var best suite.Target
 	top := 0.0
 	for _, t := range ready {
 		if rec, _ := c.targetRecord(t.Name); slices.Contains(rec.Failed, scenario) {
@@ -79,7 +80,7 @@ func (c *collector) fastest(ready []Target, scenario string) (Target, float64, b
 // calibration, how fast the client sends: vegeta at -rate=0 with the
 // phase's workers against the fastest target, pinned like every client,
 // with the phase's warm-up and window. Its dump is kept like every dump.
-func (c *collector) calibrate(ctx context.Context, ready []Target) error {
+func (c *collector) calibrate(ctx context.Context, ready []suite.Target) error {
 	l, ok := c.suite.LatencyPhase()
 	if !ok {
 		return nil
@@ -125,13 +126,13 @@ func (c *collector) calibrationPlan() (windows int, total time.Duration) {
 
 // phasePoint is a latency point of scenario name at no rate.
 func (c *collector) phasePoint(name string) phasePoint {
-	i := slices.IndexFunc(c.suite.Scenarios, func(sc Scenario) bool { return sc.Name == name })
+	i := slices.IndexFunc(c.suite.Scenarios, func(sc suite.Scenario) bool { return sc.Name == name })
 	return phasePoint{Phase: PhaseLatency, Scenario: c.suite.Scenarios[i]}
 }
 
 // calibrateOn takes the ceiling measurement of p's scenario on a fresh
 // server of t, whose closed-loop median there is capacity.
-func (c *collector) calibrateOn(ctx context.Context, t Target, p phasePoint, load Load, capacity float64) error {
+func (c *collector) calibrateOn(ctx context.Context, t suite.Target, p phasePoint, load suite.Load, capacity float64) error {
 	srv, startup, err := c.start(ctx, t)
 	if err != nil {
 		return err
@@ -191,7 +192,7 @@ func (c *collector) clientCPUCount() int {
 // pointRate is the rate a latency point offers to t, with the capacity it
 // is a share of (0 for a fixed rate); ok is false when t has no
 // closed-loop req/s to take a share of.
-func (c *collector) pointRate(t Target, p phasePoint) (rate int, capacity float64, ok bool) {
+func (c *collector) pointRate(t suite.Target, p phasePoint) (rate int, capacity float64, ok bool) {
 	if p.Fraction <= 0 {
 		return p.Rate, 0, true
 	}
@@ -217,7 +218,7 @@ func (c *collector) offered(scenario string, rate int) bool {
 // noteNotOffered records in run.json, once each, the latency points of
 // ready that are not offered because their rate is above the client's
 // limit on the scenario, and says so in the progress.
-func (c *collector) noteNotOffered(ready []Target) {
+func (c *collector) noteNotOffered(ready []suite.Target) {
 	l, ok := c.suite.LatencyPhase()
 	if !ok {
 		return

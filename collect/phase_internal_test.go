@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"math"
 	"net/http"
@@ -47,7 +48,7 @@ func TestReadSchedule(t *testing.T) {
 // the load each runs with (wrk's threads capped at the connections).
 func TestPhasePointsAndLoads(t *testing.T) {
 	t.Parallel()
-	s, err := ParseSuite([]byte(`name = "p"
+	s, err := suite.ParseSuite([]byte(`name = "p"
 [load]
 tool = "wrk"
 threads = 2
@@ -89,10 +90,10 @@ expect = { status = 200 }
 		t.Errorf("points %s; want a/latency-500rps (rates given, so no default fractions) then the sweep of b", got)
 	}
 	points := c.phasePoints()
-	if l := c.phaseLoad(points[0], 500); l.Tool != "vegeta" || l.Rate != 500 || l.Connections != 16 || l.Timeout.Std() != 3*time.Second || l.Duration != DefaultLatency.Duration {
+	if l := c.phaseLoad(points[0], 500); l.Tool != "vegeta" || l.Rate != 500 || l.Connections != 16 || l.Timeout.Std() != 3*time.Second || l.Duration != suite.DefaultLatency.Duration {
 		t.Errorf("latency load %+v, want vegeta at 500 req/s with the scenario's 16 connections as its workers", l)
 	}
-	if l := c.phaseLoad(points[1], 0); l.Tool != "wrk" || l.Connections != 1 || l.Threads != 1 || l.Duration != DefaultSweep.Duration {
+	if l := c.phaseLoad(points[1], 0); l.Tool != "wrk" || l.Connections != 1 || l.Threads != 1 || l.Duration != suite.DefaultSweep.Duration {
 		t.Errorf("sweep load at 1 connection %+v, want wrk with 1 thread", l)
 	}
 	if l := c.phaseLoad(points[2], 0); l.Connections != 64 || l.Threads != 2 {
@@ -122,11 +123,11 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 	if err := os.Mkdir(scratch, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", Request{Method: "GET", Path: "/"}, Load{Rate: 50, Connections: 4, Timeout: Duration(time.Second)}, time.Second, scratch)
+	argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", suite.Request{Method: "GET", Path: "/"}, suite.Load{Rate: 50, Connections: 4, Timeout: suite.Duration(time.Second)}, time.Second, scratch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newCollector(&Suite{}, Options{})
+	c := newCollector(&suite.Suite{}, Options{})
 	tr := c.client.runTool(ctx, argv, scratch, scratch, 30*time.Second)
 	if tr.err != nil {
 		t.Fatalf("%q: %v\n%s", argv, tr.err, tr.stderr)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -70,10 +71,10 @@ func sharedStdlib(t *testing.T) string {
 	return collect.BuiltBinary(t, "stdlib")
 }
 
-func phaseSuiteFor(t *testing.T, bin, reps, rates, warmup string) *collect.Suite {
+func phaseSuiteFor(t *testing.T, bin, reps, rates, warmup string) *suite.Suite {
 	t.Helper()
 	src := strings.NewReplacer("BIN", bin, "REPS", reps, "RATES", rates, "WARMUP", warmup).Replace(phaseSuite)
-	s, err := collect.ParseSuite([]byte(src), "phases.toml")
+	s, err := suite.ParseSuite([]byte(src), "phases.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 
 // runComplete collects suite in a fresh run dir, within two minutes, and
 // fails the test unless the run completes; lines are its progress.
-func runComplete(t *testing.T, st *collect.Suite) (*collect.RunDir, *bytes.Buffer) {
+func runComplete(t *testing.T, st *suite.Suite) (*collect.RunDir, *bytes.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -401,7 +402,7 @@ name = "ping"
 request = { path = "/" }
 expect = { status = 200 }
 `
-	_, err := collect.ParseSuite([]byte(src), "bad.toml")
+	_, err := suite.ParseSuite([]byte(src), "bad.toml")
 	if err == nil {
 		t.Fatal("a suite with bad phase keys was accepted")
 	}
@@ -412,7 +413,7 @@ expect = { status = 200 }
 	}
 	src = strings.Replace(src, "max_worker = 3\n", "", 1)
 	src = strings.Replace(src, "[[target]]", "[load]\ntool = \"vegeta\"\n\n[[target]]", 1)
-	_, err = collect.ParseSuite([]byte(src), "bad.toml")
+	_, err = suite.ParseSuite([]byte(src), "bad.toml")
 	for _, want := range []string{
 		`bad.toml:4: scenarios: "nope" is not a scenario`,
 		"bad.toml:5: fractions: 1.5 is not a share of capacity",

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 )
 
@@ -22,7 +23,7 @@ func TestPinningRefused(t *testing.T) {
 	dir := filepath.Join("pinning", "testdata", "ryzen-16c32t")
 	ryzen := pinning.Roots{Sys: filepath.Join(dir, "sys"), Proc: filepath.Join(dir, "proc")}
 	src := strings.ReplaceAll(gateSuite, "BIN", "/bin/true") + "\n[isolation]\nserver_cpus = \"0-7\"\nclient_cpus = \"16-31\"\n"
-	suite, err := ParseSuite([]byte(src), "ryzen.toml")
+	suite, err := suite.ParseSuite([]byte(src), "ryzen.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestPinningForced(t *testing.T) {
 	t.Parallel()
 	bin := buildHiServer(t)
 	src := strings.ReplaceAll(gateSuite, "BIN", bin) + "\n[isolation]\nserver_cpus = \"0\"\nclient_cpus = \"0\"\n"
-	suite, err := ParseSuite([]byte(src), "same.toml")
+	suite, err := suite.ParseSuite([]byte(src), "same.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

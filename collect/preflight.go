@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -36,7 +37,7 @@ var installHints = map[string]string{
 // tools (load: with their versions), taskset when CPUs are pinned, the first
 // word of every argv, and the versions of runtimes and services. It reports
 // every problem at once, each with its install command where known.
-func (c *collector) preflight(ctx context.Context, targets []Target, load bool) error {
+func (c *collector) preflight(ctx context.Context, targets []suite.Target, load bool) error {
 	errs := []error{c.checkPinning()}
 	if load {
 		var names []string
@@ -51,7 +52,7 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 				continue
 			}
 			d, err := DriverFor(name)
-			if err == nil && c.suite.hasRole(RoleClient) && !copiedTool(name) {
+			if err == nil && c.suite.HasRole(suite.RoleClient) && !copiedTool(name) {
 				c.drivers[name] = d // found on the client host (provideTools)
 				continue
 			}
@@ -72,10 +73,10 @@ func (c *collector) preflight(ctx context.Context, targets []Target, load bool) 
 				c.drivers[name] = nil // reported once
 			}
 		}
-		if (c.suite.Isolation.ServerCPUs != "" && !c.suite.hasRole(RoleServer)) || (c.suite.Isolation.ClientCPUs != "" && !c.suite.hasRole(RoleClient)) {
+		if (c.suite.Isolation.ServerCPUs != "" && !c.suite.HasRole(suite.RoleServer)) || (c.suite.Isolation.ClientCPUs != "" && !c.suite.HasRole(suite.RoleClient)) {
 			errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
 		}
-	} else if c.suite.Isolation.ServerCPUs != "" && !c.suite.hasRole(RoleServer) {
+	} else if c.suite.Isolation.ServerCPUs != "" && !c.suite.HasRole(suite.RoleServer) {
 		errs = append(errs, lookCommand("isolation", "taskset", []string{"taskset"}))
 	}
 	for _, sv := range c.suite.Services {

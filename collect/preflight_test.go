@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -20,7 +21,7 @@ import (
 // starts or any run dir is made.
 func TestMissingToolFailsFirst(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	suite, err := ParseSuite([]byte(`
+	suite, err := suite.ParseSuite([]byte(`
 name = "missing"
 [load]
 tool = "wrk"
@@ -68,7 +69,7 @@ func TestPortTakenNamesHolder(t *testing.T) {
 	}
 	defer l.Close()
 	port := l.Addr().(*net.TCPAddr).Port
-	_, err = StartServer(Target{Name: "a", Start: []string{"/bin/true"}}, "", port, "")
+	_, err = StartServer(suite.Target{Name: "a", Start: []string{"/bin/true"}}, "", port, "")
 	if err == nil {
 		t.Fatal("a server started on a taken port")
 	}
@@ -94,7 +95,7 @@ func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "bun"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	v, ok := runtimeVersion(context.Background(), &localMachine{}, Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
+	v, ok := runtimeVersion(context.Background(), &localMachine{}, suite.Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
 	if !ok || v.Version != "9.9.9-own" || v.Path != filepath.Join(bin, "bun") {
 		t.Errorf("runtimeVersion = %+v, %v; want the target's own bun asked", v, ok)
 	}
@@ -120,8 +121,8 @@ func TestRuntimeAskedOnce(t *testing.T) {
 	}
 	tools := map[string]runjson.Version{}
 	m := &versionCounter{machine: &localMachine{tools: tools}}
-	targets := []Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
-	askRuntimes(context.Background(), m, targets, func(Target) string { return "" })
+	targets := []suite.Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
+	askRuntimes(context.Background(), m, targets, func(suite.Target) string { return "" })
 	if want := [][]string{{"go", "version"}, {"/nonexistent/bun", "--version"}}; !slices.EqualFunc(m.asked, want, slices.Equal) {
 		t.Errorf("asked %q, want %q", m.asked, want)
 	}

@@ -16,12 +16,13 @@ import (
 	"unsafe"
 
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // Server is a running target: a process group of its own, pinned to a CPU
 // set when one is given.
 type Server struct {
-	Target Target
+	Target suite.Target
 	Port   int
 	Cmd    *exec.Cmd
 	// Spawned is when the process was started.
@@ -65,7 +66,7 @@ func startProcess(name string, argv []string, dir string, env []string, cred *sy
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr.Credential = cred
-	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
+	s := &Server{Target: suite.Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
 	g := &localGroup{cmd: cmd, owner: owner, exited: s.exited}
 	s.group = g
 	s.Spawned = time.Now()

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"github.com/fairbench/fairbench/collect/suite"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func TestREADMESuite(t *testing.T) {
 	if !ok {
 		t.Fatal("README's suite section has no ```toml block")
 	}
-	s, err := ParseSuite([]byte(example), "README.md")
+	s, err := suite.ParseSuite([]byte(example), "README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +52,11 @@ func TestREADMEHosts(t *testing.T) {
 	if err := os.WriteFile(name, []byte(example), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hosts, err := LoadHosts(name)
+	hosts, err := suite.LoadHosts(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hosts) != 2 || hosts[0].Roles[0] != RoleServer || hosts[1].Roles[0] != RoleClient {
+	if len(hosts) != 2 || hosts[0].Roles[0] != suite.RoleServer || hosts[1].Roles[0] != suite.RoleClient {
 		t.Errorf("README hosts: %+v", hosts)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -37,7 +38,7 @@ const sshLost = 255
 
 // sshHost is one host of the suite and its master connection.
 type sshHost struct {
-	spec   HostEntry
+	spec   suite.HostEntry
 	ctl    string // the master's control socket
 	master *exec.Cmd
 	ended  chan struct{} // closed when master has been waited for
@@ -59,7 +60,7 @@ type sshHost struct {
 // newSSHHost prepares h; connect opens its master connection. The control
 // socket lives in scratch, which must be a short path (sockets are limited
 // to about 100 bytes).
-func newSSHHost(h HostEntry, scratch string) *sshHost {
+func newSSHHost(h suite.HostEntry, scratch string) *sshHost {
 	return &sshHost{spec: h, ctl: filepath.Join(scratch, "ssh-"+h.Name)}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -77,7 +78,7 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 	out := &tailBuffer{max: 8 << 10}
 	mark := newMarkWriter(out)
 	cmd.Stdout, cmd.Stderr = mark, out
-	s := &Server{Target: Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
+	s := &Server{Target: suite.Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s on host %s: %w", name, h.spec.Name, err)
 	}

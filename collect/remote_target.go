@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"fmt"
+	"github.com/fairbench/fairbench/collect/suite"
 	"math/rand/v2"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // binDir is the collect's own scratch folder of t's build outputs, {bin},
 // on the server machine: what start, env and the artifact name. A build
 // through the cache (build_cache.go) fills it with a copy of its entry.
-func (c *collector) binDir(t Target) string {
+func (c *collector) binDir(t suite.Target) string {
 	return c.server.path("bin/" + c.binRun + "/" + t.Name)
 }
 
@@ -29,7 +30,7 @@ func (c *collector) removeBins() {
 
 // dirOn is where t's files are on the server machine: its remote_dir, or
 // where they are copied to (here: where they are).
-func (c *collector) dirOn(t Target) string {
+func (c *collector) dirOn(t suite.Target) string {
 	if t.RemoteDir != "" {
 		return c.server.path(t.RemoteDir)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/internal/sshlab"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -83,7 +84,7 @@ func hostTables(lab *sshlab.Lab, roles ...string) string {
 
 // remoteCase writes hiserver's source as a module of its own (the server
 // host builds it) and parses the suite for lab.
-func remoteCase(t *testing.T, lab *sshlab.Lab, window string, reps int, server, client string) (*collect.Suite, string) {
+func remoteCase(t *testing.T, lab *sshlab.Lab, window string, reps int, server, client string) (*suite.Suite, string) {
 	t.Helper()
 	work := t.TempDir()
 	src := filepath.Join(work, "hi")
@@ -102,7 +103,7 @@ func remoteCase(t *testing.T, lab *sshlab.Lab, window string, reps int, server, 
 	goBin, _ = filepath.Abs(goBin)
 	text := strings.NewReplacer("@WINDOW@", window, "@REPS@", strconv.Itoa(reps), "@SRC@", src, "@GO@", goBin, "@CLIENT@", callerAddr(lab, client),
 		"@HOSTS@", hostTables(lab, server, "server", client, "client")).Replace(remoteSuite)
-	s, err := collect.ParseSuite([]byte(text), filepath.Join(work, "suite.toml"))
+	s, err := suite.ParseSuite([]byte(text), filepath.Join(work, "suite.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func callerAddr(lab *sshlab.Lab, host string) string {
 // the server host with the target's folder and started there as start,
 // instead of built there: for tests whose point is not the build
 // (TestRemoteCollect builds there).
-func prebuilt(t *testing.T, base *collect.Suite, start string) string {
+func prebuilt(t *testing.T, base *suite.Suite, start string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "hi")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -241,7 +242,7 @@ func TestRemoteLinkDropped(t *testing.T) {
 	base, out := remoteCase(t, lab, "4s", 2, "server", "client")
 	// The link is the point, not the build (TestRemoteCollect's).
 	servers := lab.Host("server").Dir + "/targets/hi/hi"
-	st, perr := collect.ParseSuite([]byte(prebuilt(t, base, servers)), base.File)
+	st, perr := suite.ParseSuite([]byte(prebuilt(t, base, servers)), base.File)
 	if perr != nil {
 		t.Fatal(perr)
 	}
@@ -364,7 +365,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 	k := strings.Index(src[j+1:], "[[scenario]]") + j + 1
 	text := src[:i] + src[i:j] + two + src[j:k]
 	text = strings.Replace(text, hostTables(lab, "srv1", "server", "cli1", "client"), "", 1)
-	st, err := collect.ParseSuite([]byte(text), base.File)
+	st, err := suite.ParseSuite([]byte(text), base.File)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
@@ -376,7 +377,7 @@ func TestRemoteShardsMerged(t *testing.T) {
 	for n, pair := range pairs {
 		hostsFile := filepath.Join(t.TempDir(), "hosts.toml")
 		os.WriteFile(hostsFile, []byte(hostTables(lab, pair...)), 0o644)
-		hosts, err := collect.LoadHosts(hostsFile)
+		hosts, err := suite.LoadHosts(hostsFile)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -459,7 +460,7 @@ func TestRemoteDirAlreadyThere(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	src := strings.Replace(string(base.Source), `dir = "`+base.Targets[0].Dir+`"`, `remote_dir = "apps/hi"`, 1)
-	st, err := collect.ParseSuite([]byte(src), base.File)
+	st, err := suite.ParseSuite([]byte(src), base.File)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +511,7 @@ ready = ["`+bin+`/pg_isready", "-q", "-h", "127.0.0.1", "-p", "{port}"]
 seed = ["`+bin+`/psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "{port}", "-U", "bench", "-d", "postgres", "-c", "CREATE TABLE world (id int); INSERT INTO world VALUES (1)"]
 
 [[target]]`, 1)
-	st, err := collect.ParseSuite([]byte(src), base.File)
+	st, err := suite.ParseSuite([]byte(src), base.File)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -32,7 +33,7 @@ import (
 
 // resetScenario runs the reset argv of every service sc names, in the order
 // named, and returns the time they took together.
-func (c *collector) resetScenario(ctx context.Context, sc Scenario) (time.Duration, error) {
+func (c *collector) resetScenario(ctx context.Context, sc suite.Scenario) (time.Duration, error) {
 	start := time.Now()
 	for _, name := range sc.Reset {
 		i := slices.IndexFunc(c.services, func(rs *runningService) bool { return rs.Name == name })
@@ -49,7 +50,7 @@ func (c *collector) resetScenario(ctx context.Context, sc Scenario) (time.Durati
 
 // resetBefore runs sc's reset, if it has one, before the window of mr and
 // records the time it took there.
-func (c *collector) resetBefore(ctx context.Context, sc Scenario, mr *runjson.Measurement) error {
+func (c *collector) resetBefore(ctx context.Context, sc suite.Scenario, mr *runjson.Measurement) error {
 	if len(sc.Reset) == 0 {
 		return nil
 	}
@@ -62,7 +63,7 @@ func (c *collector) resetBefore(ctx context.Context, sc Scenario, mr *runjson.Me
 }
 
 // gateReset is the reset the gate runs before a scenario's checks.
-func (c *collector) gateReset(ctx context.Context, sc Scenario) error {
+func (c *collector) gateReset(ctx context.Context, sc suite.Scenario) error {
 	_, err := c.resetScenario(ctx, sc)
 	return err
 }

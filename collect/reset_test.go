@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 const resetSuite = `
@@ -55,7 +56,7 @@ func TestResetRunsBeforeEveryWindow(t *testing.T) {
 	hi := buildHi(t)
 	log := filepath.Join(t.TempDir(), "resets")
 	src := strings.NewReplacer("HI", hi, "LOG", log).Replace(resetSuite)
-	st, err := collect.ParseSuite([]byte(src), "reset.toml")
+	st, err := suite.ParseSuite([]byte(src), "reset.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ expect = { status = 200 }
   request = { path = "/db/{random}" }
   expect = { status = 200, body = "{random}" }
 `
-	_, err := collect.ParseSuite([]byte(src), "bad.toml")
+	_, err := suite.ParseSuite([]byte(src), "bad.toml")
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -191,7 +192,7 @@ expect = { status = 200, body = "x" }
   request = { method = "POST", path = "/echo", body = "{random}" }
   expect = { status = 200, body = "{random}1" }
 `)
-	st, err := collect.ParseSuite([]byte(src), "random.toml")
+	st, err := suite.ParseSuite([]byte(src), "random.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ expect = { status = 200, body = "x" }
 func TestResetFailureFailsTheGate(t *testing.T) {
 	hi := buildHi(t)
 	src := strings.NewReplacer("HI", hi, `"date +%s.%N >> LOG"`, `"echo table is locked >&2; exit 3"`).Replace(resetSuite)
-	st, err := collect.ParseSuite([]byte(src), "reset.toml")
+	st, err := suite.ParseSuite([]byte(src), "reset.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

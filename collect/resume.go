@@ -11,12 +11,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // pendingMeasurement is a measurement a run still has to take.
 type pendingMeasurement struct {
-	Scenario Scenario
+	Scenario suite.Scenario
 	Rep      int
 }
 
@@ -118,7 +119,7 @@ func findOrphans(dir string, m runjson.Manifest) ([]runjson.Orphan, error) {
 // repetitions, unless run.json already holds it without an error. A failed
 // measurement (the tool crashed or hung, the server died) keeps its dump
 // and is taken again under a new name.
-func (c *collector) pending(t Target) []pendingMeasurement {
+func (c *collector) pending(t suite.Target) []pendingMeasurement {
 	rec, _ := c.targetRecord(t.Name)
 	taken := map[string]bool{}
 	for _, mr := range c.dir.Manifest().Measurements {
@@ -141,7 +142,7 @@ func (c *collector) pending(t Target) []pendingMeasurement {
 // finished reports whether an earlier session gated t and took all its
 // measurements, those of the phases after the closed-loop pass too, and
 // no turn of it that ran slow is left to take again.
-func (c *collector) finished(t Target) bool {
+func (c *collector) finished(t suite.Target) bool {
 	rec, ok := c.targetRecord(t.Name)
 	return ok && rec.Conformance != "" && len(c.pending(t)) == 0 && len(c.phasePending(t)) == 0 && !c.retakeDueFor(t.Name)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -123,7 +124,7 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	src := strings.ReplaceAll(resumeSuite, "BIN", hi)
 	src = strings.Replace(src, "repetitions = 2", "repetitions = 1", 1)
 	src = strings.Replace(src, `warmup = "1s"`, `warmup = "0s"`, 1)
-	st, err := collect.ParseSuite([]byte(src), "resume.toml")
+	st, err := suite.ParseSuite([]byte(src), "resume.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

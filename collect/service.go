@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -23,7 +24,7 @@ const commandProbe = 10 * time.Second
 
 // runningService is a started service.
 type runningService struct {
-	Service
+	suite.Service
 	m       machine // the server machine, where it runs
 	proc    *Server
 	port    int
@@ -35,7 +36,7 @@ type runningService struct {
 // for it to be ready and seeds it. Its dir is copied to an SSH host like a
 // target's, and {dir} is a scratch folder there. A service's version was
 // asked here by preflight; on a host it is asked there now.
-func (c *collector) startService(ctx context.Context, sv Service) (*runningService, runjson.Service, error) {
+func (c *collector) startService(ctx context.Context, sv suite.Service) (*runningService, runjson.Service, error) {
 	m := c.server
 	rec := runjson.Service{Name: sv.Name}
 	rs := &runningService{Service: sv, m: m}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -42,7 +43,7 @@ expect = { status = 200 }
 func runServiceSuite(t *testing.T, service, dsn string) (runjson.Manifest, string) {
 	t.Helper()
 	src := strings.NewReplacer("SERVICE", service, "HI", buildHi(t), "DSN", dsn).Replace(serviceSuite)
-	st, err := collect.ParseSuite([]byte(src), "services.toml")
+	st, err := suite.ParseSuite([]byte(src), "services.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

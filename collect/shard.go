@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"github.com/fairbench/fairbench/collect/suite"
 	"strconv"
 	"strings"
 )
@@ -70,8 +71,8 @@ func (s Shard) Has(k int) bool {
 }
 
 // Targets returns the shard's share of targets, in suite order.
-func (s Shard) Targets(targets []Target) []Target {
-	var out []Target
+func (s Shard) Targets(targets []suite.Target) []suite.Target {
+	var out []suite.Target
 	for k, t := range targets {
 		if s.Has(k) {
 			out = append(out, t)
@@ -90,7 +91,7 @@ func shardOf(k, n int) Shard {
 // the run dir when resuming. -only is refused alongside a shard: a shard's run
 // dir must hold all of its share, or a merge of complete shards would miss
 // targets without knowing it.
-func (c *collector) share() ([]Target, error) {
+func (c *collector) share() ([]suite.Target, error) {
 	sh := c.opt.Shard
 	if c.opt.Resume != "" {
 		recorded, err := resumedShard(c.opt.Resume, sh)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -49,8 +50,8 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-func namedTargets(n int) []collect.Target {
-	out := make([]collect.Target, n)
+func namedTargets(n int) []suite.Target {
+	out := make([]suite.Target, n)
 	for i := range out {
 		out[i].Name = fmt.Sprintf("t%d", i)
 	}
@@ -71,16 +72,16 @@ func TestShardPartition(t *testing.T) {
 				sizes = append(sizes, len(share))
 				for j, tg := range share {
 					seen[tg.Name]++
-					if j > 0 && slices.IndexFunc(targets, func(x collect.Target) bool { return x.Name == share[j-1].Name }) > slices.IndexFunc(targets, func(x collect.Target) bool { return x.Name == tg.Name }) {
+					if j > 0 && slices.IndexFunc(targets, func(x suite.Target) bool { return x.Name == share[j-1].Name }) > slices.IndexFunc(targets, func(x suite.Target) bool { return x.Name == tg.Name }) {
 						t.Errorf("N=%d count=%d: shard %d is not in suite order: %v", n, count, i, share)
 					}
 				}
 				again := collect.Shard{I: i, N: n}.Targets(targets)
-				if !slices.EqualFunc(share, again, func(a, b collect.Target) bool { return a.Name == b.Name }) {
+				if !slices.EqualFunc(share, again, func(a, b suite.Target) bool { return a.Name == b.Name }) {
 					t.Errorf("N=%d count=%d: shard %d differs between calls", n, count, i)
 				}
 				grown := collect.Shard{I: i, N: n}.Targets(namedTargets(count + 1))
-				if len(grown) < len(share) || !slices.EqualFunc(share, grown[:len(share)], func(a, b collect.Target) bool { return a.Name == b.Name }) {
+				if len(grown) < len(share) || !slices.EqualFunc(share, grown[:len(share)], func(a, b suite.Target) bool { return a.Name == b.Name }) {
 					t.Errorf("N=%d count=%d: appending a target moved shard %d's targets: %v, then %v", n, count, i, share, grown)
 				}
 			}
@@ -131,9 +132,9 @@ expect = { status = 200, body = "Hi" }
 `
 
 // parseShardSuite is shardSuite with hi as every target's server.
-func parseShardSuite(t *testing.T, hi string) *collect.Suite {
+func parseShardSuite(t *testing.T, hi string) *suite.Suite {
 	t.Helper()
-	s, err := collect.ParseSuite([]byte(strings.ReplaceAll(shardSuite, "@BIN@", hi)), filepath.Join(t.TempDir(), "shards.toml"))
+	s, err := suite.ParseSuite([]byte(strings.ReplaceAll(shardSuite, "@BIN@", hi)), filepath.Join(t.TempDir(), "shards.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

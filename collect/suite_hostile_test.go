@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -60,7 +61,7 @@ func TestSuiteHostileInput(t *testing.T) {
 		{"binary", "name = \"x\x00\xff\"\n", "h.toml:1: "},
 		{"not toml", "<html>\n", "h.toml:1: "},
 	} {
-		_, err := ParseSuite([]byte(c.src), "h.toml")
+		_, err := suite.ParseSuite([]byte(c.src), "h.toml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
@@ -115,7 +116,9 @@ func TestRunDirStaysInside(t *testing.T) {
 // the default" (issue 13 item 6), bounds what no benchmark asks for, and
 // lets a scenario's rate = 0 lift the suite's cap.
 func TestSuiteZeroIsNotUnset(t *testing.T) {
-	top := func(load string) string { return "name = \"x\"\n[load]\n" + load + "\n" + okTarget + okScenario }
+	top := func(load string) string {
+		return "name = \"x\"\n[load]\n" + load + "\n" + okTarget + okScenario
+	}
 	inScenario := func(load string) string {
 		return "name = \"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200}\nload = { " + load + " }\n"
 	}
@@ -145,7 +148,7 @@ func TestSuiteZeroIsNotUnset(t *testing.T) {
 		{"env NUL", target(`env = { A = "x\u0000y" }`), `h.toml:5: env: A: value holds a NUL byte`},
 		{"service env", "name = \"x\"\n[[service]]\nname = \"db\"\nversion = [\"v\"]\nstart = [\"db\"]\nenv = { \"X=Y\" = \"1\" }\n" + okTarget + okScenario, `h.toml:6: env: "X=Y" is not a variable name`},
 	} {
-		_, err := ParseSuite([]byte(c.src), "h.toml")
+		_, err := suite.ParseSuite([]byte(c.src), "h.toml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
@@ -154,7 +157,7 @@ func TestSuiteZeroIsNotUnset(t *testing.T) {
 	src := "name = \"x\"\n[load]\ntool = \"bombardier\"\nrate = 500\n" + okTarget +
 		"[[scenario]]\nname=\"capped\"\nrequest={path=\"/\"}\nexpect={status=200}\n" +
 		"[[scenario]]\nname=\"open\"\nrequest={path=\"/\"}\nexpect={status=200}\nload = { rate = 0 }\n"
-	s, err := ParseSuite([]byte(src), "h.toml")
+	s, err := suite.ParseSuite([]byte(src), "h.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,8 +167,8 @@ func TestSuiteZeroIsNotUnset(t *testing.T) {
 	if got := s.LoadFor(s.Scenarios[1]).Rate; got != 0 {
 		t.Errorf("open: rate %d, want 0 (the scenario lifts the cap)", got)
 	}
-	built := &Suite{Load: Load{Connections: 8}}
-	if got := built.LoadFor(Scenario{}); got.Connections != 8 || got.Repetitions != DefaultLoad.Repetitions {
+	built := &suite.Suite{Load: suite.Load{Connections: 8}}
+	if got := built.LoadFor(suite.Scenario{}); got.Connections != 8 || got.Repetitions != suite.DefaultLoad.Repetitions {
 		t.Errorf("a suite built in Go: %+v, want connections 8 and the default repetitions", got)
 	}
 }
@@ -191,13 +194,13 @@ func TestSuiteControlCharacters(t *testing.T) {
 		{"CRLF in ready", "name = \"x\"\n[[target]]\nname = \"a\"\nstart = [\"a\"]\nready = \"/r\\r\\n\"\n" + okScenario, `h.toml:5: ready: path "/r\r\n" must start with / and hold no spaces or control characters`},
 		{"newline in ssh", "name = \"x\"\n[[host]]\nname = \"s\"\nssh = \"a\\u000bb\"\nroles = [\"server\"]\n" + okTarget + okScenario, `h.toml:4: ssh: "a\vb"`},
 	} {
-		_, err := ParseSuite([]byte(c.src), "h.toml")
+		_, err := suite.ParseSuite([]byte(c.src), "h.toml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
 	}
 	ok := scenario(`{ path = "/a%0D%0A", headers = { x-a = "tab\there", accept = "*/*" } }`, `{ status = 200 }`)
-	if _, err := ParseSuite([]byte(ok), "h.toml"); err != nil {
+	if _, err := suite.ParseSuite([]byte(ok), "h.toml"); err != nil {
 		t.Errorf("a percent-encoded path and a tab in a value: %v", err)
 	}
 }
@@ -212,12 +215,12 @@ func TestSuiteAAPair(t *testing.T) {
 		{"same twice", "name = \"x\"\naa_pair = [\"a\", \"a\"]\n" + two + okScenario, `h.toml:2: aa_pair: ["a" "a"]: name two different targets`},
 		{"not a list", "name = \"x\"\naa_pair = \"a\"\n" + two + okScenario, `h.toml:2: aa_pair: `},
 	} {
-		_, err := ParseSuite([]byte(c.src), "h.toml")
+		_, err := suite.ParseSuite([]byte(c.src), "h.toml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
 	}
-	s, err := ParseSuite([]byte("name = \"x\"\naa_pair = [\"a\", \"a-aa\"]\n"+two+okScenario), "h.toml")
+	s, err := suite.ParseSuite([]byte("name = \"x\"\naa_pair = [\"a\", \"a-aa\"]\n"+two+okScenario), "h.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,13 +244,13 @@ func TestSuitePackages(t *testing.T) {
 		{"space", `["a b"]`, `"a b" is not`},
 		{"twice", `["express", "express"]`, `h.toml:5: packages: "express" is listed twice`},
 	} {
-		_, err := ParseSuite([]byte(target(c.pkgs)), "h.toml")
+		_, err := suite.ParseSuite([]byte(target(c.pkgs)), "h.toml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
 	}
 	ok := `["@nestjs/platform-express", "express", "koa-static", "github.com/go-playground/validator/v10", "github.com/go-chi/chi/v5"]`
-	s, err := ParseSuite([]byte(target(ok)), "h.toml")
+	s, err := suite.ParseSuite([]byte(target(ok)), "h.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,16 +277,16 @@ func TestSuiteSpecialFiles(t *testing.T) {
 		load func() error
 		want string
 	}{
-		{"suite /dev/zero", func() error { _, err := LoadSuite("/dev/zero"); return err }, "/dev/zero: not a regular file (a device)"},
-		{"suite FIFO", func() error { _, err := LoadSuite(fifo); return err }, fifo + ": not a regular file (a FIFO)"},
-		{"suite too big", func() error { _, err := LoadSuite(big); return err }, big + ": over the 1024 KiB limit of a TOML file"},
-		{"hosts /dev/zero", func() error { _, err := LoadHosts("/dev/zero"); return err }, "/dev/zero: not a regular file (a device)"},
+		{"suite /dev/zero", func() error { _, err := suite.LoadSuite("/dev/zero"); return err }, "/dev/zero: not a regular file (a device)"},
+		{"suite FIFO", func() error { _, err := suite.LoadSuite(fifo); return err }, fifo + ": not a regular file (a FIFO)"},
+		{"suite too big", func() error { _, err := suite.LoadSuite(big); return err }, big + ": over the 1024 KiB limit of a TOML file"},
+		{"hosts /dev/zero", func() error { _, err := suite.LoadHosts("/dev/zero"); return err }, "/dev/zero: not a regular file (a device)"},
 		{"body_file /dev/zero", func() error {
-			_, err := ParseSuite([]byte("name = \"x\"\n"+okTarget+"[[scenario]]\nname = \"p\"\nrequest = { path = \"/\", method = \"POST\", body_file = \"/dev/zero\" }\nexpect = { status = 200 }\n"), filepath.Join(dir, "s.toml"))
+			_, err := suite.ParseSuite([]byte("name = \"x\"\n"+okTarget+"[[scenario]]\nname = \"p\"\nrequest = { path = \"/\", method = \"POST\", body_file = \"/dev/zero\" }\nexpect = { status = 200 }\n"), filepath.Join(dir, "s.toml"))
 			return err
 		}, "s.toml:7: request: body_file: /dev/zero: not a regular file (a device)"},
 		{"expected body_file FIFO", func() error {
-			_, err := ParseSuite([]byte("name = \"x\"\n"+okTarget+"[[scenario]]\nname = \"p\"\nrequest = { path = \"/\" }\nexpect = { status = 200, body_file = \"fifo\" }\n"), filepath.Join(dir, "s.toml"))
+			_, err := suite.ParseSuite([]byte("name = \"x\"\n"+okTarget+"[[scenario]]\nname = \"p\"\nrequest = { path = \"/\" }\nexpect = { status = 200, body_file = \"fifo\" }\n"), filepath.Join(dir, "s.toml"))
 			return err
 		}, "s.toml:8: expect: body_file: " + fifo + ": not a regular file (a FIFO)"},
 	} {
@@ -323,7 +326,7 @@ func FuzzParseSuite(f *testing.F) {
 		if bytes.Contains(src, []byte("body_file")) {
 			return // reads files: not this target's business
 		}
-		s, err := ParseSuite(src, "f.toml")
+		s, err := suite.ParseSuite(src, "f.toml")
 		if err == nil {
 			if len(s.Targets) == 0 || len(s.Scenarios) == 0 {
 				t.Errorf("accepted a suite without targets or scenarios")
@@ -337,3 +340,9 @@ func FuzzParseSuite(f *testing.F) {
 		}
 	})
 }
+
+// The smallest valid target and scenario tables, for suites built in tests.
+
+const okTarget = "[[target]]\nname=\"a\"\nstart=[\"a\"]\n"
+
+const okScenario = "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200}\n"

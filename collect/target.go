@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -15,7 +16,7 @@ import (
 // versions and runs the gate, recording the transcript in the run dir. A
 // resumed run keeps what an earlier session measured of the target and
 // adds to its failed scenarios.
-func (c *collector) prepare(ctx context.Context, t Target, b built) (runjson.Target, error) {
+func (c *collector) prepare(ctx context.Context, t suite.Target, b built) (runjson.Target, error) {
 	rec := runjson.Target{Name: t.Name, Runtime: t.Runtime}
 	old, resumed := c.targetRecord(t.Name)
 	if resumed {
@@ -82,7 +83,7 @@ type gateRun struct {
 }
 
 // gate starts t and checks every scenario and variant.
-func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
+func (c *collector) gate(ctx context.Context, t suite.Target) (gateRun, error) {
 	c.opt.Progress.Step(t.Name+": gate", 0)
 	srv, startup, err := c.start(ctx, t)
 	if err != nil {
@@ -100,7 +101,7 @@ func (c *collector) gate(ctx context.Context, t Target) (gateRun, error) {
 
 // start starts a fresh server process for t and waits until it answers
 // its readiness request correctly; the wait is polled every readyPoll.
-func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration, error) {
+func (c *collector) start(ctx context.Context, t suite.Target) (*Server, time.Duration, error) {
 	if err := c.reconnect(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -111,7 +112,7 @@ func (c *collector) start(ctx context.Context, t Target) (*Server, time.Duration
 	probe := c.suite.Scenarios[0].Request
 	wantStatus := c.suite.Scenarios[0].Expect.Status
 	if t.Ready != "" {
-		probe, wantStatus = Request{Method: "GET", Path: t.Ready}, 0
+		probe, wantStatus = suite.Request{Method: "GET", Path: t.Ready}, 0
 	}
 	timeout := c.opt.ReadyTimeout
 	if t.ReadyTimeout > 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 )
 
@@ -93,7 +94,7 @@ func TestToolsAgainstGoServer(t *testing.T) {
 				}
 			}
 			src := strings.NewReplacer("TOOL", c.tool, "BIN", bin, "EXTRA", c.extra).Replace(toolSuite)
-			st, err := collect.ParseSuite([]byte(src), "tools.toml")
+			st, err := suite.ParseSuite([]byte(src), "tools.toml")
 			if err != nil {
 				t.Fatal(err)
 			}

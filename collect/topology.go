@@ -10,12 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // openHosts connects to the suite's hosts, if it has any, and finds what
 // the run needs on them. The returned function closes every connection.
-func (c *collector) openHosts(ctx context.Context, targets []Target) (func(), error) {
+func (c *collector) openHosts(ctx context.Context, targets []suite.Target) (func(), error) {
 	if len(c.suite.Hosts) == 0 {
 		return func() {}, nil
 	}
@@ -48,10 +49,10 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 			continue
 		}
 		c.hosts = append(c.hosts, h)
-		if slices.Contains(spec.Roles, RoleServer) {
+		if slices.Contains(spec.Roles, suite.RoleServer) {
 			c.server = h
 		}
-		if slices.Contains(spec.Roles, RoleClient) {
+		if slices.Contains(spec.Roles, suite.RoleClient) {
 			c.client = h
 		}
 	}
@@ -163,11 +164,11 @@ func (h *sshHost) copyTool(ctx context.Context, tool string, local runjson.Versi
 
 // preflightHosts finds the load tools on the client host and the targets'
 // runtimes on the server host, before the run dir is made.
-func (c *collector) preflightHosts(ctx context.Context, targets []Target) error {
+func (c *collector) preflightHosts(ctx context.Context, targets []suite.Target) error {
 	var errs []error
 	errs = append(errs, c.provideTools(ctx))
 	if c.server.name() == "" {
-		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, RoleServer))...)
+		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, suite.RoleServer))...)
 	}
 	askRuntimes(ctx, c.server, targets, c.dirOn)
 	return errors.Join(errs...)

@@ -1,11 +1,14 @@
 package collect
 
-import "testing"
+import (
+	"github.com/fairbench/fairbench/collect/suite"
+	"testing"
+)
 
 // TestInTurn: round 1 runs in suite order, and over as many rounds as
 // there are targets each target takes each place of a round once.
 func TestInTurn(t *testing.T) {
-	targets := []Target{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	targets := []suite.Target{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	places := map[string]map[int]bool{}
 	for rep := 1; rep <= len(targets); rep++ {
 		round := inTurn(targets, rep)

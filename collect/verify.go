@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"github.com/fairbench/fairbench/collect/suite"
 	"os"
 )
 
@@ -15,7 +16,7 @@ type VerifyResult struct {
 // Verify starts the suite's services, builds and starts each target (on
 // the server host when the suite has one) and runs the gate alone (from
 // the client host when there is one). It writes nothing but returns every transcript.
-func Verify(ctx context.Context, suite *Suite, opt Options) ([]VerifyResult, error) {
+func Verify(ctx context.Context, suite *suite.Suite, opt Options) ([]VerifyResult, error) {
 	c := newCollector(suite, opt)
 	defer c.opt.Progress.Done()
 	targets, err := c.selected()

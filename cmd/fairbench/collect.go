@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/tomlfile"
 )
@@ -106,9 +107,9 @@ func runCollect(e *env, args []string) error {
 	if !sh.IsZero() && *only != "" {
 		return usageErr("collect: -only and -shard %s together: a shard runs all of its share, so that merge can rebuild the whole suite; drop one of them", sh)
 	}
-	var st *collect.Suite
+	var st *suite.Suite
 	if *suitePath != "" {
-		st, err = collect.LoadSuite(*suitePath)
+		st, err = suite.LoadSuite(*suitePath)
 	} else {
 		st, err = resumedSuite(*resume)
 	}
@@ -119,7 +120,7 @@ func runCollect(e *env, args []string) error {
 		if len(st.Hosts) > 0 {
 			return usageErr("collect: %s has [[host]] tables of its own and -hosts %s gives others: keep one of them", st.File, *hostsFile)
 		}
-		hosts, err := collect.LoadHosts(*hostsFile)
+		hosts, err := suite.LoadHosts(*hostsFile)
 		if err != nil {
 			return usageErr("%w", err)
 		}
@@ -148,7 +149,7 @@ func runCollect(e *env, args []string) error {
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
 // name of the file it was first read from, so that body files resolve as
 // they did then.
-func resumedSuite(runDir string) (*collect.Suite, error) {
+func resumedSuite(runDir string) (*suite.Suite, error) {
 	src, err := tomlfile.Read(filepath.Join(runDir, "suite.toml"))
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
@@ -159,5 +160,5 @@ func resumedSuite(runDir string) (*collect.Suite, error) {
 			name = m.SuiteFile
 		}
 	}
-	return collect.ParseSuite(src, name)
+	return suite.ParseSuite(src, name)
 }

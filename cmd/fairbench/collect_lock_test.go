@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 
 	"os"
@@ -31,7 +32,7 @@ name = "ping"
 request = { method = "GET", path = "/" }
 expect = { status = 200, body = "Hi" }
 `)
-	s, err := collect.ParseSuite(st, "lock.toml")
+	s, err := suite.ParseSuite(st, "lock.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

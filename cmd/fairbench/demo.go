@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -48,15 +49,15 @@ func runDemo(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := collect.ParseSuite(demoSuite, "demo.toml (embedded)")
+	st, err := suite.ParseSuite(demoSuite, "demo.toml (embedded)")
 	if err != nil {
 		return err
 	}
 	if *duration > 0 {
-		st.Load.Duration = collect.Duration(*duration)
+		st.Load.Duration = suite.Duration(*duration)
 	}
 	if *warmup > 0 {
-		w := collect.Duration(*warmup)
+		w := suite.Duration(*warmup)
 		st.Load.Warmup = &w
 	}
 	if *reps > 0 {

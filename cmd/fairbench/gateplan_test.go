@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // gatePlan returns the suites to gate so that every program is started
@@ -20,10 +20,10 @@ import (
 // tsc writes nest/dist), only the first builds: Verify gates a suite's
 // targets in order, so the others start from its output. The suites come
 // back as copies, in the order given, those with no target left out.
-func gatePlan(t *testing.T, suites []*collect.Suite) []*collect.Suite {
+func gatePlan(t *testing.T, suites []*suite.Suite) []*suite.Suite {
 	t.Helper()
 	gated := map[string][]map[string]bool{} // program → the gate keys of each suite that gates it
-	var plan []*collect.Suite
+	var plan []*suite.Suite
 	for _, s := range suites {
 		requests := requestsOf(s)
 		cp := *s
@@ -52,7 +52,7 @@ func gatePlan(t *testing.T, suites []*collect.Suite) []*collect.Suite {
 }
 
 // requestsOf is the set of the suite's gate keys.
-func requestsOf(s *collect.Suite) map[string]bool {
+func requestsOf(s *suite.Suite) map[string]bool {
 	out := map[string]bool{}
 	for _, sc := range s.Scenarios {
 		out[gateKey(sc)] = true
@@ -72,15 +72,15 @@ func covers(have, want map[string]bool) bool {
 
 // programKey is what a target runs: everything but its name and the
 // packages it names.
-func programKey(tg collect.Target) string {
+func programKey(tg suite.Target) string {
 	tg.Name, tg.Packages = "", nil
 	return jsonKey(tg)
 }
 
 // gateKey is what the gate sends and expects for a scenario: everything
 // but its name and its load.
-func gateKey(sc collect.Scenario) string {
-	sc.Name, sc.Load = "", collect.Load{}
+func gateKey(sc suite.Scenario) string {
+	sc.Name, sc.Load = "", suite.Load{}
 	return jsonKey(sc)
 }
 
@@ -98,7 +98,7 @@ func jsonKey(v any) string {
 // same program on the same requests, and a build shared in one folder runs
 // once.
 func TestGatePlan(t *testing.T) {
-	var suites []*collect.Suite
+	var suites []*suite.Suite
 	for _, path := range gatedSuites(t) {
 		suites = append(suites, loadSuite(t, path))
 	}
@@ -143,7 +143,7 @@ func TestGatePlan(t *testing.T) {
 }
 
 // gatedIn reports whether the plan gates tg's program on every request of s.
-func gatedIn(plan []*collect.Suite, tg collect.Target, s *collect.Suite) bool {
+func gatedIn(plan []*suite.Suite, tg suite.Target, s *suite.Suite) bool {
 	want := requestsOf(s)
 	for _, p := range plan {
 		have := requestsOf(p)

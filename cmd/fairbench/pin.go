@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -82,7 +82,7 @@ func runPin(e *env, args []string) error {
 	}
 	audit := set["server"] || set["suite"]
 	if *suitePath != "" {
-		st, err := collect.LoadSuite(*suitePath)
+		st, err := suite.LoadSuite(*suitePath)
 		if err != nil {
 			return usageErr("%w", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // repoRoot is where suite paths (site/apps/...) are relative to.
@@ -45,9 +46,9 @@ func siteSuites(t *testing.T) []string {
 	return all
 }
 
-func loadSuite(t *testing.T, path string) *collect.Suite {
+func loadSuite(t *testing.T, path string) *suite.Suite {
 	t.Helper()
-	s, err := collect.LoadSuite(path)
+	s, err := suite.LoadSuite(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestSiteSuitesPassTheGate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
 		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
 	}
-	var suites []*collect.Suite
+	var suites []*suite.Suite
 	for _, path := range gatedSuites(t) {
 		suites = append(suites, loadSuite(t, path))
 	}
@@ -121,10 +122,10 @@ func failures(transcript string) string {
 // them unchanged, under the name with "-pipelined" added where it loads
 // them another way (its scenario pages are then its own).
 func TestSiteSuitesShareTheirScenarios(t *testing.T) {
-	var first *collect.Suite
-	var rest []*collect.Suite
+	var first *suite.Suite
+	var rest []*suite.Suite
 	for _, path := range gatedSuites(t) {
-		st, err := collect.LoadSuite(path)
+		st, err := suite.LoadSuite(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestSiteSuitesShareTheirScenarios(t *testing.T) {
 			rest = append(rest, st)
 		}
 	}
-	byName := map[string]collect.Scenario{}
+	byName := map[string]suite.Scenario{}
 	for _, sc := range first.Scenarios {
 		byName[sc.Name] = sc
 	}
@@ -224,7 +225,7 @@ func TestSiteSuitesNamePackagesTheyUse(t *testing.T) {
 		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
 	}
 	for _, path := range siteSuites(t) {
-		st, err := collect.LoadSuite(path)
+		st, err := suite.LoadSuite(path)
 		if err != nil {
 			t.Fatal(err)
 		}

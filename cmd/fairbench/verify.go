@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 var verifyCommand = command{
@@ -34,7 +35,7 @@ func runVerify(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("verify: -suite FILE is required and takes no other arguments")
 	}
-	st, err := collect.LoadSuite(*suitePath)
+	st, err := suite.LoadSuite(*suitePath)
 	if err != nil {
 		return usageErr("%w", err)
 	}

@@ -1,4 +1,4 @@
-package collect
+package suite
 
 // Service is a real service the targets need, such as PostgreSQL from
 // Debian's postgresql package. Services start, in suite order, before the

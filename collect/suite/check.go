@@ -1,4 +1,4 @@
-package collect
+package suite
 
 import (
 	"encoding/json"
@@ -105,7 +105,7 @@ func (s *Suite) check() error {
 		if t.Port < 0 || t.Port > 65535 {
 			e.add(p, "port", "%d is not a port", t.Port)
 		}
-		if t.Ready != "" && (!strings.HasPrefix(t.Ready, "/") || hasControl(t.Ready, false)) {
+		if t.Ready != "" && (!strings.HasPrefix(t.Ready, "/") || HasControl(t.Ready, false)) {
 			e.add(p, "ready", "path %q must start with / and hold no spaces or control characters", t.Ready)
 		}
 		s.checkReadyTimeout(e, p, t.ReadyTimeout)
@@ -173,7 +173,7 @@ func checkName(e *suiteErrors, path, name string, seen map[string]bool) {
 func checkExchange(e *suiteErrors, path string, req Request, want Expect) {
 	if !strings.HasPrefix(req.Path, "/") {
 		e.add(path, "request", "path %q must start with /", req.Path)
-	} else if hasControl(req.Path, false) {
+	} else if HasControl(req.Path, false) {
 		e.add(path, "request", "path %q holds a space or control character: percent-encode it (%%20, %%0D%%0A)", req.Path)
 	}
 	if req.Method != "" && !methodPattern.MatchString(req.Method) {
@@ -219,15 +219,15 @@ func checkHeaders(e *suiteErrors, path, table, key string, headers map[string]st
 		switch v := headers[name]; {
 		case !tokenPattern.MatchString(name):
 			e.add(path, table, "%s: header name %q is not an HTTP token (letters, digits, -, no spaces or control characters)", key, name)
-		case hasControl(v, true):
+		case HasControl(v, true):
 			e.add(path, table, "%s.%s: value %q holds a control character (CR, LF, NUL…): a header value is one line of text", key, name, v)
 		}
 	}
 }
 
-// hasControl reports whether s holds an ASCII control character or DEL;
+// HasControl reports whether s holds an ASCII control character or DEL;
 // a space counts too unless spaceOK (which also lets a tab through).
-func hasControl(s string, spaceOK bool) bool {
+func HasControl(s string, spaceOK bool) bool {
 	return strings.ContainsFunc(s, func(r rune) bool {
 		if spaceOK && (r == ' ' || r == '\t') {
 			return false

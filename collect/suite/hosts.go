@@ -1,4 +1,4 @@
-package collect
+package suite
 
 import (
 	"errors"
@@ -62,8 +62,8 @@ func (s *Suite) WithHosts(hosts []HostEntry) (*Suite, error) {
 	return &c, nil
 }
 
-// hasRole reports whether a host of the suite has role.
-func (s *Suite) hasRole(role string) bool {
+// HasRole reports whether a host of the suite has role.
+func (s *Suite) HasRole(role string) bool {
 	return slices.ContainsFunc(s.Hosts, func(h HostEntry) bool { return slices.Contains(h.Roles, role) })
 }
 
@@ -75,7 +75,7 @@ func (s *Suite) checkHosts(e *suiteErrors) {
 	for i, h := range s.Hosts {
 		p := at("host", i)
 		checkName(e, p, h.Name, names)
-		if h.SSH == "" || strings.HasPrefix(h.SSH, "-") || strings.ContainsAny(h.SSH, "'\"") || hasControl(h.SSH, false) {
+		if h.SSH == "" || strings.HasPrefix(h.SSH, "-") || strings.ContainsAny(h.SSH, "'\"") || HasControl(h.SSH, false) {
 			e.add(p, "ssh", "%q: give the destination as ssh takes it: [user@]address", h.SSH)
 		}
 		if h.Port < 0 || h.Port > 65535 {
