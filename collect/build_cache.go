@@ -5,10 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/fairbench/fairbench/collect/suite"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // The build cache keeps the {bin} of a target's build on the server

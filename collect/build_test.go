@@ -2,7 +2,6 @@ package collect
 
 import (
 	"context"
-	"github.com/fairbench/fairbench/collect/suite"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // TestBuildsSideBySide: targets whose builds write into {bin} build side

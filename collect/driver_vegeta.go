@@ -1,12 +1,11 @@
 package collect
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -68,7 +66,7 @@ func (vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time
 	if l.Pipelining > 1 {
 		return nil, fmt.Errorf("vegeta cannot pipeline")
 	}
-	t := vegetaTarget{Method: cmpOr(req.Method, "GET"), URL: url}
+	t := vegetaTarget{Method: cmp.Or(req.Method, "GET"), URL: url}
 	if req.Body != "" {
 		t.Body = base64.StdEncoding.EncodeToString([]byte(req.Body))
 	}
@@ -125,106 +123,4 @@ func vegetaReportArgvs(bin, results string) [][]string {
 // vegetaEncodeArgv writes every result as CSV, for the schedule check.
 func vegetaEncodeArgv(bin, results string) []string {
 	return []string{bin, "encode", "-to=csv", results}
-}
-
-// vegetaReports runs the reports on the results of the attack tr (on the
-// client machine), concatenates their stdouts byte for byte as the dump,
-// measures how sending kept its schedule (when the attack and the reports
-// succeeded), and removes the results: they
-// take about 100 bytes a request (20 MB for a 4 s window at 50k req/s),
-// and what they say is kept in the reports and in run.json.
-func (c *collector) vegetaReports(ctx context.Context, bin, results, there string, rate, workers int, limit time.Duration, tr toolRun) (toolRun, schedule) {
-	defer c.client.run(context.WithoutCancel(ctx), program{argv: []string{"rm", "-f", results}})
-	// An attack that failed or was killed may have left results: they are
-	// reported too, and its error stays the measurement's.
-	failed := tr.err != nil
-	var stdout, stderr bytes.Buffer
-	stderr.Write(tr.stderr)
-	for _, argv := range vegetaReportArgvs(bin, results) {
-		r := c.client.runTool(ctx, argv, "", there, limit)
-		stdout.Write(r.stdout)
-		stderr.Write(r.stderr)
-		if r.err != nil {
-			if !failed {
-				tr.err, tr.exit = fmt.Errorf("vegeta %s: %w", argv[2], r.err), r.exit
-			}
-			failed = true
-			break
-		}
-	}
-	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
-	if failed {
-		return tr, schedule{}
-	}
-	r := c.client.runTool(ctx, vegetaEncodeArgv(bin, results), "", there, limit)
-	if r.err != nil {
-		tr.err = fmt.Errorf("vegeta encode: %w", r.err)
-		return tr, schedule{}
-	}
-	s, err := readSchedule(bytes.NewReader(r.stdout), "vegeta encode -to=csv "+results, float64(rate), workers)
-	if err != nil {
-		tr.err = err
-	}
-	return tr, s
-}
-
-// schedule is how an open-model attack kept its schedule.
-type schedule struct {
-	// Sent is the number of requests sent; SendRate their rate, req/s:
-	// (Sent − 1) ÷ the time from the first send to the last, which is the
-	// offered rate exactly when every request left on time.
-	Sent     int
-	SendRate float64
-	// Behind is the latest any request left after its scheduled time, s:
-	// first send + seq ÷ rate. vegeta times a request from when it leaves,
-	// not from when it was due, so a window that fell behind understates
-	// latency: it measures the client, not the server.
-	Behind float64
-	// FromSchedule is the latency timed from when each request was due
-	// (parse.FromSchedule), as run.json keeps it; nil without results.
-	FromSchedule *runjson.ScheduleLatency
-	// Late counts the requests that went out late and those of them held
-	// back by answers (parse.HeldBack) against the attack's workers; nil
-	// without results.
-	Late *runjson.LateSending
-}
-
-// readSchedule reads vegeta's CSV encoding of results with package
-// parse's reader and measures the schedule at rate req/s of an attack
-// with at most workers workers.
-func readSchedule(r io.Reader, name string, rate float64, workers int) (schedule, error) {
-	results, err := parse.ReadVegetaCSV(r, name)
-	if err != nil {
-		return schedule{}, err
-	}
-	s := schedule{Sent: len(results)}
-	if len(results) == 0 {
-		return s, nil
-	}
-	first, last := results[0].Timestamp, results[0].Timestamp
-	for _, x := range results[1:] {
-		first, last = minTime(first, x.Timestamp), maxTime(last, x.Timestamp)
-	}
-	if span := last.Sub(first).Seconds(); span > 0 {
-		s.SendRate = float64(len(results)-1) / span
-	}
-	sched := parse.ScheduleOf(results, rate, workers)
-	s.Behind = sched.Behind.Seconds()
-	s.FromSchedule = parse.ScheduleRecord(sched.FromSchedule)
-	s.Late = parse.LateRecord(sched.Late)
-	return s, nil
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }

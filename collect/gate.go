@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"maps"
 	"net"
@@ -20,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // GateResult is the conformance verdict for one target.

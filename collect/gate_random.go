@@ -1,10 +1,11 @@
 package collect
 
 import (
-	"github.com/fairbench/fairbench/collect/suite"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // drawRandom is one RandomPlaceholder value.

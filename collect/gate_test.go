@@ -2,12 +2,13 @@ package collect
 
 import (
 	"context"
-	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 func TestCompare(t *testing.T) {

@@ -1,11 +1,12 @@
 package collect
 
 import (
-	"github.com/fairbench/fairbench/collect/suite"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 func TestLoadHostsErrors(t *testing.T) {

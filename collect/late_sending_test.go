@@ -3,7 +3,6 @@ package collect
 import (
 	"bytes"
 	"context"
-	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // TestLateSendingTellsWhoStalled runs the real vegeta at 200 req/s for

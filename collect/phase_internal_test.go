@@ -3,7 +3,6 @@ package collect
 import (
 	"bytes"
 	"context"
-	"github.com/fairbench/fairbench/collect/suite"
 	"io"
 	"math"
 	"net/http"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // TestReadSchedule checks the send rate and how far sending fell behind on

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -59,7 +60,7 @@ func (c *collector) preflight(ctx context.Context, targets []suite.Target, load 
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
 				var v runjson.Version
-				if p := cmpOr(c.opt.ToolPaths[name], os.Getenv(ToolEnv(name))); p != "" {
+				if p := cmp.Or(c.opt.ToolPaths[name], os.Getenv(ToolEnv(name))); p != "" {
 					v, err = overriddenTool(ctx, name, p)
 				} else {
 					v, err = d.Resolve(ctx)

@@ -3,9 +3,10 @@ package collect
 import (
 	"context"
 	"fmt"
-	"github.com/fairbench/fairbench/collect/suite"
 	"math/rand/v2"
 	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // binDir is the collect's own scratch folder of t's build outputs, {bin},

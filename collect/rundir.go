@@ -175,58 +175,6 @@ func (d *RunDir) inside(rel string) (string, error) {
 	return filepath.Join(d.Path, rel), nil
 }
 
-// WriteFileAtomic replaces path with data: a reader sees the old bytes or the
-// new ones, never a part.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := writeTemp(path, data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func writeTemp(path string, data []byte) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return "", err
-	}
-	// CreateTemp makes the file private (0600); a run dir is for publishing.
-	werr := f.Chmod(0o644)
-	if werr == nil {
-		_, werr = f.Write(data)
-	}
-	if werr == nil {
-		werr = f.Sync()
-	}
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		var pe *fs.PathError
-		if errors.As(werr, &pe) {
-			werr = pe.Err // the temporary file's name says nothing more
-		}
-		return "", fmt.Errorf("write %s: %w", path, werr)
-	}
-	return f.Name(), nil
-}
-
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	f.Sync() // best effort: some filesystems refuse fsync on a directory
-	return nil
-}
-
 // reserveName is a hidden file that holds disk space for run.json's last
 // update: when the disk fills, it is removed so that the run can still be
 // marked failed.

@@ -2,9 +2,10 @@ package collect
 
 import (
 	"fmt"
-	"github.com/fairbench/fairbench/collect/suite"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // Shard is the I-th of N deterministic shares of a suite's targets, for

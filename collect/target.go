@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -119,7 +120,7 @@ func (c *collector) start(ctx context.Context, t suite.Target) (*Server, time.Du
 		timeout = t.ReadyTimeout.Std()
 	}
 	startup, err := srv.WaitReady(ctx, timeout, httpProbe, func(ctx context.Context) bool {
-		status, _, _, err := roundTrip(ctx, gateClient, srv.Addr(), cmpOr(probe.Method, "GET"), probe)
+		status, _, _, err := roundTrip(ctx, gateClient, srv.Addr(), cmp.Or(probe.Method, "GET"), probe)
 		if err != nil {
 			return false
 		}
@@ -137,13 +138,6 @@ func (c *collector) start(ctx context.Context, t suite.Target) (*Server, time.Du
 
 // httpProbe bounds one readiness request to a target.
 const httpProbe = 250 * time.Millisecond
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
 
 // sizeOf is the size of a file, or of every regular file below a folder.
 func sizeOf(path string) (int64, error) {

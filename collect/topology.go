@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -229,7 +230,7 @@ func (c *collector) sameHosts() error {
 	slices.Sort(had)
 	slices.Sort(have)
 	if !slices.Equal(had, have) {
-		return fmt.Errorf("%s ran on hosts %v; this resume would use %v: give the same hosts (-hosts FILE)", c.opt.Resume, cmpOr(strings.Join(had, " "), "none"), cmpOr(strings.Join(have, " "), "none"))
+		return fmt.Errorf("%s ran on hosts %v; this resume would use %v: give the same hosts (-hosts FILE)", c.opt.Resume, cmp.Or(strings.Join(had, " "), "none"), cmp.Or(strings.Join(have, " "), "none"))
 	}
 	return nil
 }

@@ -1,8 +1,9 @@
 package collect
 
 import (
-	"github.com/fairbench/fairbench/collect/suite"
 	"testing"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // TestInTurn: round 1 runs in suite order, and over as many rounds as

@@ -2,8 +2,9 @@ package collect
 
 import (
 	"context"
-	"github.com/fairbench/fairbench/collect/suite"
 	"os"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // VerifyResult is one target's gate verdict from Verify.
