@@ -126,7 +126,7 @@ func buildLanes(targets []suite.Target, dirOf func(suite.Target) string) [][]sui
 }
 
 // onlineCPUs is how many CPUs m has online, 1 when it cannot be read.
-func onlineCPUs(ctx context.Context, m machine) int {
+func onlineCPUs(ctx context.Context, m Machine) int {
 	const online = "/sys/devices/system/cpu/online"
 	files, err := m.readFiles(ctx, []string{online})
 	if err != nil {

@@ -101,7 +101,7 @@ type collector struct {
 	// here, this machine, for both.
 	hosts          []*sshHost
 	here           *localMachine
-	server, client machine
+	server, client Machine
 	live           []runjson.Leftover // process groups started on hosts, not seen to end
 	rps            map[string]float64 // closed-loop req/s by dump, for the latency phase's capacity
 	// binRun names this collect's folder of {bin}s on the server

@@ -25,7 +25,7 @@ func AskFacts() runjson.Facts {
 // askFacts reads the facts of m from its own /proc, /sys and /etc, here
 // or on an SSH host alike. A file that cannot be read leaves its facts
 // empty; only a machine that cannot be asked at all is an error.
-func askFacts(ctx context.Context, m machine) (runjson.Facts, error) {
+func askFacts(ctx context.Context, m Machine) (runjson.Facts, error) {
 	files, err := m.readFiles(ctx, append(slices.Clone(factFiles), hostnameFile))
 	if err != nil {
 		return runjson.Facts{}, fmt.Errorf("host %s: facts: %w", m.name(), err)
@@ -145,7 +145,7 @@ var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun"
 
 // runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
 // m for its version.
-func runtimeVersion(ctx context.Context, m machine, t suite.Target, dir string) (runjson.Version, bool) {
+func runtimeVersion(ctx context.Context, m Machine, t suite.Target, dir string) (runjson.Version, bool) {
 	argv, ok := runtimeArgv(t, dir)
 	if !ok {
 		return runjson.Version{}, false
@@ -156,7 +156,7 @@ func runtimeVersion(ctx context.Context, m machine, t suite.Target, dir string) 
 
 // askRuntimes asks the runtime of each target on m its version, which m
 // remembers, each binary once: four Go targets ask `go version` once.
-func askRuntimes(ctx context.Context, m machine, targets []suite.Target, dir func(suite.Target) string) {
+func askRuntimes(ctx context.Context, m Machine, targets []suite.Target, dir func(suite.Target) string) {
 	asked := map[string]bool{}
 	for _, t := range targets {
 		argv, ok := runtimeArgv(t, dir(t))

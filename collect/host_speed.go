@@ -46,10 +46,10 @@ const (
 )
 
 // speedTimer times the probe on the CPU list cpus of m, in seconds.
-type speedTimer func(ctx context.Context, m machine, cpus string) (float64, error)
+type speedTimer func(ctx context.Context, m Machine, cpus string) (float64, error)
 
 // timeSpeed runs speedScript on m, pinned to cpus.
-func timeSpeed(ctx context.Context, m machine, cpus string) (float64, error) {
+func timeSpeed(ctx context.Context, m Machine, cpus string) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	out, err := m.run(ctx, program{argv: pinned(cpus, []string{"sh", "-c", speedScript})})

@@ -96,7 +96,7 @@ type slowCalls struct {
 	slow []int
 }
 
-func (s *slowCalls) time(context.Context, machine, string) (float64, error) {
+func (s *slowCalls) time(context.Context, Machine, string) (float64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n++

@@ -26,7 +26,7 @@ import (
 // one (localMachine) or an SSH host (*sshHost). A collector always holds
 // a server machine and a client machine, the same local one when the
 // suite names no hosts, and asks them the same things either way.
-type machine interface {
+type Machine interface {
 	// name is the host's name in the suite; "" here.
 	name() string
 	// address is where the client machine reaches a server on this one,
@@ -94,7 +94,7 @@ type program struct {
 }
 
 // onMachine is " on host <name>" for an SSH host, "" here, for messages.
-func onMachine(m machine) string {
+func onMachine(m Machine) string {
 	if m.name() == "" {
 		return ""
 	}
@@ -360,7 +360,7 @@ func (h *sshHost) size(ctx context.Context, path string) (int64, error) {
 // startServer starts t on m in dir (a path there) with PORT set, and HOST,
 // the address to listen on: the one the client machine reaches. Port 0
 // picks a port that is free there.
-func startServer(ctx context.Context, m machine, t suite.Target, dir string, port int, cpus string) (*Server, error) {
+func startServer(ctx context.Context, m Machine, t suite.Target, dir string, port int, cpus string) (*Server, error) {
 	port, err := m.claimPort(ctx, port)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 // module list the built binary carries (`go version -m`), the binary being
 // the target's artifact or else its start command. A package that cannot
 // be read is recorded with an empty version, and why in errs.
-func packageVersions(ctx context.Context, m machine, t suite.Target, dir string) (pkgs []runjson.Package, errs []error) {
+func packageVersions(ctx context.Context, m Machine, t suite.Target, dir string) (pkgs []runjson.Package, errs []error) {
 	if len(t.Packages) == 0 {
 		return nil, nil
 	}
@@ -51,7 +51,7 @@ func packageVersions(ctx context.Context, m machine, t suite.Target, dir string)
 }
 
 // nodePackage reads the version field of dir/node_modules/name/package.json.
-func nodePackage(ctx context.Context, m machine, dir, name string) (version, source string, err error) {
+func nodePackage(ctx context.Context, m Machine, dir, name string) (version, source string, err error) {
 	source = path.Join("node_modules", name, "package.json")
 	out, err := m.run(ctx, program{dir: dir, argv: []string{"cat", source}})
 	if err != nil {
@@ -72,7 +72,7 @@ func nodePackage(ctx context.Context, m machine, dir, name string) (version, sou
 
 // goModules asks `go version -m` for the modules the target's binary was
 // built with, by module path; the main module is listed too.
-func goModules(ctx context.Context, m machine, t suite.Target, dir string) (map[string]string, string, error) {
+func goModules(ctx context.Context, m Machine, t suite.Target, dir string) (map[string]string, string, error) {
 	bin := t.Artifact
 	if bin == "" && len(t.Start) > 0 {
 		bin = t.Start[0]

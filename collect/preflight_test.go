@@ -103,13 +103,13 @@ func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
 
 // versionCounter is a machine that counts the versions asked of it.
 type versionCounter struct {
-	machine
+	Machine
 	asked [][]string
 }
 
 func (m *versionCounter) version(ctx context.Context, argv []string) (runjson.Version, error) {
 	m.asked = append(m.asked, argv)
-	return m.machine.version(ctx, argv)
+	return m.Machine.version(ctx, argv)
 }
 
 // TestRuntimeAskedOnce: targets on one runtime binary ask it once, and
@@ -120,7 +120,7 @@ func TestRuntimeAskedOnce(t *testing.T) {
 		t.Skip("no go on PATH")
 	}
 	tools := map[string]runjson.Version{}
-	m := &versionCounter{machine: &localMachine{tools: tools}}
+	m := &versionCounter{Machine: &localMachine{tools: tools}}
 	targets := []suite.Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
 	askRuntimes(context.Background(), m, targets, func(suite.Target) string { return "" })
 	if want := [][]string{{"go", "version"}, {"/nonexistent/bun", "--version"}}; !slices.EqualFunc(m.asked, want, slices.Equal) {

@@ -25,7 +25,7 @@ const commandProbe = 10 * time.Second
 // runningService is a started service.
 type runningService struct {
 	suite.Service
-	m       machine // the server machine, where it runs
+	m       Machine // the server machine, where it runs
 	proc    *Server
 	port    int
 	scratch string
