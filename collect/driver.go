@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -48,7 +49,7 @@ func copiedTool(name string) bool { return name == "bombardier" || name == "vege
 // goModuleVersion asks the go command which module version a binary was built from.
 func goModuleVersion(ctx context.Context, path, module string) (runjson.Version, error) {
 	asked := []string{"go", "version", "-m", path}
-	out, err := command(ctx, asked).Output()
+	out, err := machine.Command(ctx, asked).Output()
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("go version -m %s: %w", path, err)
 	}
@@ -104,7 +105,7 @@ func goTool(name, module, version string) pinnedTool {
 			if err != nil {
 				return fmt.Errorf("%s not found on PATH and no go command to build it: go install %s@%s", name, module, version)
 			}
-			cmd := command(ctx, []string{goBin, "install", module + "@" + version})
+			cmd := machine.Command(ctx, []string{goBin, "install", module + "@" + version})
 			cmd.Env = append(os.Environ(), "GOBIN="+bin)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				return fmt.Errorf("go install %s@%s: %v\n%s", module, version, err, out)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -49,7 +50,7 @@ func (autocannon) Resolve(ctx context.Context) (runjson.Version, error) {
 			if _, err := exec.LookPath("npm"); err != nil {
 				return fmt.Errorf("autocannon not found and no npm to install it: apt-get install npm, then %s", strings.Join(install, " "))
 			}
-			if out, err := command(ctx, install).CombinedOutput(); err != nil {
+			if out, err := machine.Command(ctx, install).CombinedOutput(); err != nil {
 				return fmt.Errorf("%s: %v\n%s", strings.Join(install, " "), err, out)
 			}
 			return nil
@@ -61,7 +62,7 @@ func (autocannon) Resolve(ctx context.Context) (runjson.Version, error) {
 // "autocannon v9.0.0" and then node's version.
 func autocannonVersion(ctx context.Context, path string) (runjson.Version, error) {
 	asked := []string{path, "--version"}
-	out, err := command(ctx, []string{path, "--version"}).CombinedOutput()
+	out, err := machine.Command(ctx, []string{path, "--version"}).CombinedOutput()
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -81,7 +82,7 @@ func (vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time
 		return nil, err
 	}
 	targets := filepath.Join(dir, "targets.json")
-	if err := WriteFileAtomic(targets, append(b, '\n')); err != nil {
+	if err := machine.WriteFileAtomic(targets, append(b, '\n')); err != nil {
 		return nil, err
 	}
 	workers := strconv.Itoa(vegetaWorkers(l))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -33,7 +34,7 @@ func (wrk) Resolve(ctx context.Context) (runjson.Version, error) {
 func wrkVersion(ctx context.Context, path string) (runjson.Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
-	out, _ := command(ctx, []string{path, "-v"}).CombinedOutput()
+	out, _ := machine.Command(ctx, []string{path, "-v"}).CombinedOutput()
 	v, err := wrkVersionIn(path, string(out))
 	v.Asked = asked
 	return v, err

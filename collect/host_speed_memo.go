@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -66,6 +67,6 @@ func (c *collector) rememberSpeed() {
 		return
 	}
 	if os.MkdirAll(filepath.Dir(c.memoPath()), 0o755) == nil {
-		_ = WriteFileAtomic(c.memoPath(), append(b, '\n'))
+		_ = machine.WriteFileAtomic(c.memoPath(), append(b, '\n'))
 	}
 }

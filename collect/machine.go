@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -156,7 +157,7 @@ func (l *localMachine) run(ctx context.Context, p program) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := command(ctx, p.argv)
+	cmd := machine.Command(ctx, p.argv)
 	cmd.Dir = p.dir
 	if len(p.env) > 0 {
 		cmd.Env = append(os.Environ(), p.env...)
@@ -170,7 +171,7 @@ func (l *localMachine) version(ctx context.Context, argv []string) (runjson.Vers
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("%s not found on PATH: install it first", argv[0])
 	}
-	out, err := command(ctx, append([]string{path}, argv[1:]...)).CombinedOutput()
+	out, err := machine.Command(ctx, append([]string{path}, argv[1:]...)).CombinedOutput()
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("%v\n%s", err, out)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -135,7 +136,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	if c.client.name() != "" && req.BodyPath != "" {
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
-		if err := WriteFileAtomic(body, []byte(req.Body)); err != nil {
+		if err := machine.WriteFileAtomic(body, []byte(req.Body)); err != nil {
 			return runjson.Measurement{}, err
 		}
 		req.BodyPath = body
@@ -232,7 +233,7 @@ type toolRun struct {
 func (l *localMachine) runTool(ctx context.Context, argv []string, _, _ string, limit time.Duration) toolRun {
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	cmd := command(rctx, argv)
+	cmd := machine.Command(rctx, argv)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	tr := toolRun{err: cmd.Run()}

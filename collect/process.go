@@ -15,6 +15,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 )
@@ -58,7 +59,7 @@ func claimPort(port int) (int, error) {
 // process group of its own that dies with fairbench, as cred's user when
 // cred is not nil.
 func startProcess(name string, argv []string, dir string, env []string, cred *syscall.Credential) (*Server, error) {
-	cmd := command(context.Background(), argv)
+	cmd := machine.Command(context.Background(), argv)
 	cmd.Cancel = nil // Stop ends it
 	cmd.Dir = dir
 	owner := newOwner()

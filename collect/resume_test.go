@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -139,7 +140,7 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	m.Measurements = m.Measurements[:len(m.Measurements)-1]
 	m.Status = runjson.StatusInterrupted
 	b, _ := json.MarshalIndent(m, "", "  ")
-	if err := collect.WriteFileAtomic(filepath.Join(dir.Path, "run.json"), b); err != nil {
+	if err := machine.WriteFileAtomic(filepath.Join(dir.Path, "run.json"), b); err != nil {
 		t.Fatal(err)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -43,7 +44,7 @@ func CreateRunDir(out string, m runjson.Manifest, suite []byte) (*RunDir, error)
 		return nil, err
 	}
 	d := &RunDir{Path: path, manifest: m}
-	if err := WriteFileAtomic(filepath.Join(path, "suite.toml"), suite); err != nil {
+	if err := machine.WriteFileAtomic(filepath.Join(path, "suite.toml"), suite); err != nil {
 		return nil, err
 	}
 	return d, d.save()
@@ -89,7 +90,7 @@ func (d *RunDir) save() error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(d.Path, "run.json"), b)
+	return machine.WriteFileAtomic(filepath.Join(d.Path, "run.json"), b)
 }
 
 // WriteDump stores a dump at rel (relative to the run dir) exactly once and
@@ -117,7 +118,7 @@ func (d *RunDir) WriteFile(rel string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, data)
+	return machine.WriteFileAtomic(path, data)
 }
 
 func (d *RunDir) writeOnce(rel string, data []byte) error {
@@ -131,7 +132,7 @@ func (d *RunDir) writeOnce(rel string, data []byte) error {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("dump %s exists already: dumps are write-once", path)
 	}
-	tmp, err := writeTemp(path, data)
+	tmp, err := machine.WriteTemp(path, data)
 	if err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func (d *RunDir) writeOnce(rel string, data []byte) error {
 		return fmt.Errorf("store dump %s: %w", path, err)
 	}
 	os.Remove(tmp)
-	return syncDir(filepath.Dir(path))
+	return machine.SyncDir(filepath.Dir(path))
 }
 
 // exists reports whether a file is at rel in the run dir.

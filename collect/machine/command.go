@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 // stdout open must not hold fairbench.
 const outputGrace = 2 * time.Second
 
-// command is argv as a process group of its own that dies with fairbench,
+// Command is argv as a process group of its own that dies with fairbench,
 // killed whole when ctx ends, whose output is waited for at most
 // outputGrace once it has exited.
-func command(ctx context.Context, argv []string) *exec.Cmd {
+func Command(ctx context.Context, argv []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 // WriteFileAtomic replaces path with data: a reader sees the old bytes or the
 // new ones, never a part.
 func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := writeTemp(path, data)
+	tmp, err := WriteTemp(path, data)
 	if err != nil {
 		return err
 	}
@@ -19,10 +19,10 @@ func WriteFileAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
-func writeTemp(path string, data []byte) (string, error) {
+func WriteTemp(path string, data []byte) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return "", err
@@ -50,7 +50,7 @@ func writeTemp(path string, data []byte) (string, error) {
 	return f.Name(), nil
 }
 
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err
