@@ -38,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -90,7 +91,7 @@ type collector struct {
 	suite    *suite.Suite
 	opt      Options
 	dir      *RunDir
-	drivers  map[string]Driver
+	drivers  map[string]loadgen.Driver
 	tools    map[string]runjson.Version
 	bins     string // scratch folder for build outputs and scripts
 	order    int
@@ -136,7 +137,7 @@ func newCollector(suite *suite.Suite, opt Options) *collector {
 		opt.pinningRoots = pinning.DefaultRoots
 	}
 	here := &localMachine{tools: tools, roots: opt.pinningRoots, cache: opt.buildCache}
-	return &collector{suite: suite, opt: opt, drivers: map[string]Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
+	return &collector{suite: suite, opt: opt, drivers: map[string]loadgen.Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
 		here: here, server: here, client: here, binRun: randomName()}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -137,7 +138,7 @@ func fakeTool(t *testing.T, script string) map[string]string {
 func TestLoadToolMissing(t *testing.T) {
 	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
-	t.Setenv(collect.ToolEnv("bombardier"), "/nonexistent/bombardier")
+	t.Setenv(loadgen.ToolEnv("bombardier"), "/nonexistent/bombardier")
 	_, err := runFault(t, fc.suite, collect.Options{Out: fc.out})
 	if err == nil || !strings.Contains(err.Error(), "FAIRBENCH_BOMBARDIER=/nonexistent/bombardier: ") {
 		t.Errorf("err = %v, want it to name FAIRBENCH_BOMBARDIER", err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
@@ -36,7 +37,7 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		t.Skip("runs vegeta")
 	}
 	resolve, cancel := context.WithTimeout(context.Background(), time.Minute)
-	v, err := vegeta{}.Resolve(resolve)
+	v, err := loadgen.Vegeta{}.Resolve(resolve)
 	cancel()
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		}))
 		defer srv.Close()
 		dir := t.TempDir()
-		argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", suite.Request{Method: "GET", Path: "/"},
+		argv, err := loadgen.Vegeta{}.Argv(v.Path, srv.URL+"/", suite.Request{Method: "GET", Path: "/"},
 			suite.Load{Rate: rate, Connections: workers, Timeout: suite.Duration(5 * time.Second)}, 2*time.Second, dir)
 		if err != nil {
 			t.Fatal(err)
@@ -84,7 +85,7 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("%q: %v", argv, err)
 		}
-		csv, err := exec.CommandContext(ctx, v.Path, "encode", "-to=csv", vegetaResults(dir)).Output()
+		csv, err := exec.CommandContext(ctx, v.Path, "encode", "-to=csv", loadgen.VegetaResults(dir)).Output()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.Remove(vegetaResults(dir))
+		os.Remove(loadgen.VegetaResults(dir))
 		if s.Late == nil {
 			t.Fatalf("schedule %+v: no late count", s)
 		}

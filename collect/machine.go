@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
@@ -250,7 +251,7 @@ func (h *sshHost) remember(name string, v runjson.Version) { h.tools[name] = v }
 func (h *sshHost) provideTool(ctx context.Context, name string, local runjson.Version) (runjson.Version, error) {
 	var v runjson.Version
 	var err error
-	if copiedTool(name) {
+	if loadgen.CopiedTool(name) {
 		v, err = h.copyTool(ctx, name, local)
 	} else {
 		v, err = askToolOnHost(ctx, h, name)

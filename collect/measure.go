@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -172,9 +173,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	back()
 	if load.Tool == "vegeta" && ctx.Err() == nil {
 		var s schedule
-		tr, s = c.vegetaReports(ctx, tool.Path, vegetaResults(there), there, load.Rate, vegetaWorkers(load), limit, tr)
+		tr, s = c.vegetaReports(ctx, tool.Path, loadgen.VegetaResults(there), there, load.Rate, loadgen.VegetaWorkers(load), limit, tr)
 		mr.SendRate, mr.BehindS, mr.FromSchedule, mr.Late = s.SendRate, s.Behind, s.FromSchedule, s.Late
-		mr.Reports = vegetaReportArgvs(tool.Path, vegetaResults(there))
+		mr.Reports = loadgen.VegetaReportArgvs(tool.Path, loadgen.VegetaResults(there))
 	}
 	mr.RSSPeak = peak()
 	mr.ServerCPUSeconds = max(0, srv.CPUSeconds()-serverCPU) // 0 when the host could not be asked

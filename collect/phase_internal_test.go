@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
@@ -113,7 +114,7 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	v, err := vegeta{}.Resolve(ctx)
+	v, err := loadgen.Vegeta{}.Resolve(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 	if err := os.Mkdir(scratch, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	argv, err := vegeta{}.Argv(v.Path, srv.URL+"/", suite.Request{Method: "GET", Path: "/"}, suite.Load{Rate: 50, Connections: 4, Timeout: suite.Duration(time.Second)}, time.Second, scratch)
+	argv, err := loadgen.Vegeta{}.Argv(v.Path, srv.URL+"/", suite.Request{Method: "GET", Path: "/"}, suite.Load{Rate: 50, Connections: 4, Timeout: suite.Duration(time.Second)}, time.Second, scratch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 	if tr.err != nil {
 		t.Fatalf("%q: %v\n%s", argv, tr.err, tr.stderr)
 	}
-	results := vegetaResults(scratch)
+	results := loadgen.VegetaResults(scratch)
 	kept, err := os.ReadFile(results)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +148,7 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 		t.Fatal(got.err)
 	}
 	var want []byte
-	for _, a := range vegetaReportArgvs(v.Path, copied) {
+	for _, a := range loadgen.VegetaReportArgvs(v.Path, copied) {
 		out, err := exec.Command(a[0], a[1:]...).Output()
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -94,8 +95,8 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 	bin := sharedStdlib(t)
 	dir, lines := runComplete(t, phaseSuiteFor(t, bin, "1", "100, 9000000", "0s"))
 	m := dir.Manifest()
-	if v := m.Tools["vegeta"]; v.Version != collect.VegetaVersion || !slices.Contains(v.Asked, "-m") {
-		t.Errorf("vegeta recorded as %+v, want %s asked with go version -m", v, collect.VegetaVersion)
+	if v := m.Tools["vegeta"]; v.Version != loadgen.VegetaVersion || !slices.Contains(v.Asked, "-m") {
+		t.Errorf("vegeta recorded as %+v, want %s asked with go version -m", v, loadgen.VegetaVersion)
 	}
 	closed := map[string][]float64{}
 	var latency, sweep, ceiling []runjson.Measurement
@@ -147,7 +148,7 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 		t.Errorf("run.json says %v req/s were not offered, want %v", not, wantNot)
 	}
 	for _, mr := range latency {
-		if mr.Tool != "vegeta" || mr.ToolVersion != collect.VegetaVersion || !slices.Contains(mr.Argv, "-max-body=0") || !slices.Contains(mr.Argv, "-max-workers=32") || mr.Connections != 32 {
+		if mr.Tool != "vegeta" || mr.ToolVersion != loadgen.VegetaVersion || !slices.Contains(mr.Argv, "-max-body=0") || !slices.Contains(mr.Argv, "-max-workers=32") || mr.Connections != 32 {
 			t.Errorf("%s: tool %s %s connections %d argv %q", mr.Dump, mr.Tool, mr.ToolVersion, mr.Connections, mr.Argv)
 		}
 		if mr.Scenario != "ping" || mr.Error != "" {
@@ -178,7 +179,7 @@ func TestLatencyAndSweepPhases(t *testing.T) {
 			t.Errorf("%s: late requests %+v, want them counted against the point's workers", mr.Dump, l)
 		}
 		checkVegetaDump(t, filepath.Join(dir.Path, mr.Dump), mr.Rate, strict)
-		if len(mr.Reports) != 2 || mr.Reports[0][1] != "report" || mr.Reports[1][2] != "-type="+collect.VegetaHist {
+		if len(mr.Reports) != 2 || mr.Reports[0][1] != "report" || mr.Reports[1][2] != "-type="+loadgen.VegetaHist {
 			t.Errorf("%s: reports recorded as %q", mr.Dump, mr.Reports)
 		}
 	}

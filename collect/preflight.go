@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -52,16 +53,16 @@ func (c *collector) preflight(ctx context.Context, targets []suite.Target, load 
 			if _, ok := c.drivers[name]; ok {
 				continue
 			}
-			d, err := DriverFor(name)
-			if err == nil && c.suite.HasRole(suite.RoleClient) && !copiedTool(name) {
+			d, err := loadgen.DriverFor(name)
+			if err == nil && c.suite.HasRole(suite.RoleClient) && !loadgen.CopiedTool(name) {
 				c.drivers[name] = d // found on the client host (provideTools)
 				continue
 			}
 			if err == nil {
 				c.opt.Progress.Step("finding "+name, 0)
 				var v runjson.Version
-				if p := cmp.Or(c.opt.ToolPaths[name], os.Getenv(ToolEnv(name))); p != "" {
-					v, err = overriddenTool(ctx, name, p)
+				if p := cmp.Or(c.opt.ToolPaths[name], os.Getenv(loadgen.ToolEnv(name))); p != "" {
+					v, err = loadgen.OverriddenTool(ctx, name, p)
 				} else {
 					v, err = d.Resolve(ctx)
 				}

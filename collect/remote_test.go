@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/internal/sshlab"
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
@@ -268,7 +269,7 @@ func TestRemoteLinkDropped(t *testing.T) {
 	}
 	// A load run, not the version check made when bombardier is copied.
 	wait("the load tool on the client host", func() bool {
-		return running(t, lab, "client", lab.Host("client").Dir+"/tools/bombardier-"+collect.BombardierVersion+" -c") != ""
+		return running(t, lab, "client", lab.Host("client").Dir+"/tools/bombardier-"+loadgen.BombardierVersion+" -c") != ""
 	})
 	time.Sleep(time.Second)
 	lab.Drop("server")

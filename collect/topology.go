@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -130,9 +131,9 @@ func askToolOnHost(ctx context.Context, h *sshHost, tool string) (runjson.Versio
 	p, text, _ := strings.Cut(string(out), "\n")
 	var v runjson.Version
 	if tool == "wrk" {
-		v, err = wrkVersionIn(p, text)
+		v, err = loadgen.WrkVersionIn(p, text)
 	} else {
-		v, err = autocannonVersionIn(p, text)
+		v, err = loadgen.AutocannonVersionIn(p, text)
 	}
 	v.Asked = []string{"ssh", h.spec.Name, p, flag}
 	return v, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -24,7 +25,7 @@ func (c *collector) vegetaReports(ctx context.Context, bin, results, there strin
 	failed := tr.err != nil
 	var stdout, stderr bytes.Buffer
 	stderr.Write(tr.stderr)
-	for _, argv := range vegetaReportArgvs(bin, results) {
+	for _, argv := range loadgen.VegetaReportArgvs(bin, results) {
 		r := c.client.runTool(ctx, argv, "", there, limit)
 		stdout.Write(r.stdout)
 		stderr.Write(r.stderr)
@@ -40,7 +41,7 @@ func (c *collector) vegetaReports(ctx context.Context, bin, results, there strin
 	if failed {
 		return tr, schedule{}
 	}
-	r := c.client.runTool(ctx, vegetaEncodeArgv(bin, results), "", there, limit)
+	r := c.client.runTool(ctx, loadgen.VegetaEncodeArgv(bin, results), "", there, limit)
 	if r.err != nil {
 		tr.err = fmt.Errorf("vegeta encode: %w", r.err)
 		return tr, schedule{}

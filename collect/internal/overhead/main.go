@@ -43,7 +43,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -188,8 +188,8 @@ func loadAvg() string {
 	return strings.Join(f[:3], " ")
 }
 
-func mustDriver(tool string) collect.Driver {
-	d, err := collect.DriverFor(tool)
+func mustDriver(tool string) loadgen.Driver {
+	d, err := loadgen.DriverFor(tool)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package collect
+package loadgen
 
 import (
 	"cmp"
@@ -29,17 +29,17 @@ const (
 // that waited out most of a timeout both land in a bucket of their own.
 const VegetaHist = "hist[0,100us,250us,500us,1ms,2.5ms,5ms,10ms,25ms,50ms,100ms,250ms,500ms,1s,2.5s,5s]"
 
-// vegeta drives the open model: requests go out on a schedule (Load.Rate
+// Vegeta drives the open model: requests go out on a schedule (Load.Rate
 // per second) whatever the answers do. Load.Connections bounds its
 // workers and connections.
-type vegeta struct{}
+type Vegeta struct{}
 
-func (vegeta) Name() string { return "vegeta" }
+func (Vegeta) Name() string { return "vegeta" }
 
 // Resolve takes vegeta from PATH when it is the pinned version, and
 // otherwise builds the pinned version with the go command into the user's
 // cache folder (once), like bombardier.
-func (vegeta) Resolve(ctx context.Context) (runjson.Version, error) {
+func (Vegeta) Resolve(ctx context.Context) (runjson.Version, error) {
 	return goTool("vegeta", VegetaModule, VegetaVersion).resolve(ctx)
 }
 
@@ -60,7 +60,7 @@ type vegetaTarget struct {
 // Workers start at min(10, l.Connections) and never pass l.Connections;
 // each worker has one request in flight on its own connection, so the
 // connections are bounded alike.
-func (vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time.Duration, dir string) ([]string, error) {
+func (Vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time.Duration, dir string) ([]string, error) {
 	if l.Rate < 0 {
 		return nil, fmt.Errorf("vegeta: rate %d req/s: give a rate, or 0 for as fast as its workers go", l.Rate)
 	}
@@ -85,8 +85,8 @@ func (vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time
 	if err := machine.WriteFileAtomic(targets, append(b, '\n')); err != nil {
 		return nil, err
 	}
-	workers := strconv.Itoa(vegetaWorkers(l))
-	start := strconv.Itoa(min(10, vegetaWorkers(l)))
+	workers := strconv.Itoa(VegetaWorkers(l))
+	start := strconv.Itoa(min(10, VegetaWorkers(l)))
 	rate := strconv.Itoa(l.Rate) + "/1s"
 	if l.Rate == 0 {
 		rate, start = "0", workers // every worker sends as soon as it has its answer
@@ -99,29 +99,29 @@ func (vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time
 		"-max-body=0",
 		"-workers=" + start, "-max-workers=" + workers,
 		"-connections=" + workers, "-max-connections=" + workers,
-		"-output=" + vegetaResults(dir),
+		"-output=" + VegetaResults(dir),
 	}, nil
 }
 
-// vegetaWorkers is the most workers (and connections) an attack with load
+// VegetaWorkers is the most workers (and connections) an attack with load
 // l runs: -max-workers.
-func vegetaWorkers(l suite.Load) int { return max(1, l.Connections) }
+func VegetaWorkers(l suite.Load) int { return max(1, l.Connections) }
 
-// vegetaResults is where an attack with scratch folder dir writes its
+// VegetaResults is where an attack with scratch folder dir writes its
 // binary results: beside the folder, so that it outlives the folder's
 // removal on a client host until the reports are made.
-func vegetaResults(dir string) string { return dir + ".vegeta" }
+func VegetaResults(dir string) string { return dir + ".vegeta" }
 
-// vegetaReportArgvs are the two reports kept as the dump, in order: the
+// VegetaReportArgvs are the two reports kept as the dump, in order: the
 // JSON report and the histogram.
-func vegetaReportArgvs(bin, results string) [][]string {
+func VegetaReportArgvs(bin, results string) [][]string {
 	return [][]string{
 		{bin, "report", "-type=json", results},
 		{bin, "report", "-type=" + VegetaHist, results},
 	}
 }
 
-// vegetaEncodeArgv writes every result as CSV, for the schedule check.
-func vegetaEncodeArgv(bin, results string) []string {
+// VegetaEncodeArgv writes every result as CSV, for the schedule check.
+func VegetaEncodeArgv(bin, results string) []string {
 	return []string{bin, "encode", "-to=csv", results}
 }

@@ -1,4 +1,4 @@
-package collect
+package loadgen
 
 import (
 	"context"
@@ -66,13 +66,13 @@ func autocannonVersion(ctx context.Context, path string) (runjson.Version, error
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("%s --version: %v\n%s", path, err, out)
 	}
-	v, err := autocannonVersionIn(path, string(out))
+	v, err := AutocannonVersionIn(path, string(out))
 	v.Asked = asked
 	return v, err
 }
 
-// autocannonVersionIn reads what `autocannon --version` printed.
-func autocannonVersionIn(path, out string) (runjson.Version, error) {
+// AutocannonVersionIn reads what `autocannon --version` printed.
+func AutocannonVersionIn(path, out string) (runjson.Version, error) {
 	for _, l := range strings.Split(out, "\n") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "autocannon "); ok {
 			return runjson.Version{Path: path, Version: v}, nil

@@ -1,4 +1,4 @@
-package collect
+package loadgen
 
 import (
 	"context"
@@ -35,13 +35,13 @@ func wrkVersion(ctx context.Context, path string) (runjson.Version, error) {
 	asked := []string{path, "-v"}
 	// wrk -v prints its version and usage and exits 1.
 	out, _ := machine.Command(ctx, []string{path, "-v"}).CombinedOutput()
-	v, err := wrkVersionIn(path, string(out))
+	v, err := WrkVersionIn(path, string(out))
 	v.Asked = asked
 	return v, err
 }
 
-// wrkVersionIn reads what `wrk -v` printed.
-func wrkVersionIn(path, out string) (runjson.Version, error) {
+// WrkVersionIn reads what `wrk -v` printed.
+func WrkVersionIn(path, out string) (runjson.Version, error) {
 	first, _, _ := strings.Cut(out, "\n")
 	v := strings.TrimSpace(first)
 	if !strings.HasPrefix(v, "wrk ") {

@@ -1,4 +1,4 @@
-package collect
+package loadgen
 
 import (
 	"context"
@@ -37,14 +37,14 @@ func DriverFor(tool string) (Driver, error) {
 	case "autocannon":
 		return autocannon{}, nil
 	case "vegeta":
-		return vegeta{}, nil // the [latency] phase's, not a [load] tool
+		return Vegeta{}, nil // the [latency] phase's, not a [load] tool
 	}
 	return nil, fmt.Errorf("load tool %q is not supported (supported: autocannon, bombardier, wrk; vegeta in [latency])", tool)
 }
 
-// copiedTool reports whether a tool is the binary pinned here, copied to a
+// CopiedTool reports whether a tool is the binary pinned here, copied to a
 // client host (the Go tools), rather than the host's own.
-func copiedTool(name string) bool { return name == "bombardier" || name == "vegeta" }
+func CopiedTool(name string) bool { return name == "bombardier" || name == "vegeta" }
 
 // goModuleVersion asks the go command which module version a binary was built from.
 func goModuleVersion(ctx context.Context, path, module string) (runjson.Version, error) {
@@ -138,10 +138,10 @@ func wholeSeconds(d time.Duration) int {
 // the binary gives of itself.
 func ToolEnv(tool string) string { return "FAIRBENCH_" + strings.ToUpper(tool) }
 
-// overriddenTool checks the binary named by ToolEnv and asks its version the
+// OverriddenTool checks the binary named by ToolEnv and asks its version the
 // way the tool's driver does; a binary that cannot tell its version is
 // recorded as "unknown".
-func overriddenTool(ctx context.Context, tool, path string) (runjson.Version, error) {
+func OverriddenTool(ctx context.Context, tool, path string) (runjson.Version, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("%s=%s: %w", ToolEnv(tool), path, err)
