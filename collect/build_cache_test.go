@@ -64,6 +64,9 @@ func fileSum(t *testing.T, path string) [32]byte {
 // build_cached), leaving the same bytes; a change to the sources rebuilds
 // it, and -fresh-build starts from an empty entry.
 func TestBuildCacheReused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and collects twice")
+	}
 	t.Parallel()
 	src, cache := hiSource(t), t.TempDir()
 	suite, err := suite.ParseSuite([]byte(fmt.Sprintf(`name = "cache"

@@ -250,7 +250,7 @@ func TestServicePostgresFailsToStart(t *testing.T) {
 	}
 	for _, c := range []string{"initdb", "postgres"} {
 		if _, err := exec.LookPath(c); err != nil {
-			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
+			collect.Missing(t, c, "apt-get install postgresql")
 		}
 	}
 	hi := collect.BuiltBinary(t, "hiserver")

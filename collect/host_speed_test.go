@@ -115,6 +115,9 @@ func (s *slowCalls) time(context.Context, Machine, string) (float64, error) {
 // turn runs then, not taken again. Slow around three turns of four, the
 // host is slow too often for a second pass: none is taken again.
 func TestSlowTurnsTakenAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole collects against real servers")
+	}
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
@@ -190,6 +193,9 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 // runs slow and is taken again at the end. Each collect adds its fastest
 // times to the memo.
 func TestSlowStartWaitsAgainstMemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole collects against real servers")
+	}
 	t.Parallel()
 	suite := retakeSuite(t, "1.25")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -229,6 +235,9 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 // which ran beside other processes (cpu-interference), is resumed for it,
 // and only for it; once taken, there is nothing left to resume.
 func TestResumeTakesSlowTurnsAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole collects against real servers")
+	}
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string

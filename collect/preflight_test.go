@@ -77,7 +77,7 @@ func TestPortTakenNamesHolder(t *testing.T) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 	if _, lerr := exec.LookPath("ss"); lerr != nil {
-		t.Skip("ss not installed (apt-get install iproute2): the holder cannot be named")
+		Missing(t, "ss", "apt-get install iproute2")
 	}
 	if want := "pid=" + strconv.Itoa(os.Getpid()); !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want it to name the holder (%s)", err, want)

@@ -488,7 +488,7 @@ func TestRemoteServicePostgres(t *testing.T) {
 	}
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	if len(bins) == 0 {
-		t.Skip("no PostgreSQL: apt-get install postgresql (.ci/run does)")
+		collect.Missing(t, "PostgreSQL", "apt-get install postgresql")
 	}
 	bin := bins[len(bins)-1]
 	lab := sshlab.Start(t, "server", "client")

@@ -120,6 +120,9 @@ func TestInterruptAndResume(t *testing.T) {
 // and recording it in run.json: resume keeps the file as an orphan and
 // measures again under a new name.
 func TestResumeKeepsUnrecordedDump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole collects against real servers")
+	}
 	t.Parallel()
 	hi := buildHi(t)
 	src := strings.ReplaceAll(resumeSuite, "BIN", hi)

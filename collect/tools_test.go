@@ -90,7 +90,7 @@ func TestToolsAgainstGoServer(t *testing.T) {
 			t.Parallel()
 			if c.tool == "wrk" {
 				if _, err := exec.LookPath("wrk"); err != nil {
-					t.Skip("wrk not installed: apt-get install wrk (.ci/run does)")
+					collect.Missing(t, "wrk", "apt-get install wrk")
 				}
 			}
 			src := strings.NewReplacer("TOOL", c.tool, "BIN", bin, "EXTRA", c.extra).Replace(toolSuite)

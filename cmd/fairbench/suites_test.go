@@ -75,7 +75,7 @@ func TestSiteSuitesPassTheGate(t *testing.T) {
 	}
 	t.Parallel()
 	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
-		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
+		missing(t, "site/apps/js/node_modules", "npm ci --prefix site/apps/js")
 	}
 	var suites []*suite.Suite
 	for _, path := range gatedSuites(t) {
@@ -222,7 +222,7 @@ func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
 // module of the target's go.mod for Go (go list -m).
 func TestSiteSuitesNamePackagesTheyUse(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil {
-		t.Fatalf("site/apps/js/node_modules is missing: run `npm ci --prefix site/apps/js` first (.ci/run does)")
+		missing(t, "site/apps/js/node_modules", "npm ci --prefix site/apps/js")
 	}
 	for _, path := range siteSuites(t) {
 		st, err := suite.LoadSuite(path)

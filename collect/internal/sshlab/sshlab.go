@@ -101,8 +101,15 @@ func Start(t testing.TB, names ...string) *Lab {
 // "netns" or "loopback", as FAIRBENCH_SSHLAB says.
 func start(t testing.TB, mode string, names []string) *Lab {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("sshlab: starts sshd hosts; left out of -short")
+	}
 	if _, err := os.Stat(sshdPath); err != nil {
-		t.Skipf("sshlab: %s not found: apt-get install openssh-server", sshdPath)
+		msg := fmt.Sprintf("sshlab: %s not found: apt-get install openssh-server (.ci/run does)", sshdPath)
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	if mode != "" && mode != "netns" && mode != "loopback" {
 		t.Fatalf("sshlab: FAIRBENCH_SSHLAB=%q: want netns, loopback or empty", mode)
