@@ -19,7 +19,7 @@ const RuleSettingsUnknown = "settings-unknown"
 func pastedFindings(set *parse.Set) []Finding {
 	var fs []Finding
 	for _, m := range set.Measurements {
-		if m.Warmup || !inThroughputPass(m) { // a latency point's settings are the run's (rule_openmodel.go)
+		if m.Warmup || !inThroughputPass(m) { // a latency point's settings are the run's (the open-model rules)
 			continue
 		}
 		missing := unknownSettings(m.Settings)
