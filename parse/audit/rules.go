@@ -1,7 +1,10 @@
 package audit
 
 import (
+	"fmt"
+	"io"
 	"slices"
+	"strings"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/verdict"
@@ -248,4 +251,34 @@ var rules = []Rule{
 		Doc: "A table column no dump could check. Check it by hand."},
 	{ID: RuleTableAveragedPercentile, Levels: warning, Table: true,
 		Doc: "A latency percentile in the table is the mean of the repetitions' percentiles, which is not a percentile of any distribution. Publish the median of the repetitions, or the percentile of all requests."},
+}
+
+// WriteRulesMarkdown writes the rules as markdown, in registry order: the
+// audit's rules, then the published-table audit's, each with its id, the
+// levels it can raise and its Doc. `fairbench help rules` prints it.
+func WriteRulesMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# Audit rules\n\nEach finding names one of these rules and has a level: an error means a number or a claim is wrong as published, a warning that it holds only with the caveat, info is context. `fairbench audit` exits 1 on any error.\n")
+	section := ""
+	for _, r := range rules {
+		s := "## Rules of the audit\n"
+		if r.Table {
+			s = "## Rules of the published-table audit\n"
+		}
+		if s != section {
+			section = s
+			b.WriteString("\n" + s)
+		}
+		levels := make([]string, len(r.Levels))
+		for i, l := range r.Levels {
+			levels[i] = l.String()
+		}
+		label := "Level"
+		if len(levels) > 1 {
+			label = "Levels"
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n%s: %s.\n\n%s\n", r.ID, label, strings.Join(levels, ", "), r.Doc)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
