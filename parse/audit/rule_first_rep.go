@@ -19,7 +19,7 @@ const (
 // slowFirstRep fires when the first repetition is the slowest and well
 // below the median of the others. The first is repetition 1 when it ran
 // first: where rep 1 was taken again later (its turn ran on a slow host,
-// manifest.HostSpeed), the cell's earliest measurement is not the first
+// runjson.HostSpeed), the cell's earliest measurement is not the first
 // of the target's processes, and a slow one there is an outlier-rep's.
 func slowFirstRep(c *verdict.Cell, th verdict.Thresholds) (Finding, bool) {
 	v := c.RPS.Values

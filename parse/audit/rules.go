@@ -58,15 +58,23 @@ func newInput(set *parse.Set, opts AuditOptions) *input {
 	return in
 }
 
-// perCell runs a rule that looks at one cell on every cell, in order.
-func (in *input) perCell(rule func(*verdict.Cell, verdict.Thresholds) (Finding, bool)) []Finding {
+// eachCell runs rules that look at one cell on every cell, in order.
+func (in *input) eachCell(rules func(*verdict.Cell, verdict.Thresholds) []Finding) []Finding {
 	var fs []Finding
 	for _, c := range in.cells {
-		if f, ok := rule(c, in.th); ok {
-			fs = append(fs, f)
-		}
+		fs = append(fs, rules(c, in.th)...)
 	}
 	return fs
+}
+
+// perCell is eachCell for a rule with at most one finding per cell.
+func (in *input) perCell(rule func(*verdict.Cell, verdict.Thresholds) (Finding, bool)) []Finding {
+	return in.eachCell(func(c *verdict.Cell, th verdict.Thresholds) []Finding {
+		if f, ok := rule(c, th); ok {
+			return []Finding{f}
+		}
+		return nil
+	})
 }
 
 // Rules returns every rule, in the order Audit runs their checks (a rule
@@ -110,14 +118,8 @@ var rules = []Rule{
 		Doc:   "Bytes per response differ across a cell's repetitions, so the target did not send the same response every time. Check the responses with the gate and fix the target.",
 		check: func(in *input) []Finding { return in.perCell(responseSize) }},
 	{ID: RuleNon2xx, Levels: warningError,
-		Doc: "Responses other than 2xx or 3xx; an error when they are more than MaxErrorShare of the requests. Check the gate transcript and the server's log, and fix the target.",
-		check: func(in *input) []Finding {
-			var fs []Finding
-			for _, c := range in.cells {
-				fs = append(fs, errorFindings(c, in.th)...)
-			}
-			return fs
-		}},
+		Doc:   "Responses other than 2xx or 3xx; an error when they are more than MaxErrorShare of the requests. Check the gate transcript and the server's log, and fix the target.",
+		check: func(in *input) []Finding { return in.eachCell(errorFindings) }},
 	{ID: RuleSocketErrors, Levels: warningError,
 		Doc: "Requests that failed at the socket (connect, read or write): the server or the host ran out of something. Raise the file-descriptor and backlog limits, or lower the connections."},
 	{ID: RuleTimeouts, Levels: warningError,
@@ -126,14 +128,8 @@ var rules = []Rule{
 		Doc:   "The tool's req/s is above the good responses per second by more than the noise threshold: it counts failed responses as throughput. Publish good responses per second, or fix the errors first.",
 		check: func(in *input) []Finding { return in.perCell(errorsAsThroughput) }},
 	{ID: RuleTailSamples, Levels: warning,
-		Doc: "A latency percentile with fewer than MinTailSamples samples beyond it, in a cell or a latency-phase point: the value is one or two slow requests. Drop that percentile or run longer.",
-		check: func(in *input) []Finding {
-			var fs []Finding
-			for _, c := range in.cells {
-				fs = append(fs, latencyFindings(c, in.th)...)
-			}
-			return fs
-		}},
+		Doc:   "A latency percentile with fewer than MinTailSamples samples beyond it, in a cell or a latency-phase point: the value is one or two slow requests. Drop that percentile or run longer.",
+		check: func(in *input) []Finding { return in.eachCell(latencyFindings) }},
 	{ID: RuleSlowFirstRep, Levels: warning,
 		Doc:   "A cell's first repetition ran well below the others, standing apart from their spread: the server was not warm yet. Lengthen the warm-up.",
 		check: func(in *input) []Finding { return firstRepFindings(in.runs, in.cells, in.th) }},
