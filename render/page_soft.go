@@ -35,6 +35,7 @@ type FloorRow struct {
 // FindingGroup is the findings of one rule.
 type FindingGroup struct {
 	ID, Rule, Level string
+	Doc             string // what the rule finds and what to do, from the audit's registry
 	Items           []FindingItem
 }
 
@@ -69,7 +70,8 @@ func (m *model) softPage() (*SoftPage, error) {
 		if !ok {
 			gi = len(p.Groups)
 			index[f.Rule] = gi
-			p.Groups = append(p.Groups, FindingGroup{ID: ruleAnchor(f.Rule), Rule: f.Rule, Level: f.Level.String()})
+			rule, _ := audit.RuleByID(f.Rule)
+			p.Groups = append(p.Groups, FindingGroup{ID: ruleAnchor(f.Rule), Rule: f.Rule, Level: f.Level.String(), Doc: rule.Doc})
 		}
 		g := &p.Groups[gi]
 		item := m.findingItem(g, f)

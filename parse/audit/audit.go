@@ -118,69 +118,18 @@ type AuditOptions struct {
 	NoIntegrity bool
 }
 
-// Audit runs every rule the set's data allow and returns the findings,
-// sorted by SortFindings. Rules that need data a dialect does not carry (CPU
-// seconds, run order, latency percentiles) stay silent on it.
+// Audit runs the checks of every rule (Rules, in their order) and returns
+// the findings, sorted by SortFindings. Rules that need data a dialect
+// does not carry (CPU seconds, run order, latency percentiles) stay silent
+// on it.
 func Audit(set *parse.Set, opts AuditOptions) []Finding {
-	th := opts.Thresholds
-	if th == (verdict.Thresholds{}) {
-		th = verdict.DefaultThresholds
-	}
-	cells := verdict.Cells(set, th)
+	in := newInput(set, opts)
 	var fs []Finding
-	for _, c := range cells {
-		fs = append(fs, cellFindings(c, th)...)
-		fs = append(fs, errorFindings(c, th)...)
-		fs = append(fs, latencyFindings(c, th)...)
-	}
-	runs := map[string]*parse.Run{}
-	scenarios := map[string]int{}
-	for _, r := range set.Runs {
-		runs[r.ID] = r
-	}
-	for _, g := range verdict.GroupByScenario(cells) {
-		scenarios[g[0].Run]++
-	}
-	fs = append(fs, noisyScenarioFindings(runs, cells, th)...)
-	fs = foldNoisyCells(fs, runs, scenarios)
-	fs = append(fs, firstRepFindings(runs, cells, th)...)
-	fs = append(fs, driftFindings(runs, cells, th)...)
-	fs = append(fs, closedLoopFindings(cells, openCells(set))...) // audit_causes.go
-	fs = append(fs, openModelFindings(set, th)...)                // rule_openmodel.go
-	fs = append(fs, ceilingFindings(set, th)...)                  // rule_phase_ceiling.go
-	fs = append(fs, sweepFindings(set)...)                        // rule_sweep.go
-	fs = append(fs, outlierFindings(cells, th)...)
-	fs = append(fs, processFindings(set, cells, opts.Pairs, th)...) // rule_process.go
-	fs = append(fs, hostPairFindings(cells)...)
-	fs = append(fs, interleaveFindings(set)...)
-	fs = append(fs, saturationFindings(set, cells, th)...)
-	fs = append(fs, MixedSettings(set.Measurements)...)
-	fs = append(fs, mixedHostFindings(set.Runs)...)
-	fs = append(fs, runFindings(set)...)
-	fs = append(fs, pinningFindings(set)...)
-	fs = append(fs, interferenceFindings(set, th)...) // audit_interference.go
-	fs = append(fs, hostSpeedFindings(set, th)...)    // audit_host_speed.go
-	fs = append(fs, aaFindings(set.Runs, cells, opts.Pairs, th)...)
-	fs = append(fs, powerFindings(verdict.Decide(set, cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: th, AAPairs: opts.Pairs}))...)
-	checked := map[string]bool{}
-	if !opts.NoIntegrity {
-		for _, r := range set.Runs {
-			if r.Path != "" {
-				fs = append(fs, Integrity(r)...)
-				checked[r.ID] = true
-			}
+	for _, r := range rules {
+		if r.check != nil {
+			fs = append(fs, r.check(in)...)
 		}
 	}
-	fs = append(fs, readWarningFindings(set, checked)...)
-	fs = append(fs, pastedFindings(set)...) // audit_pasted.go
 	SortFindings(fs)
 	return fs
-}
-
-// cellFinding starts a finding about one cell.
-func cellFinding(c *verdict.Cell, rule string, level Level, msg string, dumps []string) Finding {
-	if dumps == nil {
-		dumps = c.Dumps()
-	}
-	return Finding{Rule: rule, Level: level, Run: c.Run, Target: c.Name, Scenario: c.Scenario, Message: msg, Dumps: dumps}
 }

@@ -1,7 +1,9 @@
 // Package audit finds where a set of measurements is soft: its rules read
 // the cells and verdicts of package verdict and the run.json records behind
 // them, and return findings (level, rule id, message, the dumps involved)
-// that pages show as badges and `fairbench audit` prints. It also checks a
+// that pages show as badges and `fairbench audit` prints. Rules lists the
+// rules in the order Audit runs them, each with what it finds and what to
+// do about it (WriteRulesMarkdown writes that list). It also checks a
 // published table against the dumps it was made from, and writes the
 // before/after report of `fairbench compare`.
 //

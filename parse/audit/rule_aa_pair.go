@@ -114,3 +114,6 @@ func aaExceedP(w verdict.Welch, delta float64) float64 {
 	}
 	return 1 - half
 }
+
+// Rules about the repetitions of one cell and how they ran.
+const RuleAAPair = "aa-pair" // an A/A pair that is not "~", or was not measured

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -15,11 +14,11 @@ import (
 const RuleSettingsUnknown = "settings-unknown"
 
 // pastedFindings reports, per measurement (warm-ups aside), the load
-// settings its dump leaves unknown. Registered in Audit with one line.
+// settings its dump leaves unknown.
 func pastedFindings(set *parse.Set) []Finding {
 	var fs []Finding
 	for _, m := range set.Measurements {
-		if m.Warmup || !inThroughputPass(m) { // a latency point's settings are the run's (rule_openmodel.go)
+		if m.Warmup || !inThroughputPass(m) { // a latency point's settings are the run's (the open-model rules)
 			continue
 		}
 		missing := unknownSettings(m.Settings)
@@ -49,12 +48,4 @@ func unknownSettings(s parse.SettingSources) []string {
 		}
 	}
 	return out
-}
-
-// joinWords writes "a", "a and b", "a, b and c".
-func joinWords(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

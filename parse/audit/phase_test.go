@@ -251,7 +251,7 @@ func TestFailedPhasePointNotRetaken(t *testing.T) {
 		{Target: "a", Scenario: "ping", Rep: 1, Tool: parse.ToolWrk},
 		{Target: "a", Scenario: "ping", Rep: 1, Tool: parse.ToolVegeta, Phase: parse.PhaseLatency, Rate: 500, RateFraction: 0.5, ExitStatus: 1, Error: "exit status 1"},
 	}}}
-	fs := rulesOfKind(runFindings(&parse.Set{Runs: []*parse.Run{r}}), RuleToolFailed)
+	fs := rulesOfKind(toolFailedFindings(&parse.Set{Runs: []*parse.Run{r}}), RuleToolFailed)
 	if len(fs) != 1 || fs[0].Level != LevelError || !strings.Contains(fs[0].Message, "measurement rep 1 latency at 50%: vegeta exited with status 1") {
 		t.Errorf("want one error naming the latency point, got %v", fs)
 	}

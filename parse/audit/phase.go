@@ -13,8 +13,9 @@ import (
 // point (an offered rate) and a sweep point (a connection count) measure
 // something else: a sweep point at 1 connection is not a repetition of the
 // throughput cell, and a rate chosen as a share of the cell's capacity is
-// not a sample of it. Their own rules are in rule_openmodel.go and
-// rule_sweep.go. A phase this package does not know is left out too.
+// not a sample of it. Their own rules are achieved-below-offered,
+// errors-at-rate and sweep-too-few-points. A phase this package does not
+// know is left out too.
 func inThroughputPass(m *parse.Measurement) bool {
 	return m.Phase == parse.PhaseThroughput
 }

@@ -3,20 +3,15 @@ package audit
 import (
 	"fmt"
 	"math"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
-// Rules about who was the bottleneck, and what the latency means.
+// Rules about who was the bottleneck: the load generator or the server.
 const (
 	RuleClientSaturated    = "client-saturated"     // the load generator near the CPUs it could use
 	RuleServerNotSaturated = "server-not-saturated" // the server well below its CPUs
-	RuleClosedLoop         = "closed-loop-latency"  // tail percentiles of closed-loop latency (coordinated omission)
-	RuleTailSamples        = "percentile-samples"   // a percentile with fewer than MinTailSamples beyond it
 )
 
 // saturationFindings compares each cell's client and server CPU use with
@@ -69,52 +64,4 @@ func clientSaturatedSpec(phase string, th verdict.Thresholds) foldSpec {
 			return fmt.Sprintf("the load generator kept at least %.0f%% of the CPUs it could use busy %s (%s): the numbers measure the client as much as the servers: each is a lower bound of its target's capacity, so a comparison one wins reads \"at least\" and one it loses reads \"~\" (client-bound); give the client more CPUs (or wrk more threads) or use a lighter load generator",
 				th.ClientSaturation*100, scope, evidenceList(ev))
 		}}
-}
-
-// scopeSpace is scope and a space, or "" when scope is "".
-func scopeSpace(scope string) string {
-	if scope == "" {
-		return ""
-	}
-	return scope + " "
-}
-
-// latencyFindings runs the latency rules on one cell.
-func latencyFindings(c *verdict.Cell, th verdict.Thresholds) []Finding {
-	var fs []Finding
-	thin := map[float64]int64{} // percentile → fewest samples behind it
-	var thinDumps []string
-	for _, m := range c.Reps {
-		samples := m.Latency.Samples
-		if samples <= 0 {
-			samples = m.Requests - m.Errors.Timeout
-		}
-		for _, p := range m.Latency.Percentiles {
-			// beyond is rounded to 1e-6 of a sample: 10,000 × (1 − 0.999) is
-			// 9.9999…, which is 10 samples, not fewer.
-			beyond := math.Round(float64(samples)*(100-p.P)/100*1e6) / 1e6
-			if samples <= 0 || beyond >= float64(th.MinTailSamples) {
-				continue
-			}
-			if old, ok := thin[p.P]; !ok || samples < old {
-				thin[p.P] = samples
-			}
-			thinDumps = append(thinDumps, m.Source.File)
-		}
-	}
-	if len(thin) > 0 {
-		ps := make([]float64, 0, len(thin))
-		for p := range thin {
-			ps = append(ps, p)
-		}
-		sort.Float64s(ps)
-		var parts []string
-		for _, p := range ps {
-			parts = append(parts, fmt.Sprintf("p%s of %s samples", strconv.FormatFloat(p, 'f', -1, 64), parse.FormatCount(float64(thin[p]))))
-		}
-		fs = append(fs, cellFinding(c, RuleTailSamples, LevelWarning, fmt.Sprintf(
-			"%s: fewer than %d samples lie beyond each, so the value is one or two slow requests, not a percentile; drop it or run longer",
-			strings.Join(parts, ", "), th.MinTailSamples), uniqueSorted(thinDumps)))
-	}
-	return fs
 }

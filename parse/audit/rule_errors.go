@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/verdict"
@@ -10,10 +9,9 @@ import (
 
 // Rules about failed requests.
 const (
-	RuleNon2xx             = "non-2xx"              // responses other than 2xx/3xx
-	RuleSocketErrors       = "socket-errors"        // connect, read, write or other socket errors
-	RuleTimeouts           = "timeouts"             // timed-out requests, which censor latency
-	RuleErrorsAsThroughput = "errors-as-throughput" // the tool's req/s above good req/s by more than Noise
+	RuleNon2xx       = "non-2xx"       // responses other than 2xx/3xx
+	RuleSocketErrors = "socket-errors" // connect, read, write or other socket errors
+	RuleTimeouts     = "timeouts"      // timed-out requests, which censor latency
 )
 
 // badResponses counts the responses whose status was not 2xx or 3xx.
@@ -93,11 +91,6 @@ func errorFindings(c *verdict.Cell, th verdict.Thresholds) []Finding {
 			"%s timed out: their latency is missing from the percentiles (censored), so the tail looks better than it was; lower the load or raise the tool's timeout and report the timeouts beside the latency",
 			tmo.share()), uniqueSorted(tmo.dumps)))
 	}
-	if c.RPS.Valid() && c.GoodRPS.Valid() && c.RPS.Median > c.GoodRPS.Median*(1+th.Noise) {
-		fs = append(fs, cellFinding(c, RuleErrorsAsThroughput, LevelError, fmt.Sprintf(
-			"the tool's %s req/s counts failed responses; good responses were %s/s, %.1f%% fewer; publish good responses per second, or fix the errors first",
-			parse.FormatCount(c.RPS.Median), parse.FormatCount(c.GoodRPS.Median), (1-c.GoodRPS.Median/c.RPS.Median)*100), nil))
-	}
 	return fs
 }
 
@@ -113,11 +106,4 @@ func topMessage(counts map[string]int64) string {
 		return ""
 	}
 	return fmt.Sprintf(" (most often %q, %d×)", best, n)
-}
-
-// uniqueSorted is s sorted, each value once.
-func uniqueSorted(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -46,7 +46,7 @@ func pinningFindings(set *parse.Set) []Finding {
 }
 
 // startLoad is a machine's facts without the load at the start where the
-// run measured its windows' interference there (audit_interference.go):
+// run measured its windows' interference there (rule cpu-interference):
 // cpu-interference measured what the load at the start could only suggest.
 func startLoad(r *parse.Run, host string, f runjson.Facts) runjson.Facts {
 	if interferenceMeasured(r, host) {

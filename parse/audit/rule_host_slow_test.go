@@ -50,7 +50,7 @@ func TestHostSpeedFindings(t *testing.T) {
 				}
 			}
 		}
-		for _, f := range runFindings(set) {
+		for _, f := range toolFailedFindings(set) {
 			if f.Rule == RuleToolFailed {
 				t.Errorf("%s: a dropped turn reported as a tool failure: %s", tc.name, f.Message)
 			}

@@ -1,0 +1,280 @@
+package audit
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
+)
+
+// Rule is one audit rule: the id its findings carry, the levels they can
+// have, and what it finds and what to do about it.
+type Rule struct {
+	ID     string
+	Levels []Level // the levels its findings can carry, lowest first
+	// Doc is what the rule finds and what to do about it, in one or two
+	// plain sentences.
+	Doc string
+	// Table marks a rule of the published-table audit (AuditTable), which
+	// Audit does not run.
+	Table bool
+	// check returns the findings of this rule, and of the rules after it
+	// that are found in the same pass over the data and so have no check
+	// of their own. It is nil for those, and for the table rules.
+	check func(*input) []Finding
+}
+
+// input is what the checks read: the set, its cells and the thresholds,
+// and the indexes several checks share.
+type input struct {
+	set       *parse.Set
+	opts      AuditOptions
+	th        verdict.Thresholds // opts.Thresholds, or the defaults
+	cells     []*verdict.Cell
+	runs      map[string]*parse.Run // by ID
+	scenarios map[string]int        // run ID → its scenarios with cells
+	checked   map[string]bool       // runs whose dumps Integrity re-reads
+}
+
+func newInput(set *parse.Set, opts AuditOptions) *input {
+	in := &input{set: set, opts: opts, th: opts.Thresholds,
+		runs: map[string]*parse.Run{}, scenarios: map[string]int{}, checked: map[string]bool{}}
+	if in.th == (verdict.Thresholds{}) {
+		in.th = verdict.DefaultThresholds
+	}
+	in.cells = verdict.Cells(set, in.th)
+	for _, r := range set.Runs {
+		in.runs[r.ID] = r
+		if !opts.NoIntegrity && r.Path != "" {
+			in.checked[r.ID] = true
+		}
+	}
+	for _, g := range verdict.GroupByScenario(in.cells) {
+		in.scenarios[g[0].Run]++
+	}
+	return in
+}
+
+// eachCell runs rules that look at one cell on every cell, in order.
+func (in *input) eachCell(rules func(*verdict.Cell, verdict.Thresholds) []Finding) []Finding {
+	var fs []Finding
+	for _, c := range in.cells {
+		fs = append(fs, rules(c, in.th)...)
+	}
+	return fs
+}
+
+// perCell is eachCell for a rule with at most one finding per cell.
+func (in *input) perCell(rule func(*verdict.Cell, verdict.Thresholds) (Finding, bool)) []Finding {
+	return in.eachCell(func(c *verdict.Cell, th verdict.Thresholds) []Finding {
+		if f, ok := rule(c, th); ok {
+			return []Finding{f}
+		}
+		return nil
+	})
+}
+
+// Rules returns every rule, in the order Audit runs their checks (a rule
+// found with another follows it), then the rules of the published-table
+// audit. The slice is a copy.
+func Rules() []Rule { return slices.Clone(rules) }
+
+// RuleByID returns the rule with id, and whether there is one.
+func RuleByID(id string) (Rule, bool) {
+	i := slices.IndexFunc(rules, func(r Rule) bool { return r.ID == id })
+	if i < 0 {
+		return Rule{}, false
+	}
+	return rules[i], true
+}
+
+var (
+	info         = []Level{LevelInfo}
+	warning      = []Level{LevelWarning}
+	errorOnly    = []Level{LevelError}
+	infoWarning  = []Level{LevelInfo, LevelWarning}
+	infoError    = []Level{LevelInfo, LevelError}
+	warningError = []Level{LevelWarning, LevelError}
+	anyLevel     = []Level{LevelInfo, LevelWarning, LevelError}
+)
+
+// rules is the registry. Its order is the order Audit runs the checks in;
+// findings are sorted afterwards (SortFindings), so the order matters only
+// among findings of one rule, which keep the order their checks made them
+// in.
+var rules = []Rule{
+	{ID: RuleTooFewReps, Levels: warning,
+		Doc:   "A cell has fewer repetitions than the threshold (MinReps), so its noise is unknown and no difference with it can be claimed. Run more repetitions.",
+		check: func(in *input) []Finding { return in.perCell(tooFewReps) }},
+	{ID: RuleNoisyCell, Levels: warning,
+		Doc:   "One target's repetitions spread more than the threshold (robust CV above MaxCV) while its scenario's other targets are steadier: the target is noisy on its own. Lengthen the duration or run more repetitions.",
+		check: noisyFindings},
+	{ID: RuleNoisyScenario, Levels: warning,
+		Doc: "Most targets of a scenario are noisy (their median robust CV is above MaxCV), so the host is the likely cause; its noisy cells are named in it, and a run where most scenarios are noisy gets one finding. Quiet the host: performance governor, pinning, a fresh server per repetition, no other load."},
+	{ID: RuleResponseSize, Levels: warning,
+		Doc:   "Bytes per response differ across a cell's repetitions, so the target did not send the same response every time. Check the responses with the gate and fix the target.",
+		check: func(in *input) []Finding { return in.perCell(responseSize) }},
+	{ID: RuleNon2xx, Levels: warningError,
+		Doc:   "Responses other than 2xx or 3xx; an error when they are more than MaxErrorShare of the requests. Check the gate transcript and the server's log, and fix the target.",
+		check: func(in *input) []Finding { return in.eachCell(errorFindings) }},
+	{ID: RuleSocketErrors, Levels: warningError,
+		Doc: "Requests that failed at the socket (connect, read or write): the server or the host ran out of something. Raise the file-descriptor and backlog limits, or lower the connections."},
+	{ID: RuleTimeouts, Levels: warningError,
+		Doc: "Requests that timed out: their latency is missing from the percentiles, so the tail looks better than it was. Lower the load or raise the tool's timeout, and report the timeouts beside the latency."},
+	{ID: RuleErrorsAsThroughput, Levels: errorOnly,
+		Doc:   "The tool's req/s is above the good responses per second by more than the noise threshold: it counts failed responses as throughput. Publish good responses per second, or fix the errors first.",
+		check: func(in *input) []Finding { return in.perCell(errorsAsThroughput) }},
+	{ID: RuleTailSamples, Levels: warning,
+		Doc:   "A latency percentile with fewer than MinTailSamples samples beyond it, in a cell or a latency-phase point: the value is one or two slow requests. Drop that percentile or run longer.",
+		check: func(in *input) []Finding { return in.eachCell(latencyFindings) }},
+	{ID: RuleSlowFirstRep, Levels: warning,
+		Doc:   "A cell's first repetition ran well below the others, standing apart from their spread: the server was not warm yet. Lengthen the warm-up.",
+		check: func(in *input) []Finding { return firstRepFindings(in.runs, in.cells, in.th) }},
+	{ID: RuleHostFirstRep, Levels: warning,
+		Doc: "Repetition 1 was the slowest in more of a run's cells than chance allows: the host was slow at the start of the run, not one target's warm-up. Quiet the host, or discard a first round of every target."},
+	{ID: RuleDrift, Levels: warning,
+		Doc:   "Req/s rose or fell at every repetition in more of a run's cells than chance gives: the host or the servers drift over the run (heat, frequency scaling, a leak). Quiet the host and interleave the targets.",
+		check: func(in *input) []Finding { return driftFindings(in.runs, in.cells, in.th) }},
+	{ID: RuleClosedLoop, Levels: info,
+		Doc:   "A run's latency is closed-loop, so its tail percentiles are understated (coordinated omission). For tail claims, read the latency phase's constant-rate numbers, or measure at a constant rate.",
+		check: func(in *input) []Finding { return closedLoopFindings(in.cells, openCells(in.set)) }},
+	{ID: RuleAchievedBelowOffered, Levels: warning,
+		Doc:   "A latency-phase point's achieved rate fell below the offered one, or its requests went out late, with who fell behind: the client (its latency is then not the server's) or the target. Give the load tool more CPUs or workers, or lower the rate.",
+		check: func(in *input) []Finding { return openModelFindings(in.set, in.th) }},
+	{ID: RuleErrorsAtRate, Levels: warningError,
+		Doc: "Failed requests at the latency phase's offered rates, from the lowest rate where they start: the latency there mixes answers and failures. Report that rate beside the latency, and fix the target or lower the rates."},
+	{ID: RuleClientCeiling, Levels: infoWarning,
+		Doc:   "What the calibration before a scenario's latency points found: the client's own CPU set the ceiling rate, or the target held it back; a warning when points were left out for the client's limit. Give the load tool more CPUs (or more workers) to measure them.",
+		check: func(in *input) []Finding { return ceilingFindings(in.set, in.th) }},
+	{ID: RuleSweepPoints, Levels: warning,
+		Doc:   "A saturation curve measured on fewer than four connection counts, or with one repetition at some count, cannot show its knee. Sweep more counts, each repeated.",
+		check: func(in *input) []Finding { return sweepFindings(in.set) }},
+	{ID: RuleOutlierRep, Levels: warning,
+		Doc:   "One repetition lies far from the others of its cell, beyond their spread and the scenario's noise: a stall or a burst. Read its dump, and run the cell again.",
+		check: func(in *input) []Finding { return outlierFindings(in.cells, in.th) }},
+	{ID: RuleProcess, Levels: warning,
+		Doc:   "In a collected run, one repetition of a target (one server process) ran slower or faster on every scenario than the target's other repetitions allow. Look at what that process did, and run more repetitions so one process weighs less.",
+		check: func(in *input) []Finding { return processFindings(in.set, in.cells, in.opts.Pairs, in.th) }},
+	{ID: RuleHostPair, Levels: warning,
+		Doc:   "Targets of one scenario, or one target's repetitions, ran on different server and client machines, so their numbers compare machines too. Measure every target of a comparison on one host pair.",
+		check: func(in *input) []Finding { return hostPairFindings(in.cells) }},
+	{ID: RuleNotInterleaved, Levels: warning,
+		Doc:   "A target's repetitions ran back to back, so a slow spell of the host lands on it alone (needs the run order). Interleave the targets across repetitions, as fairbench collect does.",
+		check: func(in *input) []Finding { return interleaveFindings(in.set) }},
+	{ID: RuleClientSaturated, Levels: warning,
+		Doc:   "The load generator kept nearly all the CPUs it could use busy, so the number is a lower bound of the target's capacity; folded to one finding per run or target where all its cells show it. Give the client more CPUs, or use a lighter load generator.",
+		check: func(in *input) []Finding { return saturationFindings(in.set, in.cells, in.th) }},
+	{ID: RuleServerNotSaturated, Levels: infoWarning,
+		Doc: "The server kept well below its CPUs busy, so the number describes the load generator or the network more than the framework; a warning when the client was saturated too. Add connections or client CPUs, or give the server one CPU per thread it runs."},
+	{ID: RuleMixedSettings, Levels: errorOnly,
+		Doc:   "Load settings (tool, connections, threads, pipelining, duration, rate) differ within one scenario, so its numbers cannot be compared. Measure every target with the same settings.",
+		check: func(in *input) []Finding { return MixedSettings(in.set.Measurements) }},
+	{ID: RuleMixedHosts, Levels: warning,
+		Doc:   "The set's runs come from different hosts, whose numbers are not comparable. Compare targets only within one run.",
+		check: func(in *input) []Finding { return mixedHostFindings(in.set.Runs) }},
+	{ID: RuleRunIncomplete, Levels: warning,
+		Doc:   "A run whose status in run.json is not complete: some measurements may be missing. Finish it with fairbench collect -resume.",
+		check: func(in *input) []Finding { return runIncompleteFindings(in.set) }},
+	{ID: RuleToolFailed, Levels: infoError,
+		Doc:   "A measurement whose tool exited non-zero or failed, as run.json records: its numbers are not counted; a note when it was taken again. Read the dump's .stderr and run again.",
+		check: func(in *input) []Finding { return toolFailedFindings(in.set) }},
+	{ID: RuleGateFailed, Levels: warning,
+		Doc:   "A target failed the conformance gate, so the scenarios it failed were not measured. Read its transcript and fix the target.",
+		check: func(in *input) []Finding { return gateFailedFindings(in.set) }},
+	{ID: RulePinning, Levels: anyLevel,
+		Doc:   "What collect's pinning audit recorded: server and client sharing a core, a server across L3 domains or on E-cores, an offline CPU, no pinning. Pin server and client to separate physical cores.",
+		check: func(in *input) []Finding { return pinningFindings(in.set) }},
+	{ID: RuleCPUGovernor, Levels: warning,
+		Doc: "A cpufreq governor other than performance, so the clock follows the load. Set the performance governor for the run."},
+	{ID: RuleCPUBoost, Levels: warning,
+		Doc: "CPU boost (turbo) was on, so the clock follows temperature and how many cores are busy and drifts during a run. Turn boost off for the run."},
+	{ID: RuleLoadAverage, Levels: warning,
+		Doc: "The load average was high when the run started, so other work may have run on the benchmark's CPUs (not reported where the run measured interference itself). Stop that work and start when the host is idle."},
+	{ID: RuleCPUInterference, Levels: warning,
+		Doc:   "Other processes, or the hypervisor's steal, took more than a share of the server's or the client's CPUs during the measured windows. Stop or move that load, or run on dedicated CPUs, and run again.",
+		check: func(in *input) []Finding { return interferenceFindings(in.set, in.th) }},
+	{ID: RuleHostSlow, Levels: infoWarning,
+		Doc:   "The host speed probe (fixed CPU work timed around each turn) ran slow around some turns, so those cells come from a slower machine; a note names the turns the collector took again. Collect again when the host is quiet, with retake_slow set.",
+		check: func(in *input) []Finding { return hostSpeedFindings(in.set, in.th) }},
+	{ID: RuleAAPair, Levels: warningError,
+		Doc:   "The A/A pair (one program under two names) differs by more than the noise threshold, which raises the scenario's noise floor, or was not measured. Find the cause (other load, CPU placement, frequency scaling) and run again.",
+		check: func(in *input) []Finding { return aaFindings(in.set.Runs, in.cells, in.opts.Pairs, in.th) }},
+	{ID: RulePower, Levels: info,
+		Doc: "The smallest difference each scenario of a run could claim, and about how many repetitions 5% and 10% need. Run more repetitions, or quiet the host, to resolve smaller differences.",
+		check: func(in *input) []Finding {
+			return powerFindings(verdict.Decide(in.set, in.cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: in.th, AAPairs: in.opts.Pairs}))
+		}},
+	{ID: RuleDumpMissing, Levels: errorOnly,
+		Doc: "A dump run.json lists is missing or cannot be read, so its numbers cannot be checked. Restore it from a copy, or measure again.",
+		check: func(in *input) []Finding {
+			var fs []Finding
+			for _, r := range in.set.Runs {
+				if in.checked[r.ID] {
+					fs = append(fs, Integrity(r)...)
+				}
+			}
+			return fs
+		}},
+	{ID: RuleDumpChanged, Levels: errorOnly,
+		Doc: "A dump whose sha256 differs from the one run.json recorded: it changed after the tool wrote it. Restore the original, or measure again."},
+	{ID: RuleDumpUnverified, Levels: warning,
+		Doc: "Dumps for which run.json records no sha256, so a change after they were written would go unnoticed. Collect again; collect records a sha256 for every dump."},
+	{ID: RuleFileRefused, Levels: errorOnly,
+		Doc: "A file of a run dir the reader refuses (a link out of the run dir, a special file, a file over its limit), so it is neither shown nor published. Make it a regular file inside the run dir."},
+	{ID: RuleDumpOrphan, Levels: info,
+		Doc: "A dump the collector stored but did not record before it stopped; it is kept and not counted, as the measurement was taken again. Nothing to do."},
+	{ID: RuleDumpExtra, Levels: warning,
+		Doc: "A file under dumps/ that run.json does not list, so nothing says how it was made. Remove it, or finish the run with fairbench collect -resume."},
+	{ID: RuleReadWarning, Levels: warning,
+		Doc:   "A reader's warning about a dump, passed on (sha256 warnings aside where the run's dumps were checked). Read the warning and the dump.",
+		check: func(in *input) []Finding { return readWarningFindings(in.set, in.checked) }},
+	{ID: RuleSettingsUnknown, Levels: warning,
+		Doc:   "A dump does not say a load setting a comparison depends on (URL, connections, pipelining, duration), as when a post pastes a tool's tables alone. Publish the tool's whole output with its command line.",
+		check: func(in *input) []Finding { return pastedFindings(in.set) }},
+
+	{ID: RuleTableMismatch, Levels: errorOnly, Table: true,
+		Doc: "A number in a published table is not what the dumps say. Correct the table, or publish the dumps it was made from."},
+	{ID: RuleTableRowWithoutDump, Levels: errorOnly, Table: true,
+		Doc: "A table row whose target has no dump at all. Publish its dumps, or drop the row."},
+	{ID: RuleTableNumberWithoutDump, Levels: errorOnly, Table: true,
+		Doc: "A table number whose target and scenario have no dump. Publish the dump, or drop the number."},
+	{ID: RuleTableDumpWithoutRow, Levels: warning, Table: true,
+		Doc: "A measured target that the table leaves out. Add its row, or say why it is left out."},
+	{ID: RuleTableUnchecked, Levels: info, Table: true,
+		Doc: "A table column no dump could check. Check it by hand."},
+	{ID: RuleTableAveragedPercentile, Levels: warning, Table: true,
+		Doc: "A latency percentile in the table is the mean of the repetitions' percentiles, which is not a percentile of any distribution. Publish the median of the repetitions, or the percentile of all requests."},
+}
+
+// WriteRulesMarkdown writes the rules as markdown, in registry order: the
+// audit's rules, then the published-table audit's, each with its id, the
+// levels it can raise and its Doc. `fairbench help rules` prints it.
+func WriteRulesMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# Audit rules\n\nEach finding names one of these rules and has a level: an error means a number or a claim is wrong as published, a warning that it holds only with the caveat, info is context. `fairbench audit` exits 1 on any error.\n")
+	section := ""
+	for _, r := range rules {
+		s := "## Rules of the audit\n"
+		if r.Table {
+			s = "## Rules of the published-table audit\n"
+		}
+		if s != section {
+			section = s
+			b.WriteString("\n" + s)
+		}
+		levels := make([]string, len(r.Levels))
+		for i, l := range r.Levels {
+			levels[i] = l.String()
+		}
+		label := "Level"
+		if len(levels) > 1 {
+			label = "Levels"
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n%s: %s.\n\n%s\n", r.ID, label, strings.Join(levels, ", "), r.Doc)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
