@@ -35,9 +35,8 @@ var speedScript = `s=$(date +%s%N); i=0; while [ $i -lt ` + strconv.Itoa(speedLo
 // often the host is probed meanwhile. A turn is taken again only while
 // slow turns are at most half of the turns (retakeShare): a host slow
 // through most of a run is not made faster by a second pass, and its
-// fastest probes were the exception. (A quarter was too few: in the nest
-// run of 23:48, 18 of 48 turns ran slow in spells, none was taken again,
-// and one of them served 0.47 of its target's requests.)
+// fastest probes were the exception. A smaller share leaves runs whose
+// slow spells span many turns with none taken again.
 const (
 	speedWait   = 2 * time.Minute
 	speedBudget = 6 * time.Minute

@@ -56,7 +56,7 @@ import (
 //	source          {"file", "line_start", "line_end", "sha256"}
 //	warnings        problems met while reading that did not stop it
 //
-// Added with the dialect readers (issue 3):
+// Where the dialect prints them:
 //
 //	requests_sent   requests sent, where counted apart from completed (autocannon), else 0
 //	rps_stdev, rps_max, rps_min  the tool's per-interval req/s spread, where printed
@@ -66,13 +66,12 @@ import (
 //	latency_samples latency samples behind the summary, where printed (wrk2, autocannon --json)
 //	mismatches      autocannon -E responses with an unexpected body
 //
-// Added with SSH hosts and shards (issue 9), present only where a run dir
-// says them:
+// SSH hosts and shards, present only where a run dir says them:
 //
 //	server_host, client_host  the machines that ran the server and the load tool
 //	shard           "I/N", in a run merged from shards
 //
-// Added with pasted posts (issue 18):
+// Pasted posts:
 //
 //	settings_from   {"url", "connections", "threads", "pipelining", "duration"}: where each
 //	                setting came from: "printed" (the tool's output), "command line",
@@ -83,7 +82,7 @@ import (
 //	bytes_per_s_samples  {"mean", "stdev", "min", "max", "percentiles": {"2.5": B/s, …}}:
 //	                the tool's per-interval bytes/s, where printed (autocannon)
 //
-// Added with the open-model phase (issue 16), present only where set:
+// The open-model phase, present only where set:
 //
 //	phase           "latency" (open model) or "sweep"; absent for the closed-loop pass
 //	rate            the offered rate in req/s (wrk2 -R, bombardier -r, a run dir's

@@ -1,5 +1,5 @@
-// Command overhead measures the two costs of the collector that issue 4
-// bounds, side by side in one run, and prints them:
+// Command overhead measures the two costs the collector is held to, side
+// by side in one run, and prints them:
 //
 //   - collector overhead: the wall time of `fairbench collect` on a suite of
 //     4 targets × 3 scenarios × 3 repetitions with 2 s windows and 1 s
