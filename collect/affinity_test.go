@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/collect/pinning"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // TestKeepOffServerCPUs: for a window, every thread of fairbench leaves
@@ -39,7 +39,7 @@ func TestKeepOffServerCPUs(t *testing.T) {
 	back()
 	after := allowed()
 	for list := range during {
-		if cpus, _ := pinning.ParseList(list); len(cpus) == 0 || cpus[0] == 0 {
+		if cpus, _ := runjson.ParseCPUList(list); len(cpus) == 0 || cpus[0] == 0 {
 			t.Errorf("a thread of fairbench may run on %q during the window, want CPU 0 left out", list)
 		}
 	}

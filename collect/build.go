@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // built is what building one target left: the build's wall time, its
@@ -132,7 +132,7 @@ func onlineCPUs(ctx context.Context, m Machine) int {
 	if err != nil {
 		return 1
 	}
-	cpus, err := pinning.ParseList(strings.TrimSpace(files[online]))
+	cpus, err := runjson.ParseCPUList(strings.TrimSpace(files[online]))
 	if err != nil || len(cpus) == 0 {
 		return 1
 	}

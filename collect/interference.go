@@ -129,7 +129,7 @@ func (c *collector) endWindow(w *windowStart, target, tool float64) *runjson.Int
 // not pinned, or pinned to CPUs the set shares). Nil when list cannot be
 // read.
 func setLoad(a, b pinning.Stat, m Machine, list string, groups []cpuGroup) *runjson.CPUSetLoad {
-	set, err := pinning.ParseList(list)
+	set, err := runjson.ParseCPUList(list)
 	if err != nil {
 		return nil
 	}
@@ -141,7 +141,7 @@ func setLoad(a, b pinning.Stat, m Machine, list string, groups []cpuGroup) *runj
 		if g.m != m {
 			continue
 		}
-		pin, err := pinning.ParseList(g.cpus)
+		pin, err := runjson.ParseCPUList(g.cpus)
 		if err != nil || len(pin) == 0 || len(set) == 0 || slices.ContainsFunc(pin, func(cpu int) bool { return slices.Contains(set, cpu) }) {
 			ours += g.seconds
 		}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -170,7 +169,7 @@ func (c *collector) calibrateOn(ctx context.Context, t suite.Target, p phasePoin
 // list, else every logical CPU of the machine it runs on.
 func (c *collector) clientCPUCount() int {
 	if list := c.suite.Isolation.ClientCPUs; list != "" {
-		if cpus, err := pinning.ParseList(list); err == nil {
+		if cpus, err := runjson.ParseCPUList(list); err == nil {
 			return len(cpus)
 		}
 	}

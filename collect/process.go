@@ -16,8 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/fairbench/fairbench/collect/machine"
-	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Server is a running target: a process group of its own, pinned to a CPU
@@ -305,7 +305,7 @@ func idsIn(dir string) []int {
 // meanwhile inherit the mask. It does nothing when cpus is empty, cannot
 // be read, or covers every CPU fairbench may use.
 func keepOff(cpus string) func() {
-	set, err := pinning.ParseList(cpus)
+	set, err := runjson.ParseCPUList(cpus)
 	if err != nil || len(set) == 0 {
 		return func() {}
 	}

@@ -15,11 +15,11 @@ import (
 // L3 domains or sits on E-cores, a set names an offline CPU), weak
 // (warning) or could not be checked (info). Each ends with its fix.
 func Audit(t runjson.Topology, server, client string) ([]runjson.PinFinding, error) {
-	srv, err := ParseList(server)
+	srv, err := runjson.ParseCPUList(server)
 	if err != nil {
 		return nil, fmt.Errorf("server CPUs: %w", err)
 	}
-	cli, err := ParseList(client)
+	cli, err := runjson.ParseCPUList(client)
 	if err != nil {
 		return nil, fmt.Errorf("client CPUs: %w", err)
 	}
@@ -40,16 +40,16 @@ func Audit(t runjson.Topology, server, client string) ([]runjson.PinFinding, err
 		add(LevelWarning, "no pinning: the server and the load tool share every CPU, so each measures the other too; pin them (%s)", hint)
 		return fs, nil
 	case len(cli) == 0:
-		add(LevelWarning, "the load tool is not pinned: it may run on the server's CPUs %s; pin it (%s)", FormatList(srv), hint)
+		add(LevelWarning, "the load tool is not pinned: it may run on the server's CPUs %s; pin it (%s)", runjson.FormatCPUList(srv), hint)
 	case len(srv) == 0:
-		add(LevelWarning, "the server is not pinned: it may run on the load tool's CPUs %s; pin it (%s)", FormatList(cli), hint)
+		add(LevelWarning, "the server is not pinned: it may run on the load tool's CPUs %s; pin it (%s)", runjson.FormatCPUList(cli), hint)
 	}
 	for _, set := range []struct {
 		name string
 		cpus []int
 	}{{"server", srv}, {"client", cli}} {
 		if off := slices.DeleteFunc(slices.Clone(set.cpus), l.isOnline); len(off) > 0 {
-			add(LevelError, "%s CPUs %s: CPU %s is offline (online: %s), so taskset refuses it or the %s runs on fewer CPUs than the suite says; bring it online (echo 1 | sudo tee /sys/devices/system/cpu/cpu%d/online, for each) or drop it from the list", set.name, FormatList(set.cpus), FormatList(off), l.t.Online, set.name, off[0])
+			add(LevelError, "%s CPUs %s: CPU %s is offline (online: %s), so taskset refuses it or the %s runs on fewer CPUs than the suite says; bring it online (echo 1 | sudo tee /sys/devices/system/cpu/cpu%d/online, for each) or drop it from the list", set.name, runjson.FormatCPUList(set.cpus), runjson.FormatCPUList(off), l.t.Online, set.name, off[0])
 		}
 	}
 	l.auditIsolated(srv, "server", add)
@@ -76,7 +76,7 @@ func (l *layout) exist(name string, set []int) error {
 		for _, c := range l.t.CPUs {
 			all = append(all, c.ID)
 		}
-		return fmt.Errorf("%s CPUs %s: this machine has no CPU %s (it has %s)", name, FormatList(set), FormatList(missing), FormatList(all))
+		return fmt.Errorf("%s CPUs %s: this machine has no CPU %s (it has %s)", name, runjson.FormatCPUList(set), runjson.FormatCPUList(missing), runjson.FormatCPUList(all))
 	}
 	return nil
 }
@@ -91,10 +91,10 @@ func (l *layout) auditIsolated(set []int, name string, add addFunc) {
 	if l.t.Isolated == nil || len(set) < 2 {
 		return
 	}
-	iso, _ := ParseList(*l.t.Isolated)
+	iso, _ := runjson.ParseCPUList(*l.t.Isolated)
 	in := slices.DeleteFunc(slices.Clone(set), func(c int) bool { return !slices.Contains(iso, c) })
 	if len(in) > 1 {
-		add(LevelWarning, "the %s's CPUs %s are isolated (isolcpus=): the scheduler does not spread threads across isolated CPUs, so the %s's threads may all run on one of them; pin each thread yourself, or use CPUs that are not isolated (nohz_full without isolcpus keeps the balancing)", name, FormatList(in), name)
+		add(LevelWarning, "the %s's CPUs %s are isolated (isolcpus=): the scheduler does not spread threads across isolated CPUs, so the %s's threads may all run on one of them; pin each thread yourself, or use CPUs that are not isolated (nohz_full without isolcpus keeps the balancing)", name, runjson.FormatCPUList(in), name)
 	}
 }
 
@@ -115,7 +115,7 @@ func (l *layout) auditShared(srv, cli []int, add addFunc, hint string) bool {
 		}
 	}
 	if len(both) > 0 {
-		add(LevelError, "CPU %s is in both the server's and the client's set: the load tool takes CPU time from the server it measures; give them separate physical cores (%s)", FormatList(both), hint)
+		add(LevelError, "CPU %s is in both the server's and the client's set: the load tool takes CPU time from the server it measures; give them separate physical cores (%s)", runjson.FormatCPUList(both), hint)
 	}
 	if len(pairs) > 0 {
 		add(LevelError, "the server and the client share physical cores (server/client SMT siblings: %s): the two threads of a core share its execution units and caches, so the load tool slows the server down; give them separate physical cores (%s)", strings.Join(pairs, " "), hint)
@@ -131,10 +131,10 @@ func (l *layout) auditServer(srv, cli []int, checkL3 bool, add addFunc, hint str
 		return
 	}
 	if ds := l.domains(srv); len(ds) > 1 {
-		add(LevelError, "the server's CPUs %s span %d L3 domains (%s): its threads reach each other's data across the dies, which is slower and varies with where the scheduler puts them; keep the server in one (%s)", FormatList(srv), len(ds), strings.Join(ds, " and "), hint)
+		add(LevelError, "the server's CPUs %s span %d L3 domains (%s): its threads reach each other's data across the dies, which is slower and varies with where the scheduler puts them; keep the server in one (%s)", runjson.FormatCPUList(srv), len(ds), strings.Join(ds, " and "), hint)
 	}
 	if e := l.ofType(srv, "E"); len(e) > 0 {
-		add(LevelError, "the server runs on E-cores %s: they are slower than the P-cores (%s), so its speed depends on where the scheduler puts each thread; keep the server on P-cores (%s)", FormatList(e), FormatList(l.ofType(l.onlineCPUs(), "P")), hint)
+		add(LevelError, "the server runs on E-cores %s: they are slower than the P-cores (%s), so its speed depends on where the scheduler puts each thread; keep the server on P-cores (%s)", runjson.FormatCPUList(e), runjson.FormatCPUList(l.ofType(l.onlineCPUs(), "P")), hint)
 	}
 	var idle []int
 	for _, c := range srv {
@@ -146,7 +146,7 @@ func (l *layout) auditServer(srv, cli []int, checkL3 bool, add addFunc, hint str
 	}
 	if len(idle) > 0 {
 		whole := append(slices.Clone(srv), idle...)
-		add(LevelWarning, "the server's CPUs %s leave their SMT siblings %s to anything else the machine runs, which then shares the server's cores; give the server whole cores (server_cpus = %q)", FormatList(srv), FormatList(idle), FormatList(whole))
+		add(LevelWarning, "the server's CPUs %s leave their SMT siblings %s to anything else the machine runs, which then shares the server's cores; give the server whole cores (server_cpus = %q)", runjson.FormatCPUList(srv), runjson.FormatCPUList(idle), runjson.FormatCPUList(whole))
 	}
 	if checkL3 && len(cli) > 0 && l.l3Known(srv) && l.l3Known(cli) {
 		ds := l.domains(srv)

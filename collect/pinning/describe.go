@@ -2,6 +2,7 @@ package pinning
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strconv"
 	"text/tabwriter"
@@ -16,9 +17,9 @@ func Describe(t runjson.Topology, from string) []string {
 	lines := []string{"CPU topology (" + from + "): " + t.Summary()}
 	iso := "unknown"
 	if t.Isolated != nil {
-		iso = or(*t.Isolated, "none")
+		iso = cmp.Or(*t.Isolated, "none")
 	}
-	lines = append(lines, fmt.Sprintf("online %s, isolated %s, SMT control %s", or(t.Online, "unknown"), iso, or(t.SMTControl, "unknown")))
+	lines = append(lines, fmt.Sprintf("online %s, isolated %s, SMT control %s", cmp.Or(t.Online, "unknown"), iso, cmp.Or(t.SMTControl, "unknown")))
 	if len(t.CPUs) == 0 {
 		return lines
 	}
@@ -27,7 +28,7 @@ func Describe(t runjson.Topology, from string) []string {
 	fmt.Fprintln(w, "cpu\tpackage\tdie\tcore\tsiblings\tL3\ttype\tgovernor\tdriver")
 	for _, c := range t.CPUs {
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, num(c.Package), num(c.Die), num(c.Core),
-			or(c.Siblings, "?"), or(c.L3, "?"), or(c.Type, "-"), or(c.Governor, "?"), or(c.Driver, "?"))
+			cmp.Or(c.Siblings, "?"), cmp.Or(c.L3, "?"), cmp.Or(c.Type, "-"), cmp.Or(c.Governor, "?"), cmp.Or(c.Driver, "?"))
 	}
 	w.Flush()
 	for _, l := range bytes.Split(bytes.TrimRight(b.Bytes(), "\n"), []byte("\n")) {
@@ -41,11 +42,4 @@ func num(n *int) string {
 		return "?"
 	}
 	return strconv.Itoa(*n)
-}
-
-func or(s, otherwise string) string {
-	if s == "" {
-		return otherwise
-	}
-	return s
 }

@@ -32,7 +32,7 @@ type layout struct {
 
 func newLayout(t runjson.Topology) *layout {
 	l := &layout{t: t, cpus: map[int]runjson.CPU{}, core: map[int]string{}, cores: map[string][]int{}, l3: map[int]string{}}
-	if ids, err := ParseList(t.Online); err == nil && len(ids) > 0 {
+	if ids, err := runjson.ParseCPUList(t.Online); err == nil && len(ids) > 0 {
 		l.online = map[int]bool{}
 		for _, c := range ids {
 			l.online[c] = true
@@ -47,8 +47,8 @@ func newLayout(t runjson.Topology) *layout {
 			l.core[c.ID] = key
 			l.cores[key] = append(l.cores[key], c.ID)
 		}
-		if ids, err := ParseList(c.L3); err == nil && len(ids) > 0 {
-			l.l3[c.ID] = FormatList(ids)
+		if ids, err := runjson.ParseCPUList(c.L3); err == nil && len(ids) > 0 {
+			l.l3[c.ID] = runjson.FormatCPUList(ids)
 		}
 	}
 	return l

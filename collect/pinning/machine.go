@@ -16,8 +16,8 @@ import (
 // the fix for this machine's driver and knob.
 func Machine(t runjson.Topology, server, client string) []runjson.PinFinding {
 	l := newLayout(t)
-	srv, _ := ParseList(server)
-	cli, _ := ParseList(client)
+	srv, _ := runjson.ParseCPUList(server)
+	cli, _ := runjson.ParseCPUList(client)
 	used := slices.Compact(slices.Sorted(slices.Values(append(srv, cli...))))
 	if len(srv) == 0 || len(cli) == 0 {
 		used = l.onlineCPUs() // an unpinned side runs anywhere
@@ -55,7 +55,7 @@ func (l *layout) governorFinding(used []int) (runjson.PinFinding, bool) {
 	var parts []string
 	var all []int
 	for _, g := range slices.Sorted(maps.Keys(byGov)) {
-		parts = append(parts, fmt.Sprintf("CPUs %s run %s", FormatList(byGov[g]), g))
+		parts = append(parts, fmt.Sprintf("CPUs %s run %s", runjson.FormatCPUList(byGov[g]), g))
 		all = append(all, byGov[g]...)
 	}
 	driver := ""
@@ -64,5 +64,5 @@ func (l *layout) governorFinding(used []int) (runjson.PinFinding, bool) {
 	}
 	return runjson.PinFinding{Rule: RuleCPUGovernor, Level: LevelWarning, Message: fmt.Sprintf(
 		"%s%s, not performance: the clock follows load, so a window's first seconds and a lightly loaded target run slower; set performance for the run: sudo cpupower -c %s frequency-set -g performance (apt-get install linux-cpupower), or write performance into /sys/devices/system/cpu/cpuN/cpufreq/scaling_governor of each",
-		strings.Join(parts, ", "), driver, FormatList(all))}, true
+		strings.Join(parts, ", "), driver, runjson.FormatCPUList(all))}, true
 }

@@ -65,14 +65,14 @@ func Read(r Roots) runjson.Topology {
 	types := map[int]string{}
 	for dev, typ := range map[string]string{"cpu_core": "P", "cpu_atom": "E"} {
 		if l, ok := r.sysFile("devices/" + dev + "/cpus"); ok {
-			cpus, _ := ParseList(l)
+			cpus, _ := runjson.ParseCPUList(l)
 			for _, c := range cpus {
 				types[c] = typ
 			}
 		}
 	}
 	online := map[int]bool{}
-	onlineList, err := ParseList(t.Online)
+	onlineList, err := runjson.ParseCPUList(t.Online)
 	if t.Online == "" || err != nil {
 		onlineList = nil
 	}
@@ -94,7 +94,7 @@ func Read(r Roots) runjson.Topology {
 // else the processors of /proc/cpuinfo.
 func (r Roots) cpuIDs(info map[int]procCPU) []int {
 	if l, ok := r.sysFile(cpuDir + "/present"); ok {
-		if ids, err := ParseList(l); err == nil && len(ids) > 0 {
+		if ids, err := runjson.ParseCPUList(l); err == nil && len(ids) > 0 {
 			return ids
 		}
 	}
@@ -102,7 +102,7 @@ func (r Roots) cpuIDs(info map[int]procCPU) []int {
 	entries, _ := os.ReadDir(filepath.Join(r.Sys, cpuDir))
 	for _, e := range entries {
 		if n, ok := strings.CutPrefix(e.Name(), "cpu"); ok {
-			if id, err := strconv.Atoi(n); err == nil && id >= 0 && id <= maxCPU {
+			if id, err := strconv.Atoi(n); err == nil && id >= 0 && id <= runjson.MaxCPU {
 				ids = append(ids, id)
 			}
 		}

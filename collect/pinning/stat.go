@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/fairbench/fairbench/parse/runjson"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,7 +61,7 @@ func ParseStat(text []byte, name string) (Stat, error) {
 			continue
 		}
 		id, err := strconv.Atoi(fields[0][3:])
-		if err != nil || id < 0 || id > maxCPU {
+		if err != nil || id < 0 || id > runjson.MaxCPU {
 			return Stat{}, fmt.Errorf("%s:%d: %q is not a CPU", name, n, fields[0])
 		}
 		s.CPUs[id] = t
@@ -108,7 +109,7 @@ type Usage struct {
 // b. A counter that went backwards (iowait does, on some kernels) counts
 // as zero.
 func Delta(a, b Stat, cpus []int) Usage {
-	u := Usage{CPUs: FormatList(cpus)}
+	u := Usage{CPUs: runjson.FormatCPUList(cpus)}
 	if len(cpus) == 0 {
 		u.add(a.All, b.All)
 		return u

@@ -38,11 +38,11 @@ func (l *layout) suggest() Suggestion {
 	if p := l.ofType(online, "P"); len(p) > 0 {
 		if pc := l.physicalCores(p); len(pc) >= 2 {
 			cores = pc
-			note("hybrid CPU: P-cores %s only; the E-cores %s are left to the rest of the machine", FormatList(p), FormatList(l.ofType(online, "E")))
+			note("hybrid CPU: P-cores %s only; the E-cores %s are left to the rest of the machine", runjson.FormatCPUList(p), runjson.FormatCPUList(l.ofType(online, "E")))
 		}
 	}
 	if len(cores) >= minCoresForHousekeeping && slices.Contains(cores[0], 0) {
-		note("the core of CPU 0 (%s) is left to the kernel, its interrupts and fairbench", FormatList(cores[0]))
+		note("the core of CPU 0 (%s) is left to the kernel, its interrupts and fairbench", runjson.FormatCPUList(cores[0]))
 		cores = cores[1:]
 	}
 	if !l.smtKnown(online) {
@@ -51,7 +51,7 @@ func (l *layout) suggest() Suggestion {
 	if len(cores) < 2 {
 		note("fewer than two physical cores: no pinning keeps the server and the load tool apart")
 		if len(cores) == 1 {
-			s.Server = FormatList(cores[0])
+			s.Server = runjson.FormatCPUList(cores[0])
 		}
 		return s
 	}
@@ -69,7 +69,7 @@ func (l *layout) suggest() Suggestion {
 			note("L3 domains unknown: server and client may share one")
 		}
 	}
-	s.Server, s.Client = FormatList(slices.Concat(srv...)), FormatList(slices.Concat(cli...))
+	s.Server, s.Client = runjson.FormatCPUList(slices.Concat(srv...)), runjson.FormatCPUList(slices.Concat(cli...))
 	return s
 }
 

@@ -1,6 +1,7 @@
 package runjson
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -63,7 +64,7 @@ func (t Topology) Summary() string {
 		govs = append(govs, "unknown")
 	}
 	parts = append(parts, "governor "+strings.Join(govs, ", "))
-	parts = append(parts, "boost "+or(t.Boost, "unknown"))
+	parts = append(parts, "boost "+cmp.Or(t.Boost, "unknown"))
 	if t.Isolated != nil && *t.Isolated != "" {
 		parts = append(parts, "isolated "+*t.Isolated)
 	}
@@ -76,7 +77,7 @@ func smt(t Topology, online []CPU) string {
 	for _, c := range online {
 		k := c.PhysicalCore()
 		if k == "" {
-			return "SMT " + or(t.SMTControl, "unknown")
+			return "SMT " + cmp.Or(t.SMTControl, "unknown")
 		}
 		cores[k] = true
 	}
@@ -103,25 +104,18 @@ func distinct(cpus []CPU, noun, unknown string, key func(CPU) string) string {
 	return plural(len(seen), noun)
 }
 
-// listed reads a CPU list without strides ("0-3,8", as the kernel writes
-// its own); false when it is empty or not one.
+// listed is the CPU list's CPUs as a set; false when it is empty or not a
+// CPU list.
 func listed(list string) (map[int]bool, bool) {
-	cpus := map[int]bool{}
-	for _, item := range strings.Split(list, ",") {
-		lo, hi, isRange := strings.Cut(item, "-")
-		a, err := strconv.Atoi(lo)
-		b := a
-		if err == nil && isRange {
-			b, err = strconv.Atoi(hi)
-		}
-		if err != nil || a < 0 || b < a || b-a > 8192 {
-			return nil, false
-		}
-		for c := a; c <= b; c++ {
-			cpus[c] = true
-		}
+	cpus, err := ParseCPUList(list)
+	if err != nil || len(cpus) == 0 {
+		return nil, false
 	}
-	return cpus, true
+	set := make(map[int]bool, len(cpus))
+	for _, c := range cpus {
+		set[c] = true
+	}
+	return set, true
 }
 
 func plural(n int, noun string) string {
@@ -136,13 +130,6 @@ func paren(s string) string {
 		return ""
 	}
 	return "(" + s + ")"
-}
-
-func or(s, otherwise string) string {
-	if s == "" {
-		return otherwise
-	}
-	return s
 }
 
 func btoi(b bool) int {

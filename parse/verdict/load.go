@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -100,22 +98,11 @@ func firstPositive(a, b int) int {
 
 // cpuCount counts the CPUs of a Linux CPU list ("0-3,6"), 0 if empty or bad.
 func cpuCount(list string) int {
-	n := 0
-	for _, part := range strings.Split(strings.TrimSpace(list), ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return 0
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return 0
-			}
-		}
-		n += b - a + 1
+	cpus, err := runjson.ParseCPUList(list)
+	if err != nil {
+		return 0
 	}
-	return n
+	return len(cpus)
 }
 
 // RanFor is how long m ran: the measured duration, else the requested one.

@@ -1,4 +1,4 @@
-package pinning
+package runjson
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestParseList(t *testing.T) {
+func TestParseCPUList(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want []int
@@ -27,20 +27,20 @@ func TestParseList(t *testing.T) {
 		{"0-99999999999", nil, "beyond any kernel's limit"},
 		{"-1", nil, `"" is not a CPU number`},
 	} {
-		got, err := ParseList(tc.in)
+		got, err := ParseCPUList(tc.in)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("ParseList(%q) error = %v, want one with %q", tc.in, err, tc.err)
+				t.Errorf("ParseCPUList(%q) error = %v, want one with %q", tc.in, err, tc.err)
 			}
 			continue
 		}
 		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("ParseList(%q) = %v, %v, want %v", tc.in, got, err, tc.want)
+			t.Errorf("ParseCPUList(%q) = %v, %v, want %v", tc.in, got, err, tc.want)
 		}
 	}
 }
 
-func TestFormatList(t *testing.T) {
+func TestFormatCPUList(t *testing.T) {
 	for _, tc := range []struct {
 		in   []int
 		want string
@@ -51,26 +51,26 @@ func TestFormatList(t *testing.T) {
 		{[]int{0, 2, 4}, "0,2,4"},
 		{[]int{1, 1, 2}, "1-2"},
 	} {
-		if got := FormatList(tc.in); got != tc.want {
-			t.Errorf("FormatList(%v) = %q, want %q", tc.in, got, tc.want)
+		if got := FormatCPUList(tc.in); got != tc.want {
+			t.Errorf("FormatCPUList(%v) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
-// FuzzParseList checks that any list that parses writes back to a list
+// FuzzParseCPUList checks that any list that parses writes back to a list
 // that parses to the same CPUs.
-func FuzzParseList(f *testing.F) {
+func FuzzParseCPUList(f *testing.F) {
 	for _, s := range []string{"0", "0-3,8", "0-7,16-23", "0-31:2", "1,,2", "3-1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		cpus, err := ParseList(s)
+		cpus, err := ParseCPUList(s)
 		if err != nil {
 			return
 		}
-		again, err := ParseList(FormatList(cpus))
+		again, err := ParseCPUList(FormatCPUList(cpus))
 		if err != nil || !slices.Equal(again, cpus) {
-			t.Fatalf("%q: %v, written %q, read back %v, %v", s, cpus, FormatList(cpus), again, err)
+			t.Fatalf("%q: %v, written %q, read back %v, %v", s, cpus, FormatCPUList(cpus), again, err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package pinning
+package runjson
 
 import (
 	"fmt"
@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// maxCPU bounds the CPU numbers a list may name, so that "0-999999999" is
+// MaxCPU bounds the CPU numbers a list may name, so that "0-999999999" is
 // an error, not a gigabyte of memory. The kernel's own limit (NR_CPUS) is
 // at most 8192.
-const maxCPU = 8191
+const MaxCPU = 8191
 
-// ParseList reads a CPU list in the kernel's and taskset's format: numbers
+// ParseCPUList reads a CPU list in the kernel's and taskset's format: numbers
 // and ranges separated by commas, a range optionally with a stride
 // ("0-3,8,16-31:2"). The CPUs come back sorted, without repeats; "" is the
 // empty set.
-func ParseList(s string) ([]int, error) {
+func ParseCPUList(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
@@ -59,15 +59,15 @@ func cpuNumber(s string) (int, error) {
 		return 0, fmt.Errorf("%q is not a CPU number; write a list like 0-3,8 or 0,2", s)
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n > maxCPU {
-		return 0, fmt.Errorf("CPU %s is beyond any kernel's limit of %d", s, maxCPU+1)
+	if err != nil || n > MaxCPU {
+		return 0, fmt.Errorf("CPU %s is beyond any kernel's limit of %d", s, MaxCPU+1)
 	}
 	return n, nil
 }
 
-// FormatList writes CPUs as a CPU list, runs of consecutive numbers as
+// FormatCPUList writes CPUs as a CPU list, runs of consecutive numbers as
 // ranges: [0 1 2 3 8] is "0-3,8". The input needs no order.
-func FormatList(cpus []int) string {
+func FormatCPUList(cpus []int) string {
 	cpus = slices.Compact(slices.Sorted(slices.Values(cpus)))
 	var b strings.Builder
 	for i := 0; i < len(cpus); {
