@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -106,7 +107,7 @@ func (m *model) byName(ms []*parse.Measurement) ([]string, map[string][]*parse.M
 	for _, meas := range ms {
 		g[m.pointName(meas)] = append(g[m.pointName(meas)], meas)
 	}
-	return sortedKeys(g), g
+	return slices.Sorted(maps.Keys(g)), g
 }
 
 // latencyChart is percentile q against offered load, a line per target:
