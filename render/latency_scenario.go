@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/fairbench/fairbench/parse"
+
+	"github.com/samber/lo"
 )
 
 // OpenSection is a scenario page's open-model part: p50 and p99 against
@@ -81,24 +83,12 @@ func (m *model) seriesOf(name string) int {
 // countUnplaced counts the latency points the charts cannot place: no
 // offered rate known.
 func countUnplaced(ms []*parse.Measurement) int {
-	n := 0
-	for _, meas := range ms {
-		if meas.Rate <= 0 && meas.Open.Fraction <= 0 {
-			n++
-		}
-	}
-	return n
+	return lo.CountBy(ms, func(meas *parse.Measurement) bool { return meas.Rate <= 0 && meas.Open.Fraction <= 0 })
 }
 
 // countBehind counts the points whose sending fell behind.
 func countBehind(ms []*parse.Measurement) int {
-	n := 0
-	for _, meas := range ms {
-		if fellBehind(meas) != "" {
-			n++
-		}
-	}
-	return n
+	return lo.CountBy(ms, func(meas *parse.Measurement) bool { return fellBehind(meas) != "" })
 }
 
 // byName groups points by target name, names sorted.
