@@ -127,17 +127,10 @@ func enUS(v float64) string {
 		}
 	}
 	frac = strings.TrimRight(frac, "0")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
 	if frac != "" {
-		b.WriteString("." + frac)
+		return GroupDigits(whole) + "." + frac
 	}
-	return b.String()
+	return GroupDigits(whole)
 }
 
 func TestBunHarnessRecords(t *testing.T) {

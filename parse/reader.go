@@ -126,6 +126,14 @@ func NewReader(r io.Reader, fileName string) *Reader {
 	}
 }
 
+// DumpSHA256 is the sha256 of a dump's bytes written as Source.SHA256
+// records it: 64 lowercase hex digits. A dump read whole is checked
+// against the sum its records carry with this.
+func DumpSHA256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
 // Scan advances to the next record and reports whether there is one.
 // Records are produced when the whole file has been read, so that each
 // carries the sha256 of its file.

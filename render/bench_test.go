@@ -1,8 +1,6 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -79,9 +77,8 @@ func benchRuns(tb testing.TB, dir string, runs, targets, scenarios, reps int) []
 					if err := os.WriteFile(filepath.Join(root, rel), []byte(dump), 0o644); err != nil {
 						tb.Fatal(err)
 					}
-					sum := sha256.Sum256([]byte(dump))
 					ms = append(ms, meas{Target: name, Scenario: fmt.Sprintf("s%02d", s), Rep: rep, Order: order, Tool: "bombardier", ToolVersion: tool,
-						Argv: []string{"bombardier", "-c", "64", "-d", "10s", "-l", "-o", "json", url}, Dump: rel, SHA256: hex.EncodeToString(sum[:])})
+						Argv: []string{"bombardier", "-c", "64", "-d", "10s", "-l", "-o", "json", url}, Dump: rel, SHA256: parse.DumpSHA256([]byte(dump))})
 				}
 			}
 		}

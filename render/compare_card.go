@@ -53,7 +53,7 @@ func (m *model) card(_ Page, spec Card) CardView {
 		v.NoBaseline += " Meanwhile each row shows " + subject + " against the escapes."
 	}
 	for _, s := range m.scenarios {
-		if len(spec.Scenarios) > 0 && !contains(spec.Scenarios, s) {
+		if len(spec.Scenarios) > 0 && !slices.Contains(spec.Scenarios, s) {
 			continue
 		}
 		row, ok := m.cardRow(s, subject, baseline, escapes)

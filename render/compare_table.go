@@ -90,7 +90,7 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 	if len(spec.Scenarios) > 0 {
 		scenarios = nil
 		for _, s := range spec.Scenarios {
-			if contains(m.scenarios, s) {
+			if slices.Contains(m.scenarios, s) {
 				scenarios = append(scenarios, s)
 			} else {
 				missing = append(missing, "scenario "+s)
@@ -103,10 +103,10 @@ func (m *model) comparison(spec ComparisonSpec) ComparisonView {
 	for _, pair := range spec.Pairs {
 		from, ok1 := m.resolve(pair[0])
 		to, ok2 := m.resolve(pair[1])
-		if !ok1 && !contains(missing, pair[0]) {
+		if !ok1 && !slices.Contains(missing, pair[0]) {
 			missing = append(missing, pair[0])
 		}
-		if !ok2 && !contains(missing, pair[1]) {
+		if !ok2 && !slices.Contains(missing, pair[1]) {
 			missing = append(missing, pair[1])
 		}
 		if !ok1 || !ok2 {

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,7 +187,7 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 	for id := range m.in.spool.at {
 		ids[id] = true
 	}
-	for _, id := range sortedKeys(ids) {
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		if cells, ok := byRun[id]; ok {
 			for _, c := range cells {
 				ec := exportCell{run: c.Run, scenario: c.Scenario, name: c.Name, target: c.Target, runtime: c.Runtime, tool: c.Tool,

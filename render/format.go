@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // Count formats a rate or count for display, with comma grouping: 12,345 or
@@ -74,22 +76,14 @@ func roundDecimal(s string, decimals int) (whole, frac string) {
 	return string(digits[:cut]), string(digits[cut:])
 }
 
-// group writes n with comma thousands separators.
+// group writes n with comma thousands separators ("-1,234"), the
+// grouping of parse.GroupDigits with the sign kept in front.
 func group(n int64) string {
 	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
+	if digits, neg := strings.CutPrefix(s, "-"); neg {
+		return "-" + parse.GroupDigits(digits)
 	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return parse.GroupDigits(s)
 }
 
 // Latency formats a duration with three significant digits in µs, ms or s.

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/fairbench/fairbench/parse"
@@ -269,7 +271,7 @@ func (in *Input) intern(s string) string {
 // run dirs: what the pages, statistics and audit are made from.
 func (in *Input) set() *parse.Set {
 	s := &parse.Set{}
-	ids := sortedKeys(in.detail)
+	ids := slices.Sorted(maps.Keys(in.detail))
 	for _, id := range ids {
 		rr := in.detail[id]
 		s.Runs = append(s.Runs, rr.run)

@@ -10,18 +10,14 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+
+	"github.com/samber/lo"
 )
 
 // closedOnly are the closed-loop measurements of ms (Phase ""): the only
 // ones cells, verdicts, cards, tables and history are made from.
 func closedOnly(ms []*parse.Measurement) []*parse.Measurement {
-	out := make([]*parse.Measurement, 0, len(ms))
-	for _, m := range ms {
-		if m.Phase == parse.PhaseThroughput {
-			out = append(out, m)
-		}
-	}
-	return out
+	return lo.Filter(ms, func(m *parse.Measurement, _ int) bool { return m.Phase == parse.PhaseThroughput })
 }
 
 // closedLoop is set with only its closed-loop measurements.

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // LineChart is the geometry of a chart of lines over points: one series
@@ -201,7 +203,7 @@ func (c *LineChart) series(s LineInput, sx, sy func(float64) float64) Series {
 	sort.Float64s(xs)
 	var d strings.Builder
 	for k, x := range xs {
-		y := median(byX[x])
+		y := verdict.MedianOf(byX[x])
 		cmd := "L"
 		if k == 0 {
 			cmd = "M"
@@ -267,18 +269,4 @@ func (c *LineChart) legend(series []LineInput) {
 	if knee {
 		c.Legend = append(c.Legend, LegendItem{Class: "sw-knee", Text: "ring: the knee, where more connections stop buying throughput while latency grows"})
 	}
-}
-
-// median is the median of vs (the mean of the middle two for an even
-// count); NaN for none.
-func median(vs []float64) float64 {
-	if len(vs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(vs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

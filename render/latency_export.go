@@ -2,6 +2,8 @@ package render
 
 import (
 	"encoding/csv"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -133,7 +135,7 @@ func (m *model) eachPoint(fn func(pointRecord) error) error {
 			ids[id] = true
 		}
 	}
-	for _, id := range sortedKeys(ids) {
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		recs, ok := byRun[id]
 		if !ok {
 			ps, err := m.in.spool.getPoints(id)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/fairbench/fairbench/parse"
@@ -22,7 +23,7 @@ func (m *model) openOnly() (scenarios, names []string) {
 			ns[n] = true
 		}
 	}
-	return sortedKeys(ss), sortedKeys(ns)
+	return slices.Sorted(maps.Keys(ss)), slices.Sorted(maps.Keys(ns))
 }
 
 // hasLoosePoints says whether some point was read from outside a run dir,

@@ -2,11 +2,14 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/fairbench/fairbench/parse"
+
+	"github.com/samber/lo"
 )
 
 // OpenSection is a scenario page's open-model part: p50 and p99 against
@@ -80,24 +83,12 @@ func (m *model) seriesOf(name string) int {
 // countUnplaced counts the latency points the charts cannot place: no
 // offered rate known.
 func countUnplaced(ms []*parse.Measurement) int {
-	n := 0
-	for _, meas := range ms {
-		if meas.Rate <= 0 && meas.Open.Fraction <= 0 {
-			n++
-		}
-	}
-	return n
+	return lo.CountBy(ms, func(meas *parse.Measurement) bool { return meas.Rate <= 0 && meas.Open.Fraction <= 0 })
 }
 
 // countBehind counts the points whose sending fell behind.
 func countBehind(ms []*parse.Measurement) int {
-	n := 0
-	for _, meas := range ms {
-		if fellBehind(meas) != "" {
-			n++
-		}
-	}
-	return n
+	return lo.CountBy(ms, func(meas *parse.Measurement) bool { return fellBehind(meas) != "" })
 }
 
 // byName groups points by target name, names sorted.
@@ -106,7 +97,7 @@ func (m *model) byName(ms []*parse.Measurement) ([]string, map[string][]*parse.M
 	for _, meas := range ms {
 		g[m.pointName(meas)] = append(g[m.pointName(meas)], meas)
 	}
-	return sortedKeys(g), g
+	return slices.Sorted(maps.Keys(g)), g
 }
 
 // latencyChart is percentile q against offered load, a line per target:

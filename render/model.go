@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -89,7 +90,7 @@ func newModel(in *Input, site *Site) *model {
 		}
 		names[c.Name] = true
 	}
-	m.names = sortedKeys(names)
+	m.names = slices.Sorted(maps.Keys(names))
 	runRank := map[string]int{}
 	for i, r := range m.runs {
 		runRank[r.ID] = i
@@ -184,7 +185,7 @@ func scenarioOrder(cells []*verdict.Cell, runRank map[string]int) []string {
 			first[c.Scenario] = o
 		}
 	}
-	out := sortedKeys(first)
+	out := slices.Sorted(maps.Keys(first))
 	sort.SliceStable(out, func(i, j int) bool { return first[out[i]] < first[out[j]] })
 	return out
 }

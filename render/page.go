@@ -9,6 +9,8 @@ import (
 
 	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/verdict"
+
+	"github.com/samber/lo"
 )
 
 // Page is what every page template receives besides its own fields: where
@@ -159,13 +161,7 @@ func badges(p Page, fs []audit.Finding) []Badge {
 // notable are the findings at warning level and above: the ones a row
 // carries as a badge. Notes (info) are gathered per scenario instead.
 func notable(fs []audit.Finding) []audit.Finding {
-	var out []audit.Finding
-	for _, f := range fs {
-		if f.Level >= audit.LevelWarning {
-			out = append(out, f)
-		}
-	}
-	return out
+	return lo.Filter(fs, func(f audit.Finding, _ int) bool { return f.Level >= audit.LevelWarning })
 }
 
 // worst is the highest level in fs, -1 for none.

@@ -2,8 +2,6 @@ package render
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -57,8 +55,7 @@ func (m *model) dumpPage(file string, b []byte, ms []*parse.Measurement) *DumpPa
 	rel := m.links.raw[file]
 	p := &DumpPage{File: file, Size: Bytes(int64(len(b)))}
 	p.Page = m.newPage("dump", "dump/"+rel+".html", "Dump "+rel)
-	sum := sha256.Sum256(b)
-	p.SHA256 = hex.EncodeToString(sum[:])
+	p.SHA256 = parse.DumpSHA256(b)
 	p.Raw = p.href("raw/" + rel)
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Source.LineStart < ms[j].Source.LineStart })
 	marked := map[int]bool{}

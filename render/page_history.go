@@ -2,7 +2,9 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -140,7 +142,7 @@ func envChanges(ra, rb *runFacts) []string {
 	for k := range b.tools {
 		tools[k] = true
 	}
-	for _, k := range sortedKeys(tools) {
+	for _, k := range slices.Sorted(maps.Keys(tools)) {
 		diff(k, a.tools[k], b.tools[k])
 	}
 	return out

@@ -155,12 +155,3 @@ func (m *model) geoChart(p Page) (*BarChart, string) {
 	}
 	return &c, note
 }
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}

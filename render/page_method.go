@@ -3,8 +3,8 @@ package render
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -203,7 +203,7 @@ func (m *model) topology() (string, []TopologyHost) {
 				th.Facts = append(th.Facts, Fact{Label: "reached with", Value: "ssh " + h.Destination})
 			}
 			th.Facts = append(th.Facts, machineFacts(h.Facts)...)
-			for _, name := range sortedKeys(h.Tools) {
+			for _, name := range slices.Sorted(maps.Keys(h.Tools)) {
 				v := h.Tools[name]
 				th.Facts = append(th.Facts, Fact{Label: name, Value: v.Version, Title: "asked on " + h.Name + " with: " + argv(v.Asked)})
 			}
@@ -216,7 +216,7 @@ func (m *model) topology() (string, []TopologyHost) {
 		return "The servers and the load generator shared one machine, the host above; the isolation below says which CPUs each could use.", nil
 	}
 	return fmt.Sprintf("The servers ran on %s; the load generator on %s. Numbers taken across a network include it: compare them only with numbers from the same hosts.",
-		orNone(strings.Join(sortedKeys(servers), ", ")), orNone(strings.Join(sortedKeys(clients), ", "))), hosts
+		orNone(strings.Join(slices.Sorted(maps.Keys(servers)), ", ")), orNone(strings.Join(slices.Sorted(maps.Keys(clients)), ", "))), hosts
 }
 
 // shards lists the shards of the merged runs on show: the collector's
@@ -248,8 +248,8 @@ func (m *model) shards() []ShardRow {
 				row.Took = sh.End.Sub(sh.Start).Round(time.Second).String()
 			}
 			if h := used[[2]string{r.ID, sh.Shard}]; h != nil {
-				row.Server = orNone(strings.Join(sortedKeys(h.server), ", "))
-				row.Client = orNone(strings.Join(sortedKeys(h.client), ", "))
+				row.Server = orNone(strings.Join(slices.Sorted(maps.Keys(h.server)), ", "))
+				row.Client = orNone(strings.Join(slices.Sorted(maps.Keys(h.client)), ", "))
 			}
 			rows = append(rows, row)
 		}
@@ -298,8 +298,7 @@ func (m *model) loads() []LoadRow {
 }
 
 func joinSorted(set map[string]bool) string {
-	keys := sortedKeys(set)
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(set))
 	if len(keys) == 0 {
 		return "–"
 	}
@@ -322,7 +321,7 @@ func toolFacts(runs []*parse.Run) []Fact {
 		}
 	}
 	var facts []Fact
-	for _, name := range sortedKeys(versions) {
+	for _, name := range slices.Sorted(maps.Keys(versions)) {
 		facts = append(facts, Fact{Label: name, Value: strings.Join(versions[name], " / "), Title: "asked with: " + asked[name]})
 	}
 	return facts

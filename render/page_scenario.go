@@ -277,7 +277,7 @@ func (m *model) latencyNum(p Page, c *verdict.Cell, q float64) Num {
 // repetition's dump; its title gives the range over every repetition. It
 // is "—" where that repetition printed none.
 func (m *model) observedNum(p Page, c *verdict.Cell, f figure) Num {
-	pick := medianRep(c, m.metric)
+	pick := c.MedianRep(m.metric)
 	var vs []float64
 	var shown *float64
 	for _, rep := range c.Reps {
@@ -441,7 +441,7 @@ func (m *model) latencyTable(p Page, cs []*verdict.Cell) (cols []LatencyCol, row
 		r := PercentileRow{Target: Link{Href: p.href(m.links.Target(c.Name)), Text: c.Name}}
 		for _, f := range figs {
 			r.Values = append(r.Values, m.observedNum(p, c, f))
-			if pick := medianRep(c, m.metric); f.writes != nil && pick != nil {
+			if pick := c.MedianRep(m.metric); f.writes != nil && pick != nil {
 				_, ok := f.get(pick)
 				writes = writes || ok && f.writes(pick)
 			}

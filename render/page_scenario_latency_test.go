@@ -233,7 +233,7 @@ func TestScenarioLatencyMedianRep(t *testing.T) {
 	out := build(t, set, site)
 	pick := map[string]*parse.Measurement{} // by "scenario/target"
 	for _, c := range verdict.Cells(set, verdict.DefaultThresholds) {
-		pick[c.Scenario+"/"+c.Name] = medianRep(c, verdict.MetricRPS)
+		pick[c.Scenario+"/"+c.Name] = c.MedianRep(verdict.MetricRPS)
 	}
 	pages, _ := filepath.Glob(filepath.Join(out, "scenario", "*.html"))
 	checked := 0

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,7 +207,7 @@ func (m *model) runtimeChanges(a, b *loadGroup) []string {
 		runtimes[c.Runtime] = true
 	}
 	var out []string
-	for _, rt := range sortedKeys(runtimes) {
+	for _, rt := range slices.Sorted(maps.Keys(runtimes)) {
 		va, vb := ra.Tools[rt].Version, rb.Tools[rt].Version
 		if va != "" && vb != "" && va != vb {
 			out = append(out, fmt.Sprintf("%s %s in %s, %s in %s", rt, va, a.run, vb, b.run))

@@ -2,8 +2,10 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -152,7 +154,7 @@ func (m *model) targetFacts(name string) []Fact {
 			tools[strings.TrimSpace(r.Tool+" "+r.ToolVersion)] = true
 		}
 	}
-	for _, tv := range sortedKeys(tools) {
+	for _, tv := range slices.Sorted(maps.Keys(tools)) {
 		facts = append(facts, Fact{Label: "load generator", Value: tv})
 	}
 	t := m.facts[name]

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -300,7 +302,7 @@ func (rw *rawWriter) page(file string, b []byte, ms []*parse.Measurement) error 
 // rest writes the dump pages of files publish did not read (a source file
 // that is not where the run dir's listing put it), each read on its own.
 func (rw *rawWriter) rest() error {
-	for _, file := range sortedKeys(rw.pages) {
+	for _, file := range slices.Sorted(maps.Keys(rw.pages)) {
 		var b []byte
 		src := newRawFile(file, "")
 		src.root, src.name, _ = rw.m.links.runDirOf(file)

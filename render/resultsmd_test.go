@@ -127,6 +127,19 @@ func TestGrouped(t *testing.T) {
 	}
 }
 
+// TestGroup checks the whole-number grouping every count on the site
+// uses, signs and the int64 extremes included.
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0", 999: "999", 1000: "1,000", -999: "-999", -1000: "-1,000", 1234567: "1,234,567",
+		math.MaxInt64: "9,223,372,036,854,775,807", math.MinInt64: "-9,223,372,036,854,775,808",
+	} {
+		if got := group(n); got != want {
+			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestRewriteReadme(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "README.md")
 	os.WriteFile(path, []byte("# Bench\n\nIntro.\n\n<!-- fairbench:start -->\nold table\n<!-- fairbench:end -->\n\nMore.\n"), 0o644)

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -124,8 +122,7 @@ func rssSite(tb testing.TB, dir string, n int) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		sum := sha256.Sum256(b)
-		bodies[i], sums[i] = b, hex.EncodeToString(sum[:])
+		bodies[i], sums[i] = b, parse.DumpSHA256(b)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "site.toml"), []byte("title = \"RSS\"\nruns = [\"results/*\"]\n"), 0o644); err != nil {
 		tb.Fatal(err)

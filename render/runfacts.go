@@ -2,6 +2,8 @@ package render
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +73,7 @@ func (e *runEnv) key() string {
 	num(int64(h.Cores))
 	num(int64(h.Threads))
 	num(h.MemoryBytes)
-	for _, name := range sortedKeys(e.tools) {
+	for _, name := range slices.Sorted(maps.Keys(e.tools)) {
 		str(name)
 		str(e.tools[name])
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,7 +165,7 @@ func (s *Site) check() error {
 			}
 		}
 		if _, ok := ComparisonKinds[c.Kind]; !ok && c.Kind != "" {
-			errs = append(errs, s.errorf(at+".kind", "comparison %q: kind %q: want one of %s", c.Title, c.Kind, strings.Join(sortedKeys(ComparisonKinds), ", ")))
+			errs = append(errs, s.errorf(at+".kind", "comparison %q: kind %q: want one of %s", c.Title, c.Kind, strings.Join(slices.Sorted(maps.Keys(ComparisonKinds)), ", ")))
 		}
 		errs = append(errs, s.checkNames(at+".scenarios", "comparison "+strconv.Quote(c.Title), "scenario", c.Scenarios)...)
 	}

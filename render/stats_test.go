@@ -26,7 +26,7 @@ func TestLatencyIsPrinted(t *testing.T) {
 	}
 	cells := verdict.Cells(set, verdict.DefaultThresholds)
 	m := &model{metric: verdict.MetricRPS, links: newLinker(set, []string{"ping"}, []string{"stdlib"})}
-	if rep := medianRep(cells[0], m.metric); rep.Rep != 3 {
+	if rep := cells[0].MedianRep(m.metric); rep.Rep != 3 {
 		t.Fatalf("lower-median repetition %d, want 3", rep.Rep)
 	}
 	got := m.latencyNum(Page{}, cells[0], 99)

@@ -76,9 +76,9 @@ func sweepCurve(ms []*parse.Measurement) []verdict.CurvePoint {
 	var out []verdict.CurvePoint
 	for _, c := range conns {
 		a := by[c]
-		pt := verdict.CurvePoint{Connections: c, Throughput: median(a.x)}
+		pt := verdict.CurvePoint{Connections: c, Throughput: verdict.MedianOf(a.x)}
 		if len(a.l) > 0 {
-			pt.Latency = time.Duration(median(a.l))
+			pt.Latency = time.Duration(verdict.MedianOf(a.l))
 		}
 		out = append(out, pt)
 	}

@@ -2,8 +2,6 @@ package verdict
 
 import (
 	"math"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -166,11 +164,4 @@ func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 		}
 	}
 	return out
-}
-
-// MedianOf is the median of v, NaN for none. v is not modified.
-func MedianOf(v []float64) float64 {
-	s := slices.Clone(v)
-	sort.Float64s(s)
-	return MedianSorted(s)
 }

@@ -96,6 +96,17 @@ func robustCV(sorted []float64, median float64) float64 {
 	return madScale * MedianSorted(dev) / math.Abs(median)
 }
 
+// MedianOf is the median of v in any order: the middle value for an odd
+// count, the mean of the middle two for an even one, NaN for none. v is
+// not modified (a sorted copy is taken). Every median the audit and the
+// site compute from raw values is this one, so a page and a finding quote
+// the same figure.
+func MedianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	return MedianSorted(s)
+}
+
 // MedianSorted is the median of sorted values, NaN for none.
 func MedianSorted(sorted []float64) float64 {
 	n := len(sorted)

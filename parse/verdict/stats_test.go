@@ -180,3 +180,28 @@ func TestGoodRPS(t *testing.T) {
 		t.Errorf("without a request count: good req/s %v, want the tool's 1010", got)
 	}
 }
+
+// TestMedianOf checks the one median of unsorted values: the middle one
+// for an odd count, the mean of the middle two for an even one, NaN for
+// none, and the caller's slice left in its order.
+func TestMedianOf(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{[]float64{7}, 7},
+	} {
+		in := append([]float64(nil), c.in...)
+		if got := MedianOf(in); got != c.want {
+			t.Errorf("MedianOf(%v) = %v, want %v", c.in, got, c.want)
+		}
+		if fmt.Sprint(in) != fmt.Sprint(c.in) {
+			t.Errorf("MedianOf reordered its argument: %v, was %v", in, c.in)
+		}
+	}
+	if got := MedianOf(nil); !math.IsNaN(got) {
+		t.Errorf("MedianOf(nil) = %v, want NaN", got)
+	}
+}

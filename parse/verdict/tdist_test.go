@@ -57,3 +57,33 @@ func TestStudentQuantileKept(t *testing.T) {
 		}
 	}
 }
+
+// TestStudentClosedForms checks the two-sided tail against the degrees of
+// freedom that have one: df = 1 (Cauchy) 1 − (2/π)·atan|t| and df = 2,
+// 1 − |t|/√(2+t²), out to p-values of 1e-10 and beyond, and that large
+// and tiny df give a probability rather than a panic or NaN.
+func TestStudentClosedForms(t *testing.T) {
+	for _, x := range []float64{0, 1e-4, 0.1, 0.5, 1, 1.96, 3, 10, 1e3, 1e6} {
+		for _, c := range []struct{ df, want float64 }{
+			{1, 2 / math.Pi * math.Atan(1/x)}, // = 1 − (2/π)·atan x, without the cancellation
+			{2, 1 - x/math.Sqrt(2+x*x)},
+		} {
+			if x > 10 && c.df == 2 {
+				c.want = 2 / (x*x + 2 + x*math.Sqrt(2+x*x)) // the same, without the cancellation
+			}
+			if got := StudentTwoSided(x, c.df); math.Abs(got-c.want) > 1e-12*c.want {
+				t.Errorf("StudentTwoSided(%v, df=%v) = %v, want %v", x, c.df, got, c.want)
+			}
+		}
+	}
+	for _, df := range []float64{1e-6, 0.3, 398, 1e5, 1e9} {
+		for _, x := range []float64{0.5, 1.7, 3} {
+			if p := StudentTwoSided(x, df); !(p >= 0 && p <= 1) {
+				t.Errorf("StudentTwoSided(%v, df=%v) = %v, not a probability", x, df, p)
+			}
+		}
+	}
+	if p := StudentTwoSided(1, math.Inf(1)); !math.IsNaN(p) {
+		t.Errorf("StudentTwoSided(1, df=+Inf) = %v, want NaN", p)
+	}
+}
