@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -166,7 +167,7 @@ func shardSuite(shards []shardRun) ([]byte, []string, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("merge %s: %w", s.path, err)
 		}
-		if got := sha256Hex(b); got != s.m.SuiteSHA256 {
+		if got := parse.DumpSHA256(b); got != s.m.SuiteSHA256 {
 			return nil, nil, fmt.Errorf("merge %s: suite.toml has sha256 %s, run.json says %s: the suite copy changed after the run", s.path, got, s.m.SuiteSHA256)
 		}
 		src = b
@@ -259,7 +260,7 @@ func (f shardFile) read() ([]byte, error) {
 		return nil, fmt.Errorf("merge %s (shard %s): %w", f.shard.path, f.shard.shard, err)
 	}
 	if f.sha256 != "" {
-		if got := sha256Hex(b); got != f.sha256 {
+		if got := parse.DumpSHA256(b); got != f.sha256 {
 			return nil, fmt.Errorf("merge %s (shard %s): %s has sha256 %s, run.json says %s: the dump changed after it was recorded; nothing merged", f.shard.path, f.shard.shard, f.rel, got, f.sha256)
 		}
 	}

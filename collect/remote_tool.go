@@ -3,14 +3,13 @@ package collect
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // rcMark starts the last line of a load tool's run on a host: its exit status.
@@ -107,7 +106,7 @@ func fetchBoth(ctx context.Context, h *sshHost, remote string, end toolEnd) (std
 	}
 	stdout, stderr = data[:end.size[0]], data[end.size[0]:]
 	for i, b := range [][]byte{stdout, stderr} {
-		if got := sha256Hex(b); got != end.sha[i] {
+		if got := parse.DumpSHA256(b); got != end.sha[i] {
 			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %s here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
 		}
 	}
@@ -197,7 +196,7 @@ func fetchChecked(ctx context.Context, h *sshHost, path string) ([]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("copy %s from host %s: %w", path, h.spec.Name, err)
 	}
-	if got := sha256Hex(data); got != want {
+	if got := parse.DumpSHA256(data); got != want {
 		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %s here", path, h.spec.Name, want, got)
 	}
 	return data, nil
@@ -219,9 +218,5 @@ func sha256Of(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return parse.ReaderSHA256(f)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -107,7 +108,7 @@ func findOrphans(dir string, m runjson.Manifest) ([]runjson.Orphan, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, runjson.Orphan{Dump: rel, SHA256: sha256Hex(b), Bytes: int64(len(b))})
+		out = append(out, runjson.Orphan{Dump: rel, SHA256: parse.DumpSHA256(b), Bytes: int64(len(b))})
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Dump < out[j].Dump })

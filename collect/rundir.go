@@ -1,8 +1,6 @@
 package collect
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/fairbench/fairbench/collect/machine"
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -100,13 +99,7 @@ func (d *RunDir) WriteDump(rel string, data []byte) (string, error) {
 	if err := d.writeOnce(rel, data); err != nil {
 		return "", err
 	}
-	return sha256Hex(data), nil
-}
-
-// sha256Hex is the hex sha256 of b, as run.json keeps it.
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return parse.DumpSHA256(data), nil
 }
 
 // WriteFile replaces a non-dump file (a conformance transcript) atomically.

@@ -134,6 +134,15 @@ func DumpSHA256(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// ReaderSHA256 is DumpSHA256 of everything r holds, read in pieces.
+func ReaderSHA256(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // Scan advances to the next record and reports whether there is one.
 // Records are produced when the whole file has been read, so that each
 // carries the sha256 of its file.

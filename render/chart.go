@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -143,7 +144,7 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 			Y:     round1(y), W: scale(b.Median), TextY: round1(y + barHeight - 3),
 		}
 		if len(b.Reps) > 0 {
-			bar.Title += fmt.Sprintf(" of %s", plural(len(b.Reps), "repetition"))
+			bar.Title += fmt.Sprintf(" of %s", parse.Plural(len(b.Reps), "repetition"))
 		}
 		if b.Rank.Ranked {
 			bar.Title += ", rank " + rankText(b.Rank)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -217,7 +218,7 @@ func (c *LineChart) series(s LineInput, sx, sy func(float64) float64) Series {
 	if len(xs) > 1 {
 		out.D = d.String()
 	}
-	out.Title = fmt.Sprintf("%s: median of the repetitions that kept to their schedule, at %s", s.Name, plural(len(xs), "load"))
+	out.Title = fmt.Sprintf("%s: median of the repetitions that kept to their schedule, at %s", s.Name, parse.Plural(len(xs), "load"))
 	if len(xs) == 0 && len(out.Dots) > 0 {
 		out.LabelX, out.LabelY = out.Dots[len(out.Dots)-1].X+8, out.Dots[len(out.Dots)-1].Y+4
 	}

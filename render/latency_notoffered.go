@@ -36,14 +36,14 @@ func (m *model) ceilingNotes(ceil []*parse.Measurement) []string {
 // point offers.
 func ceilingNote(meas *parse.Measurement, clientLoad float64, clientBound bool, limit float64) string {
 	if meas.Open.SendRate <= 0 || limit <= 0 {
-		return fmt.Sprintf("The client's ceiling here was measured (%s sending as fast as %s could against %s), but its send rate was not recorded: no latency point is bounded by it.", meas.Tool, plural(meas.Connections, "worker"), meas.Target)
+		return fmt.Sprintf("The client's ceiling here was measured (%s sending as fast as %s could against %s), but its send rate was not recorded: no latency point is bounded by it.", meas.Tool, parse.Plural(meas.Connections, "worker"), meas.Target)
 	}
 	who := fmt.Sprintf("the load tool used %.0f%% of its CPUs, so the target or other load on the machine held it back, and the client can send at least that", clientLoad*100)
 	if clientBound {
 		who = fmt.Sprintf("the load tool used %.0f%% of its CPUs, so that is the client's own ceiling", clientLoad*100)
 	}
 	return fmt.Sprintf("The client's ceiling here: %s, sending as fast as %s could against %s, sent %s req/s; %s. A latency point offers at most %s req/s (%.0f%% of it): nearer the ceiling the load tool falls behind its schedule and the point would measure the client, not the server.",
-		meas.Tool, plural(meas.Connections, "worker"), meas.Target, Count(meas.Open.SendRate), who, Count(limit), limit/meas.Open.SendRate*100)
+		meas.Tool, parse.Plural(meas.Connections, "worker"), meas.Target, Count(meas.Open.SendRate), who, Count(limit), limit/meas.Open.SendRate*100)
 }
 
 // notOffered are run.json's latency points not offered, of the runs on

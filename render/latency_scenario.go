@@ -54,10 +54,10 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 			}
 		}
 		if n := countUnplaced(lat); n > 0 {
-			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d said no offered rate (a wrk2 dump without its -R command line): in the table only, not on the charts.", plural(n, "latency point"), len(lat)))
+			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d said no offered rate (a wrk2 dump without its -R command line): in the table only, not on the charts.", parse.Plural(n, "latency point"), len(lat)))
 		}
 		if n := countBehind(lat); n > 0 {
-			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d fell behind the schedule: drawn hollow and left out of the lines, for such a point's latency is the load tool's failure, not the target's (hover a point, or see the table, for by how much).", plural(n, "latency point"), len(lat)))
+			o.Notes = append(o.Notes, fmt.Sprintf("%s of %d fell behind the schedule: drawn hollow and left out of the lines, for such a point's latency is the load tool's failure, not the target's (hover a point, or see the table, for by how much).", parse.Plural(n, "latency point"), len(lat)))
 		}
 	}
 	if len(sweep) > 0 {

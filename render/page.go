@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
 	"github.com/fairbench/fairbench/parse/verdict"
 
@@ -121,7 +122,7 @@ func interval(s verdict.Stat) (lo, hi float64, label string) {
 	if !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) && !math.IsNaN(s.Lo) && s.Confidence > 0 {
 		return s.Lo, s.Hi, intervalLevelLabel(s.Confidence) + " confidence interval of the median"
 	}
-	return s.Min, s.Max, "min–max of " + plural(s.N, "repetition")
+	return s.Min, s.Max, "min–max of " + parse.Plural(s.N, "repetition")
 }
 
 // shortIntervalLabel names an interval in a table cell: "95% CI" or

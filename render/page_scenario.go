@@ -291,7 +291,7 @@ func (m *model) observedNum(p Page, c *verdict.Cell, f figure) Num {
 	if shown == nil {
 		n := Num{Text: "—", Title: f.name + ": none printed"}
 		if pick != nil && len(vs) > 0 {
-			n.Title = fmt.Sprintf("%s: repetition %d, the lower-median by %s, printed none; %s of the others did", f.name, pick.Rep, m.metric, plural(len(vs), "repetition"))
+			n.Title = fmt.Sprintf("%s: repetition %d, the lower-median by %s, printed none; %s of the others did", f.name, pick.Rep, m.metric, parse.Plural(len(vs), "repetition"))
 		}
 		return n
 	}
@@ -303,7 +303,7 @@ func (m *model) observedNum(p Page, c *verdict.Cell, f figure) Num {
 	}
 	lo, hi := slices.Min(vs), slices.Max(vs)
 	n.Title = fmt.Sprintf("%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
-		name, pick.Rep, m.metric, f.format(lo), f.format(hi), plural(len(vs), "repetition"))
+		name, pick.Rep, m.metric, f.format(lo), f.format(hi), parse.Plural(len(vs), "repetition"))
 	return n
 }
 

@@ -85,7 +85,7 @@ func (m *model) softPage() (*SoftPage, error) {
 		}
 	}
 	p.Floors = m.floorRows()
-	p.Counts = fmt.Sprintf("%s, %s, %s.", plural(counts[audit.LevelError], "error"), plural(counts[audit.LevelWarning], "warning"), plural(counts[audit.LevelInfo], "note"))
+	p.Counts = fmt.Sprintf("%s, %s, %s.", parse.Plural(counts[audit.LevelError], "error"), parse.Plural(counts[audit.LevelWarning], "warning"), parse.Plural(counts[audit.LevelInfo], "note"))
 	return p, nil
 }
 
@@ -154,11 +154,4 @@ func (m *model) place(f audit.Finding) Link {
 		}
 	}
 	return l
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -67,7 +69,7 @@ func fold(spec foldSpec, seen, hits []place) []Finding {
 			Message: spec.message(scope, ev), Dumps: uniqueSorted(dumps)}
 	}
 	var fs []Finding
-	for _, run := range sortedKeys(boolSet(hitRun)) {
+	for _, run := range slices.Sorted(maps.Keys(boolSet(hitRun))) {
 		ps := hitRun[run]
 		if len(ps) >= 2 && len(ps) == perRun[run] {
 			fs = append(fs, finding(run, "", "", shareOf(len(ps), len(ps), "the run"), ps))

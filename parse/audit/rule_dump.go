@@ -1,11 +1,8 @@
 package audit
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,11 +111,7 @@ func dumpSHA256(run *parse.Run, rel string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return parse.ReaderSHA256(f)
 }
 
 // unverified is one finding for the dumps of a run that run.json records

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,7 +61,7 @@ func hostPairFindings(cells []*verdict.Cell) []Finding {
 		if len(g.onPair) > 1 && len(g.names) > 1 {
 			fs = append(fs, g.scenarioFinding())
 		}
-		for _, name := range sortedKeys(g.names) {
+		for _, name := range slices.Sorted(maps.Keys(g.names)) {
 			if len(g.reps[name]) > 1 {
 				fs = append(fs, g.targetFinding(name))
 			}
@@ -94,7 +96,7 @@ func (g *scenarioHosts) pairs() []hostPair {
 		ps = append(ps, p)
 	}
 	sort.Slice(ps, func(i, j int) bool {
-		a, b := sortedKeys(g.onPair[ps[i]])[0], sortedKeys(g.onPair[ps[j]])[0]
+		a, b := slices.Sorted(maps.Keys(g.onPair[ps[i]]))[0], slices.Sorted(maps.Keys(g.onPair[ps[j]]))[0]
 		if a != b {
 			return a < b
 		}
@@ -105,7 +107,7 @@ func (g *scenarioHosts) pairs() []hostPair {
 
 // pairLabel is "srv1→cli1", with the shards that ran there: "srv1→cli1 (shard 1/2)".
 func (g *scenarioHosts) pairLabel(p hostPair) string {
-	shards := sortedKeys(g.shards[p])
+	shards := slices.Sorted(maps.Keys(g.shards[p]))
 	switch len(shards) {
 	case 0:
 		return p.String()
@@ -137,7 +139,7 @@ func (g *scenarioHosts) scenarioFinding() Finding {
 		if i > 0 {
 			on = "on "
 		}
-		parts = append(parts, strings.Join(sortedKeys(g.onPair[p]), ", ")+" "+on+g.pairLabel(p))
+		parts = append(parts, strings.Join(slices.Sorted(maps.Keys(g.onPair[p])), ", ")+" "+on+g.pairLabel(p))
 	}
 	return Finding{Rule: RuleHostPair, Level: LevelWarning, Run: g.run, Scenario: g.scenario, Dumps: g.allDumps(""),
 		Message: fmt.Sprintf("%s: %s: their ratios compare machines as well as frameworks; compare only targets that share a host pair, or measure every target of the comparison on one server and client pair",

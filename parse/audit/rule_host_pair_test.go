@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +61,7 @@ func writeHostRun(t *testing.T, hostname string, reps []hostRep) string {
 		targets[r.target] = true
 	}
 	var ts []any
-	for _, name := range sortedKeys(targets) {
+	for _, name := range slices.Sorted(maps.Keys(targets)) {
 		ts = append(ts, map[string]any{"name": name, "runtime": "go"})
 	}
 	run := map[string]any{"schema": 1, "id": "r1", "status": "complete", "host": map[string]any{"hostname": hostname},

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
@@ -26,5 +28,5 @@ func mixedHostFindings(runs []*parse.Run) []Finding {
 	}
 	return []Finding{{Rule: RuleMixedHosts, Level: LevelWarning,
 		Message: fmt.Sprintf("the runs come from %d different hosts: %s; numbers from different hosts are not comparable, so compare targets only within one run",
-			len(hosts), strings.Join(sortedKeys(hosts), "; "))}}
+			len(hosts), strings.Join(slices.Sorted(maps.Keys(hosts)), "; "))}}
 }

@@ -2,6 +2,8 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,7 +89,7 @@ func mixedSetting(scenario string, ms []*parse.Measurement, s setting) (Finding,
 	}
 	var parts []string
 	for v, targets := range who {
-		parts = append(parts, fmt.Sprintf("%s (%s)", v, strings.Join(sortedKeys(targets), ", ")))
+		parts = append(parts, fmt.Sprintf("%s (%s)", v, strings.Join(slices.Sorted(maps.Keys(targets)), ", ")))
 	}
 	sort.Strings(parts)
 	f := Finding{Rule: RuleMixedSettings, Level: LevelError, Scenario: scenario,

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -27,16 +26,6 @@ func scopeSpace(scope string) string {
 		return ""
 	}
 	return scope + " "
-}
-
-// sortedKeys is the keys of m, sorted.
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // joinWords writes "a", "a and b", "a, b and c".
