@@ -5,7 +5,8 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -72,7 +73,7 @@ func runHelp(e *env, args []string) error {
 		return commandUsage(e, c)
 	}
 	return usageErr("help: unknown topic %q: topics are %s; commands are %s",
-		name, strings.Join(sortedKeys(topics), ", "), strings.Join(sortedKeys(commands), ", "))
+		name, strings.Join(slices.Sorted(maps.Keys(topics)), ", "), strings.Join(slices.Sorted(maps.Keys(commands)), ", "))
 }
 
 // writeTopic writes a topic's text to w.
@@ -99,14 +100,4 @@ func commandUsage(e *env, c command) error {
 		return nil
 	}
 	return err
-}
-
-// sortedKeys are m's keys in order, for stable listings.
-func sortedKeys[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -17,7 +17,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -136,11 +138,11 @@ func dispatch(e *env, args []string) error {
 // printUsage lists the commands and the reference topics.
 func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "fairbench: HTTP framework benchmarks, measured honestly\n\nUsage: fairbench <command> [flags] [args]\n\nCommands:\n")
-	for _, n := range sortedKeys(commands) {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintf(w, "\nTopics (fairbench help TOPIC):\n")
-	for _, n := range sortedKeys(topics) {
+	for _, n := range slices.Sorted(maps.Keys(topics)) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, topics[n].summary)
 	}
 	fmt.Fprintf(w, "\nRun 'fairbench <command> -h' for its flags and examples.\n"+
