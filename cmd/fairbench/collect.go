@@ -20,7 +20,9 @@ Starts the suite's services, builds and starts each target, checks its
 answers byte for byte (a target that fails a scenario is not measured in
 it), then runs the load generator with warm-ups and repetitions, a fresh
 server process for each repetition. Writes a run dir: run.json, suite.toml,
-conformance/, dumps/. Every tool is found before anything starts.
+conformance/, dumps/ (fairbench help run-dir), and prints its path. Every
+tool is found before anything starts. The suite file's keys: fairbench help
+suite.
 
 Ctrl-C (or SIGTERM) stops the targets and marks the run interrupted;
 -resume finishes it without redoing the measurements already taken. With
@@ -43,14 +45,14 @@ shard (k mod N)+1. run.json records the shard; -resume keeps it. Join the N
 run dirs with fairbench merge. -shard and -only do not go together: a shard
 runs all of its share, so that merge can rebuild the whole suite.
 
-FAIRBENCH_BOMBARDIER, FAIRBENCH_WRK and FAIRBENCH_AUTOCANNON name a load
-tool's binary in place of the one fairbench finds (to try a build of the
+FAIRBENCH_BOMBARDIER, FAIRBENCH_WRK, FAIRBENCH_AUTOCANNON and FAIRBENCH_VEGETA
+name a load tool's binary in place of the one fairbench finds (to try a build of the
 tool, or to inject faults in tests); run.json records its path and the
 version it gives, or "unknown".
 
 -hosts FILE runs the targets on the host with the role "server" and the
 load tool on the host with the role "client", over ssh ([[host]] tables,
-see the README's hosts section; a suite may hold them itself). Every host
+see fairbench help hosts; a suite may hold them itself). Every host
 is reached before anything runs. A -resume of such a run needs the same
 -hosts again.
 

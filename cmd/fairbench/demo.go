@@ -22,7 +22,8 @@ var demoCommand = command{
 
 Builds three Go servers from site/apps/go (net/http, chi, gin), gates them,
 loads them with bombardier (fetched with the go command at a pinned version
-if it is not on PATH), parses the dumps and renders a site. The servers and
+if it is not on PATH), parses the dumps, renders a site and prints the path
+of its index.html: open it in a browser. It needs only Go. The servers and
 bombardier are pinned as fairbench pin suggests for this machine. Takes
 about two minutes on two cores. Run it from a fairbench checkout.
 

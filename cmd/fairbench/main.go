@@ -6,8 +6,10 @@
 //
 //	fairbench <command> [flags] [args]
 //
-// Run `fairbench help` for the commands and `fairbench <command> -h` for
-// the flags and examples of one.
+// Run `fairbench help` for the commands and the reference topics,
+// `fairbench <command> -h` for the flags and examples of one, and
+// `fairbench help TOPIC` for a reference (the suite file, the run
+// directory, SSH hosts, how verdicts are decided), shipped in the binary.
 package main
 
 import (
@@ -15,8 +17,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -55,6 +58,7 @@ func init() {
 		"render":  renderCommand,
 		"init":    initCommand,
 		"pin":     pinCommand,
+		"help":    helpCommand,
 	}
 }
 
@@ -120,9 +124,8 @@ func dispatch(e *env, args []string) error {
 		return usageErr("no command given")
 	}
 	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		printUsage(e.stdout)
-		return nil
+	if name == "-h" || name == "--help" || name == "-help" {
+		name = "help"
 	}
 	cmd, ok := commands[name]
 	if !ok {
@@ -132,17 +135,18 @@ func dispatch(e *env, args []string) error {
 	return cmd.run(e, args[1:])
 }
 
+// printUsage lists the commands and the reference topics.
 func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "fairbench: HTTP framework benchmarks, measured honestly\n\nUsage: fairbench <command> [flags] [args]\n\nCommands:\n")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	fmt.Fprintf(w, "\nTopics (fairbench help TOPIC):\n")
+	for _, n := range slices.Sorted(maps.Keys(topics)) {
+		fmt.Fprintf(w, "  %-9s %s\n", n, topics[n].summary)
 	}
-	fmt.Fprintf(w, "\nRun 'fairbench <command> -h' for its flags and examples.\n")
+	fmt.Fprintf(w, "\nRun 'fairbench <command> -h' for its flags and examples.\n"+
+		"Exit status: 0 ok; 1 the command ran and found a failure; 2 bad usage or unreadable input.\n")
 }
 
 // newFlags returns a FlagSet for a command whose -h prints summary, usage and flags.

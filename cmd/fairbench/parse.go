@@ -12,9 +12,10 @@ var parseCommand = command{
 	usage: `fairbench parse [-format json|csv] PATH...
 
 PATH is a fairbench run dir, a single dump (wrk, wrk2, bombardier, autocannon,
-in any of their output forms), or a folder of dumps (walked). The dialect is
-found from the content. Output: one record per line; the schema is documented
-in package parse (go doc github.com/fairbench/fairbench/parse).
+vegeta, in any of their output forms), or a folder of dumps (walked), such as
+bun-http-framework-benchmark's results/. The dialect is found from the
+content. Output: one record per line; the schema is documented in package
+parse (go doc github.com/fairbench/fairbench/parse).
 
 Examples:
   fairbench parse site/results/20261129T185000Z-bench
