@@ -25,10 +25,9 @@ const PhaseCeiling = parse.PhaseCeiling
 // has no slack for a timer firing late, a garbage collection or a slow
 // answer: sending falls behind and the point measures the client. 0.9
 // leaves a tenth for that, the same margin as the audit's client-saturated
-// bound. On this project's shared 2-core machine (README, latency section)
-// vegeta at 0.9 of its flat-out rate sent the offered rate to within 0.1%
-// and fell behind no more than at 0.8 (the machine's own noise), at 0.95
-// five times as far; the audit still reports any point that fell behind.
+// bound; a larger share leaves sending behind the schedule, a smaller one
+// measures less of the target's range. The audit still reports any point
+// that fell behind.
 const CeilingShare = 0.9
 
 // ceilingNearLimit is the share of its CPUs the load tool must keep busy

@@ -8,6 +8,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/audit"
 )
 
 // helpFiles are the reference topics, shipped in the binary so that the
@@ -33,6 +35,7 @@ var topics = map[string]topic{
 	"run-dir":  {summary: "the run directory collect writes and run.json's main fields", file: "run-dir.md"},
 	"hosts":    {summary: "hosts.toml: server and load tool on SSH hosts, shards, merge", file: "hosts.md"},
 	"verdicts": {summary: "how a difference is decided: Welch, Holm, the noise floor, client-bound", file: "verdicts.md"},
+	"rules":    {summary: "the audit's rules: what each finds and what to do about it", write: audit.WriteRulesMarkdown},
 }
 
 var helpCommand = command{

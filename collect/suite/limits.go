@@ -10,7 +10,7 @@ import (
 )
 
 // Limits bound what a suite may ask for: numbers past them are typing
-// mistakes (connections = 1e9), not benchmarks. The README's suite section
+// mistakes (connections = 1e9), not benchmarks. `fairbench help suite`
 // lists them.
 type Limits struct {
 	Threads, Connections, Pipelining, Repetitions, Rate int

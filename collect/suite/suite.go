@@ -13,8 +13,8 @@ import (
 )
 
 // Suite is a benchmark suite as read from its TOML file: what to start, what
-// to ask it, what bytes to expect, and how to load it. The README has a full
-// commented example; every key below is one of it.
+// to ask it, what bytes to expect, and how to load it. `fairbench help
+// suite` has a full commented example; every key below is one of it.
 type Suite struct {
 	Name      string            `toml:"name"`
 	Load      Load              `toml:"load"`
@@ -24,7 +24,7 @@ type Suite struct {
 	Targets   []Target          `toml:"target"`
 	Scenarios []Scenario        `toml:"scenario"`
 	// Latency and Sweep are the passes run after the closed-loop one;
-	// nil: none (suite_phase.go).
+	// nil: none (LatencyPhase, SweepPhase).
 	Latency *LatencyPhase `toml:"latency"`
 	Sweep   *SweepPhase   `toml:"sweep"`
 
