@@ -44,7 +44,7 @@ type resultsDoc struct {
 	Cells      []resultsCell      `json:"cells"`
 	Points     []resultsPoint     `json:"points"`
 	NotOffered []notOfferedRecord `json:"not_offered"`
-	Verdicts   []verdictRecord    `json:"verdicts"`
+	Verdicts   []verdict.Verdict  `json:"verdicts"`
 	Cards      []resultsJudged    `json:"cards"`
 	Compares   []resultsJudged    `json:"comparisons"`
 	Findings   []audit.Finding    `json:"findings"`
@@ -53,44 +53,8 @@ type resultsDoc struct {
 // resultsJudged is a card or a comparison of site.toml with the verdict
 // records it shows, in the order shown.
 type resultsJudged struct {
-	Title    string          `json:"title"`
-	Verdicts []verdictRecord `json:"verdicts"`
-}
-
-// verdictRecord is an audit.Verdict as results.json writes it, in issue
-// 14's field order; numbers a pair does not have (untested: no p, no
-// interval) are null.
-type verdictRecord struct {
-	Run      string   `json:"run"`
-	Scenario string   `json:"scenario"`
-	Metric   string   `json:"metric"`
-	A        string   `json:"a"`
-	B        string   `json:"b"`
-	Ratio    *float64 `json:"ratio"`
-	Lo       *float64 `json:"lo"`
-	Hi       *float64 `json:"hi"`
-	Level    *float64 `json:"level"`
-	P        *float64 `json:"p"`
-	PAdj     *float64 `json:"p_adj"`
-	Family   int      `json:"family"`
-	Floor    float64  `json:"floor"`
-	Verdict  string   `json:"verdict"`
-	Reason   string   `json:"reason"`
-	Method   string   `json:"method"`
-}
-
-func newVerdictRecord(v verdict.Verdict) verdictRecord {
-	return verdictRecord{Run: v.Run, Scenario: v.Scenario, Metric: v.Metric.String(), A: v.A, B: v.B,
-		Ratio: finite(v.Ratio), Lo: finite(v.Lo), Hi: finite(v.Hi), Level: finite(v.Level), P: finite(v.P), PAdj: finite(v.PAdj),
-		Family: v.Family, Floor: v.Floor, Verdict: v.Verdict, Reason: v.Reason, Method: v.Method}
-}
-
-func verdictRecords(vs []verdict.Verdict) []verdictRecord {
-	out := make([]verdictRecord, len(vs))
-	for i, v := range vs {
-		out[i] = newVerdictRecord(v)
-	}
-	return out
+	Title    string            `json:"title"`
+	Verdicts []verdict.Verdict `json:"verdicts"`
 }
 
 type resultsRun struct {
@@ -136,8 +100,8 @@ type resultsInterval struct {
 // resultsVsLeader is the cell against its family's leader: the leader's
 // name and the verdict record on the pair (a < b bytewise, as everywhere).
 type resultsVsLeader struct {
-	Leader  string        `json:"leader"`
-	Verdict verdictRecord `json:"verdict"`
+	Leader  string          `json:"leader"`
+	Verdict verdict.Verdict `json:"verdict"`
 }
 
 type resultsRep struct {
@@ -250,7 +214,7 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 			rc.RankLo, rc.RankHi = &r.Lo, &r.Hi
 		}
 		if cmp, ok := m.vsLeader[c.model]; ok {
-			rc.VsLeader = &resultsVsLeader{Leader: m.leader[c.model].Name, Verdict: newVerdictRecord(cmp.Verdict)}
+			rc.VsLeader = &resultsVsLeader{Leader: m.leader[c.model].Name, Verdict: cmp.Verdict}
 		}
 	}
 	if len(c.reps) > 0 {
@@ -503,7 +467,7 @@ func (r *resultsJSON) tail() error {
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"not_offered", r.m.notOfferedRecords()}, {"verdicts", verdictRecords(r.m.dec.All())}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
+	}{{"not_offered", r.m.notOfferedRecords()}, {"verdicts", r.m.dec.All()}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
 		if err := r.writeField(f.name, f.v, false); err != nil {
 			return err
 		}
@@ -525,11 +489,11 @@ func (m *model) judgedCards() []resultsJudged {
 	out := []resultsJudged{}
 	for _, spec := range m.site.Cards {
 		v := m.card(Page{}, spec)
-		j := resultsJudged{Title: v.Title, Verdicts: []verdictRecord{}}
+		j := resultsJudged{Title: v.Title, Verdicts: []verdict.Verdict{}}
 		for _, row := range v.Rows {
-			j.Verdicts = append(j.Verdicts, newVerdictRecord(row.J.Verdict))
+			j.Verdicts = append(j.Verdicts, row.J.Verdict)
 			for _, e := range row.Escapes {
-				j.Verdicts = append(j.Verdicts, newVerdictRecord(e.J.Verdict))
+				j.Verdicts = append(j.Verdicts, e.J.Verdict)
 			}
 		}
 		out = append(out, j)
@@ -543,11 +507,11 @@ func (m *model) judgedComparisons() []resultsJudged {
 	out := []resultsJudged{}
 	for _, spec := range m.site.Comparisons {
 		v := m.comparison(spec)
-		j := resultsJudged{Title: v.Title, Verdicts: []verdictRecord{}}
+		j := resultsJudged{Title: v.Title, Verdicts: []verdict.Verdict{}}
 		for _, row := range v.Rows {
 			for _, c := range row.Cells {
 				if c.Measured {
-					j.Verdicts = append(j.Verdicts, newVerdictRecord(c.J.Verdict))
+					j.Verdicts = append(j.Verdicts, c.J.Verdict)
 				}
 			}
 		}

@@ -137,10 +137,10 @@ func levelLabel(l float64) string {
 	return fmt.Sprintf("%.4g%%", l*100)
 }
 
-// MarshalJSON writes the verdict with null for the numbers an untested
-// pair does not have (NaN) or an interval does not bound (±Inf).
+// MarshalJSON writes the verdict as results.json keeps it, in the order of
+// Verdict's fields, with null for the numbers an untested pair does not
+// have (NaN) or an interval does not bound (±Inf).
 func (v Verdict) MarshalJSON() ([]byte, error) {
-	type plain Verdict
 	num := func(x float64) *float64 {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil
@@ -148,15 +148,36 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		return &x
 	}
 	return json.Marshal(struct {
-		plain
-		Ratio *float64 `json:"ratio"`
-		Lo    *float64 `json:"lo"`
-		Hi    *float64 `json:"hi"`
-		Level *float64 `json:"level"`
-		P     *float64 `json:"p"`
-		PAdj  *float64 `json:"p_adj"`
-	}{plain(v), num(v.Ratio), num(v.Lo), num(v.Hi), num(v.Level), num(v.P), num(v.PAdj)})
+		Run      string   `json:"run"`
+		Scenario string   `json:"scenario"`
+		Metric   Metric   `json:"metric"`
+		A        string   `json:"a"`
+		B        string   `json:"b"`
+		Ratio    *float64 `json:"ratio"`
+		Lo       *float64 `json:"lo"`
+		Hi       *float64 `json:"hi"`
+		Level    *float64 `json:"level"`
+		P        *float64 `json:"p"`
+		PAdj     *float64 `json:"p_adj"`
+		Family   int      `json:"family"`
+		Floor    float64  `json:"floor"`
+		Verdict  string   `json:"verdict"`
+		Reason   string   `json:"reason"`
+		Method   string   `json:"method"`
+	}{v.Run, v.Scenario, v.Metric, v.A, v.B, num(v.Ratio), num(v.Lo), num(v.Hi), num(v.Level), num(v.P), num(v.PAdj),
+		v.Family, v.Floor, v.Verdict, v.Reason, v.Method})
 }
 
 // MarshalText writes the metric's name, "req/s" or "good req/s".
 func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a name MarshalText wrote.
+func (m *Metric) UnmarshalText(b []byte) error {
+	for _, c := range []Metric{MetricRPS, MetricGoodRPS} {
+		if string(b) == c.String() {
+			*m = c
+			return nil
+		}
+	}
+	return fmt.Errorf("metric %q: want %q or %q", b, MetricRPS, MetricGoodRPS)
+}
