@@ -2,10 +2,10 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -417,13 +417,8 @@ func (m *model) latencyTable(p Page, cs []*verdict.Cell) (cols []LatencyCol, row
 			}
 		}
 	}
-	qs := make([]float64, 0, len(ps))
-	for q := range ps {
-		qs = append(qs, q)
-	}
-	sort.Float64s(qs)
 	var figs []figure
-	for _, q := range qs {
+	for _, q := range slices.Sorted(maps.Keys(ps)) {
 		figs = append(figs, percentileFigure(q))
 	}
 	for _, f := range summaryFigures {

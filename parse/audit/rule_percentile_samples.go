@@ -2,8 +2,9 @@ package audit
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,13 +38,8 @@ func latencyFindings(c *verdict.Cell, th verdict.Thresholds) []Finding {
 		}
 	}
 	if len(thin) > 0 {
-		ps := make([]float64, 0, len(thin))
-		for p := range thin {
-			ps = append(ps, p)
-		}
-		sort.Float64s(ps)
 		var parts []string
-		for _, p := range ps {
+		for _, p := range slices.Sorted(maps.Keys(thin)) {
 			parts = append(parts, fmt.Sprintf("p%s of %s samples", strconv.FormatFloat(p, 'f', -1, 64), parse.FormatCount(float64(thin[p]))))
 		}
 		fs = append(fs, cellFinding(c, RuleTailSamples, LevelWarning, fmt.Sprintf(
