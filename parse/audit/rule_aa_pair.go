@@ -102,13 +102,13 @@ func aaRun(run string, pair [2]string, groups [][]*verdict.Cell, th verdict.Thre
 // log": the t statistic of |diff| − delta.
 func aaExceedP(w verdict.Welch, delta float64) float64 {
 	excess := math.Abs(w.Diff) - delta
-	if w.Se == 0 {
+	if w.SE == 0 {
 		if excess > 0 {
 			return 0
 		}
 		return 1
 	}
-	half := verdict.StudentTwoSided(excess/w.Se, w.Df) / 2
+	half := verdict.StudentTwoSided(excess/w.SE, w.DF) / 2
 	if excess > 0 {
 		return half
 	}

@@ -13,7 +13,7 @@ func TestWelchLog(t *testing.T) {
 	a := []float64{math.Exp(0.25), math.Exp(0.35), math.Exp(0.45)}
 	w := WelchLog(a, b)
 	se := math.Sqrt(0.01/3 + 0.01/3)
-	if math.Abs(w.Diff-0.25) > 1e-12 || math.Abs(w.Se-se) > 1e-12 || math.Abs(w.Df-4) > 1e-9 {
+	if math.Abs(w.Diff-0.25) > 1e-12 || math.Abs(w.SE-se) > 1e-12 || math.Abs(w.DF-4) > 1e-9 {
 		t.Fatalf("welch = %+v, want diff 0.25, se %.4f, df 4", w, se)
 	}
 	// t = 3.062 with 4 df: two-sided p = 0.0375 (t tables: 2.776 at 0.05, 3.747 at 0.02).

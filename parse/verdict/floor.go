@@ -91,7 +91,7 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		if okA, _ := Testable(a, m, th); okA {
 			if okB, _ := Testable(b, m, th); okB {
 				w := WelchLog(a.Stat(m).Values, b.Stat(m).Values)
-				f.AADiff, f.AASE = w.Diff, w.Se
+				f.AADiff, f.AASE = w.Diff, w.SE
 				lo, hi := w.Interval(th.Confidence)
 				f.AA = math.Expm1(math.Max(math.Abs(math.Log(lo)), math.Abs(math.Log(hi))))
 				f.Value = math.Max(f.Threshold, f.AA)

@@ -45,8 +45,8 @@ const MethodWelchLog = "welch-t-log"
 // Welch is Welch's two-sample t-test on log values.
 type Welch struct {
 	Diff float64 // mean log a − mean log b: the log of the ratio of geometric means
-	Se   float64 // standard error of diff
-	Df   float64 // Welch–Satterthwaite degrees of freedom
+	SE   float64 // standard error of diff
+	DF   float64 // Welch–Satterthwaite degrees of freedom
 	p    float64 // two-sided p-value
 }
 
@@ -57,30 +57,30 @@ func WelchLog(a, b []float64) Welch {
 	mb, vb := LogMeanVar(b)
 	na, nb := float64(len(a)), float64(len(b))
 	sa, sb := va/na, vb/nb
-	w := Welch{Diff: ma - mb, Se: math.Sqrt(sa + sb)}
-	if w.Se == 0 {
+	w := Welch{Diff: ma - mb, SE: math.Sqrt(sa + sb)}
+	if w.SE == 0 {
 		// Both cells repeated one value exactly: nothing to weigh the
 		// difference against, so it is certain or absent.
-		w.Df = na + nb - 2
+		w.DF = na + nb - 2
 		w.p = 1
 		if w.Diff != 0 {
 			w.p = 0
 		}
 		return w
 	}
-	w.Df = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
-	w.p = StudentTwoSided(w.Diff/w.Se, w.Df)
+	w.DF = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
+	w.p = StudentTwoSided(w.Diff/w.SE, w.DF)
 	return w
 }
 
 // Interval is the confidence interval of the ratio exp(diff) at level.
 func (w Welch) Interval(level float64) (lo, hi float64) {
-	if w.Se == 0 {
+	if w.SE == 0 {
 		r := math.Exp(w.Diff)
 		return r, r
 	}
-	q := studentQuantile(1-(1-level)/2, w.Df)
-	return math.Exp(w.Diff - q*w.Se), math.Exp(w.Diff + q*w.Se)
+	q := studentQuantile(1-(1-level)/2, w.DF)
+	return math.Exp(w.Diff - q*w.SE), math.Exp(w.Diff + q*w.SE)
 }
 
 // LogMeanVar is the mean and the sample variance of log v.
