@@ -108,7 +108,7 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
 		{Label: "interval", Value: fmt.Sprintf("%s confidence interval of the median (order statistics, golang.org/x/perf/benchmath); below the size where one exists, the min–max of the repetitions, labelled so", intervalLevelLabel(th.Confidence))},
 		{Label: "difference", Value: fmt.Sprintf("Welch's t-test on log throughput over every pair of targets in one scenario of one run, Holm-corrected at α=%.2f over that family; the ratio shown is of geometric means, with its interval at the level of the pair's Holm step; nothing with n < %d (method %q in results.json)", th.Alpha, th.MinReps, verdict.MethodWelchLog)},
-		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the A/A pair's upper bound in that scenario; otherwise ~ (within noise floor)", th.Noise*100)},
+		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the run's systematic A/A difference (pooled over its scenarios, sampling noise aside); otherwise ~ (within noise floor)", th.Noise*100)},
 		{Label: "ranks", Value: "a range from the verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower; runs are ranked each within itself"},
 		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},
 	}

@@ -26,7 +26,7 @@ type FloorRow struct {
 	Run, Scenario Link
 	Pair          string // "stdlib = stdlib-aa", "" without an A/A pair here
 	AADiff        string // the A/A pair's difference of geometric means, "+3.1%"
-	AABound       string // its upper bound, "12.0%"
+	Systematic    string // the run's systematic A/A difference over its scenarios, "3.0%"
 	Threshold     string
 	Floor         string // the larger of the two, "12.0%"
 	Power         string // the power statement, "" without one
@@ -96,15 +96,18 @@ func (m *model) floorRows() []FloorRow {
 	for _, sv := range m.dec.Scenarios {
 		f := sv.Floor
 		r := FloorRow{Run: Link{Text: sv.Run}, Scenario: Link{Href: m.links.Scenario(sv.Scenario), Text: sv.Scenario},
-			Threshold: pct(f.Threshold), Floor: pct(f.Value), AADiff: "–", AABound: "–", Power: m.powerText(sv)}
+			Threshold: pct(f.Threshold), Floor: pct(f.Value), AADiff: "–", Systematic: "–", Power: m.powerText(sv)}
 		if sv.Run == "" {
 			r.Run.Text = "(no run)"
 		}
 		if f.Pair[0] != "" {
 			r.Pair = f.Pair[0] + " = " + f.Pair[1]
 		}
-		if !math.IsNaN(f.AA) {
-			r.AADiff, r.AABound = Percent(math.Expm1(f.AADiff)), pct(f.AA)
+		if !math.IsNaN(f.AADiff) {
+			r.AADiff = Percent(math.Expm1(f.AADiff))
+		}
+		if !math.IsNaN(f.Systematic) {
+			r.Systematic = pct(f.Systematic)
 		}
 		out = append(out, r)
 	}

@@ -125,7 +125,7 @@ func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds
 		for i, r := range rs {
 			vs[i] = verdict.Verdict{Scenario: s, A: r.name, B: r.name, CellA: r.a, CellB: r.b}
 		}
-		verdict.Judge(vs, m, th, th.Noise, nil)
+		verdict.Judge(vs, m, th, verdict.Floor{Value: th.Noise, Threshold: th.Noise}, nil)
 		for i, r := range rs {
 			out[r] = vs[i]
 		}

@@ -366,30 +366,31 @@ func (pt processTest) cpuNote() string {
 }
 
 // effect says what the repetition does to the run's claims: to the A/A
-// floor when the target is one of the pair (with the floor's median over
-// the scenarios with and without it), else to the target's intervals.
+// twins' difference, of which the run's margin is made, when the target is
+// one of the pair (their median difference over the scenarios with and
+// without it), else to the target's intervals.
 func (pt processTest) effect(runCells []*verdict.Cell, floors map[verdict.ScenarioKey]verdict.Floor, th verdict.Thresholds) string {
 	name := pt.cells[0].Name
 	var with, without []float64
 	for _, c := range pt.cells {
 		f, ok := floors[verdict.ScenarioKey{Run: c.Run, Scenario: c.Scenario}]
-		if !ok || math.IsNaN(f.AA) || (f.Pair[0] != name && f.Pair[1] != name) {
+		if !ok || math.IsNaN(f.AADiff) || (f.Pair[0] != name && f.Pair[1] != name) {
 			continue
 		}
-		if b, ok := pt.pairWithout(c, runCells, f, th); ok {
-			with, without = append(with, f.AA), append(without, b)
+		if b, ok := pt.pairWithout(c, runCells, f); ok {
+			with, without = append(with, math.Expm1(math.Abs(f.AADiff))), append(without, b)
 		}
 	}
 	if len(with) == 0 {
 		return "it widens every interval of this target, so its verdicts, and every card it is in, lean to \"~\""
 	}
-	return fmt.Sprintf("this target is one side of the run's A/A pair, so it raises the noise floor of every scenario: the A/A bound over %d scenarios is %.0f%% at the median and %.0f%% at most with this repetition, %.0f%% and %.0f%% without it, and every verdict and card of the run claims only beyond that floor",
+	return fmt.Sprintf("this target is one side of the run's A/A pair, whose difference sets the margin every claim of the run must clear: over %d scenarios the twins differ by %.0f%% at the median and %.0f%% at most with this repetition, %.0f%% and %.0f%% without it",
 		len(with), verdict.MedianOf(with)*100, slices.Max(with)*100, verdict.MedianOf(without)*100, slices.Max(without)*100)
 }
 
-// pairWithout is the A/A bound of cell c's scenario with the tested
-// repetition left out of c, its side of the pair.
-func (pt processTest) pairWithout(c *verdict.Cell, runCells []*verdict.Cell, f verdict.Floor, th verdict.Thresholds) (float64, bool) {
+// pairWithout is the A/A pair's difference in cell c's scenario with the
+// tested repetition left out of c, its side of the pair.
+func (pt processTest) pairWithout(c *verdict.Cell, runCells []*verdict.Cell, f verdict.Floor) (float64, bool) {
 	other := f.Pair[0]
 	if other == c.Name {
 		other = f.Pair[1]
@@ -410,7 +411,5 @@ func (pt processTest) pairWithout(c *verdict.Cell, runCells []*verdict.Cell, f v
 	if twin == nil || len(mine) < 2 || len(twin.RPS.Values) < 2 || !(twin.RPS.Min > 0) {
 		return 0, false
 	}
-	w := verdict.WelchLog(mine, twin.RPS.Values)
-	lo, hi := w.Interval(th.Confidence)
-	return math.Expm1(math.Max(math.Abs(math.Log(lo)), math.Abs(math.Log(hi)))), true
+	return math.Expm1(math.Abs(verdict.WelchLog(mine, twin.RPS.Values).Diff)), true
 }

@@ -139,23 +139,28 @@ func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound m
 			sv.Pairs = append(sv.Pairs, Verdict{Run: sv.Run, Scenario: sv.Scenario, A: a.Name, B: b.Name, CellA: a, CellB: b})
 		}
 	}
-	sv.Family = Judge(sv.Pairs, m, th, floor.Value, bound)
+	sv.Family = Judge(sv.Pairs, m, th, floor, bound)
 	sv.Ranks = ranks(sv, m, th)
 	return sv
 }
 
 // Judge decides vs as one family: each pair's CellA against its CellB on
 // metric m, Welch's t on logs, Holm over the pairs tested, a claim only
-// when the interval at the pair's Holm step clears floor. Pairs that cannot
-// be tested read "~" with their reason. It returns the family's size.
-func Judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell]bool) int {
+// when the interval at the pair's Holm step clears the floor's margin. The
+// A/A pair is judged against the threshold alone, since the margin is made
+// of its own difference. Pairs that cannot be tested read "~" with their
+// reason. It returns the family's size.
+func Judge(vs []Verdict, m Metric, th Thresholds, floor Floor, bound map[*Cell]bool) int {
 	var tested []int
 	var ps []float64
 	var tests []Welch
 	for i := range vs {
 		v := &vs[i]
 		a, b := v.CellA, v.CellB
-		v.Metric, v.Floor, v.Verdict, v.Alpha = m, floor, VerdictTie, th.Alpha
+		v.Metric, v.Floor, v.Verdict, v.Alpha = m, floor.Value, VerdictTie, th.Alpha
+		if floor.IsPair(a, b) {
+			v.Floor = floor.Threshold
+		}
 		v.Ratio = a.Stat(m).GeoMean / b.Stat(m).GeoMean
 		v.Lo, v.Hi, v.Level, v.P, v.PAdj = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		okA, whyA := Testable(a, m, th)
@@ -176,9 +181,9 @@ func Judge(vs []Verdict, m Metric, th Thresholds, floor float64, bound map[*Cell
 		}
 	}
 	adj, step := Holm(ps, th.Alpha)
-	clear := math.Log1p(floor)
 	for k, i := range tested {
 		v := &vs[i]
+		clear := math.Log1p(v.Floor)
 		v.PAdj, v.Level = adj[k], 1-step[k]
 		v.Lo, v.Hi = tests[k].Interval(v.Level)
 		switch {

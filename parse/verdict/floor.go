@@ -6,28 +6,43 @@ import (
 	"github.com/fairbench/fairbench/parse"
 )
 
-// Floor is the noise floor of one scenario of one run: the smallest
-// relative difference a verdict may claim there.
+// Floor is the equivalence margin of one scenario of one run: the
+// smallest relative difference a verdict may claim there. A claim's
+// interval must lie wholly beyond 1+Value (or below 1/(1+Value)).
+//
+// The margin is the larger of the documented threshold and the run's
+// systematic A/A difference: how far two names of one program stand apart
+// on this host beyond what their repetitions' noise explains, pooled over
+// the run's scenarios. Sampling noise is not part of it: each pair's own
+// interval carries that already. So a run with twins and a run without are
+// held to one rule, and the twins themselves, judged against the
+// threshold alone, can be claimed apart when they really differ.
 type Floor struct {
-	// Value is max(Threshold, AA): a claim's ratio interval must lie wholly
-	// beyond 1+Value (or below 1/(1+Value)).
+	// Value is max(Threshold, Systematic): the margin claims must clear.
 	Value float64
 	// Threshold is the documented threshold, Thresholds.Noise.
 	Threshold float64
-	// AA is the upper confidence bound (at Thresholds.Confidence) of the
-	// A/A pair's |log ratio| in this scenario, as a relative difference;
-	// NaN when the run has no A/A pair measured here.
-	AA float64
-	// AADiff is the A/A pair's log ratio of geometric means, and AASE its
-	// standard error (0 without a pair): what the bound is made of.
+	// Systematic is the run's systematic A/A difference as a relative
+	// difference: |the twins' pooled log ratio| plus the spread of their
+	// log ratios across scenarios beyond sampling noise (a random-effects
+	// estimate, DerSimonian–Laird). NaN when the run has no A/A pair
+	// measured together.
+	Systematic float64
+	// AADiff is the A/A pair's log ratio of geometric means in this
+	// scenario and AASE its standard error; NaN and 0 without a pair here.
 	AADiff, AASE float64
 	// Pair is the A/A pair's cell names, empty without one.
 	Pair [2]string
 }
 
+// IsPair reports whether a and b are the floor's A/A pair, in either order.
+func (f Floor) IsPair(a, b *Cell) bool {
+	return f.Pair != [2]string{} && (f.Pair == [2]string{a.Name, b.Name} || f.Pair == [2]string{b.Name, a.Name})
+}
+
 // defaultFloor is the floor of a scenario without an A/A pair.
 func defaultFloor(th Thresholds) Floor {
-	return Floor{Value: th.Noise, Threshold: th.Noise, AA: math.NaN()}
+	return Floor{Value: th.Noise, Threshold: th.Noise, Systematic: math.NaN(), AADiff: math.NaN()}
 }
 
 // AAPairOf is the run's A/A pair: run.json's, else the first of the
@@ -63,41 +78,95 @@ func AACells(cells []*Cell, pair [2]string) (a, b *Cell) {
 func (c *Cell) is(name string) bool { return c.Name == name || c.Target == name }
 
 // NoiseFloors is each scenario's floor: max(the documented threshold, the
-// upper confidence bound of the A/A pair's |log ratio|).
+// run's systematic A/A difference), with the A/A pair's own difference in
+// that scenario for pages to show.
 func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]string, th Thresholds) map[ScenarioKey]Floor {
 	byID := map[string]*parse.Run{}
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
 	out := map[ScenarioKey]Floor{}
-	groups := GroupByScenario(cells)
 	byRun := map[string][][]*Cell{}
-	for _, g := range groups {
+	var order []string
+	for _, g := range GroupByScenario(cells) {
+		if byRun[g[0].Run] == nil {
+			order = append(order, g[0].Run)
+		}
 		byRun[g[0].Run] = append(byRun[g[0].Run], g)
 	}
-	for _, g := range groups {
-		k := ScenarioKey{g[0].Run, g[0].Scenario}
-		f := defaultFloor(th)
-		out[k] = f
-		pair, ok := AAPairOf(byID[k.Run], byRun[k.Run], fallback)
-		if !ok {
-			continue
-		}
-		a, b := AACells(g, pair)
-		if a == nil || b == nil {
-			continue
-		}
-		f.Pair = [2]string{a.Name, b.Name}
-		if okA, _ := Testable(a, m, th); okA {
-			if okB, _ := Testable(b, m, th); okB {
+	for _, run := range order {
+		groups := byRun[run]
+		floors := make([]Floor, len(groups))
+		var diffs []Welch
+		pair, havePair := AAPairOf(byID[run], groups, fallback)
+		for i, g := range groups {
+			floors[i] = defaultFloor(th)
+			if !havePair {
+				continue
+			}
+			a, b := AACells(g, pair)
+			if a == nil || b == nil {
+				continue
+			}
+			floors[i].Pair = [2]string{a.Name, b.Name}
+			okA, _ := Testable(a, m, th)
+			okB, _ := Testable(b, m, th)
+			if okA && okB {
 				w := WelchLog(a.Stat(m).Values, b.Stat(m).Values)
-				f.AADiff, f.AASE = w.Diff, w.SE
-				lo, hi := w.Interval(th.Confidence)
-				f.AA = math.Expm1(math.Max(math.Abs(math.Log(lo)), math.Abs(math.Log(hi))))
-				f.Value = math.Max(f.Threshold, f.AA)
+				floors[i].AADiff, floors[i].AASE = w.Diff, w.SE
+				diffs = append(diffs, w)
 			}
 		}
-		out[k] = f
+		sys := systematic(diffs)
+		for i, g := range groups {
+			f := floors[i]
+			f.Systematic = sys
+			if !math.IsNaN(sys) {
+				f.Value = math.Max(f.Threshold, sys)
+			}
+			out[ScenarioKey{run, g[0].Scenario}] = f
+		}
 	}
 	return out
+}
+
+// systematic is the twins' systematic difference over a run's scenarios,
+// as a relative difference: |μ| + τ, where μ is their inverse-variance
+// pooled log ratio and τ² the DerSimonian–Laird estimate of how far their
+// true log ratios vary between scenarios. NaN for no scenario. A scenario
+// whose twins repeated one value exactly (SE 0) counts at the smallest
+// positive SE of the others, or is taken as it is when all are 0.
+func systematic(ws []Welch) float64 {
+	if len(ws) == 0 {
+		return math.NaN()
+	}
+	minSE := math.Inf(1)
+	for _, w := range ws {
+		if w.SE > 0 {
+			minSE = math.Min(minSE, w.SE)
+		}
+	}
+	if math.IsInf(minSE, 1) {
+		mean := 0.0
+		for _, w := range ws {
+			mean += w.Diff / float64(len(ws))
+		}
+		return math.Expm1(math.Abs(mean))
+	}
+	var sw, sw2, swd float64
+	weight := func(w Welch) float64 { return 1 / math.Pow(math.Max(w.SE, minSE), 2) }
+	for _, w := range ws {
+		x := weight(w)
+		sw, sw2, swd = sw+x, sw2+x*x, swd+x*w.Diff
+	}
+	mu := swd / sw
+	q := 0.0
+	for _, w := range ws {
+		q += weight(w) * (w.Diff - mu) * (w.Diff - mu)
+	}
+	tau2 := 0.0
+	if c := sw - sw2/sw; c > 0 {
+		tau2 = math.Max(0, (q-float64(len(ws)-1))/c)
+	}
+	return math.Expm1(math.Abs(mu) + math.Sqrt(tau2))
 }

@@ -21,8 +21,9 @@ type Power struct {
 	Need5, Need10 int
 }
 
-// Power computes what the family could resolve; ok is false when fewer
-// than two cells could be tested.
+// Power computes what the family could resolve at the first step of Holm
+// over the pairs it tested; ok is false when fewer than two cells could be
+// tested or no pair was (both sides client-bound everywhere).
 func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	var ns []float64
 	var pooled, dof float64
@@ -36,23 +37,16 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 		dof += float64(len(v) - 1)
 		ns = append(ns, float64(len(v)))
 	}
-	if len(ns) < 2 || dof == 0 {
+	if len(ns) < 2 || dof == 0 || sv.Family == 0 {
 		return Power{}, false
 	}
 	p := Power{N: int(MedianOf(ns)), Sigma: math.Sqrt(pooled / dof)}
-	m := max(len(ns)*(len(ns)-1)/2, 1)
+	m := sv.Family
 	floor := math.Log1p(sv.Floor.Value)
 	p.Smallest = math.Expm1(floor + detectable(p.N, m, p.Sigma, th.Alpha, 0.5))
-	// With more repetitions the A/A pair's bound shrinks too: its standard
-	// error scales as 1/√n from what this run measured.
-	floorAt := func(n int) float64 {
-		f := math.Log1p(sv.Floor.Threshold)
-		if sv.Floor.AASE > 0 {
-			q := studentQuantile(1-(1-th.Confidence)/2, float64(2*n-2))
-			f = math.Max(f, math.Abs(sv.Floor.AADiff)+q*sv.Floor.AASE*math.Sqrt(float64(p.N)/float64(n)))
-		}
-		return f
-	}
+	// The margin is a systematic difference: more repetitions estimate it
+	// better but do not shrink it.
+	floorAt := func(int) float64 { return floor }
 	p.Need5 = repsFor(0.05, floorAt, m, p.Sigma, th.Alpha)
 	p.Need10 = repsFor(0.10, floorAt, m, p.Sigma, th.Alpha)
 	return p, true
