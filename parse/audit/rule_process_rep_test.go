@@ -72,7 +72,7 @@ func TestProcessNullFamilyWise(t *testing.T) {
 			}
 			return 0.03 * r.NormFloat64()
 		}},
-		{"cell noise resampled from the committed runs", 0, func(r *rand.Rand, _, _, _ int) float64 {
+		{"cell noise resampled from real runs", 0, func(r *rand.Rand, _, _, _ int) float64 {
 			return res[r.IntN(len(res))]
 		}},
 	}
