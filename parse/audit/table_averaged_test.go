@@ -14,8 +14,8 @@ import (
 )
 
 // averagedRun is a real run dir: gin, chi and echo answering ping, four
-// repetitions each, bombardier -l (p50 to p99 in microseconds), cut from
-// site/results/20261129T201538Z-vm.
+// repetitions each, bombardier -l (p50 to p99 in microseconds), cut from a
+// run of the go-frameworks suite.
 const averagedRun = "testdata/audit-averaged/20261129T201538Z-vm"
 
 // repP99s reads the run and returns each target's p99 per repetition, in
