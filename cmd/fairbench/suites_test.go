@@ -14,8 +14,24 @@ import (
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
-// repoRoot is where suite paths (site/apps/...) are relative to.
-const repoRoot = "../.."
+// repoRoot is where suite paths (site/apps/...) are relative to, made
+// absolute: a target's dir is part of its build cache key
+// (collect/build_cache.go), and the collector prunes the entries whose dir
+// does not exist as seen from its own working directory. With "../.." the
+// key said ../../site/apps/go, which from the working directory of another
+// package's tests (go test ./... runs them side by side) names nothing, so
+// their collects pruned this test's entries for stdlib and gin while they
+// were between builds. The entry's lock is a file inside it: pruned while
+// one build waited on it, a second build (TestSiteSuitesPassTheGate's
+// stdlib and gin share the entries) took a fresh lock and both wrote the
+// same out/ folder.
+var repoRoot = func() string {
+	dir, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
 
 // gatedSuites are the suites of fairbench's own benchmark that run with no
 // service; the database suites (db.toml, js-db.toml) need PostgreSQL and
