@@ -29,9 +29,8 @@ import (
 // due while every worker waited for an answer says whose stall it was (a
 // busy host adds a few requests a millisecond or two late either way).
 // The client's case has more workers than a busy host keeps in flight:
-// with four, on a machine loaded by the other packages' tests, 125
-// requests went out late and a third of their wait counted as held
-// (answers slow to come back kept all four in flight).
+// with few, answers slow to come back on a loaded machine would hold
+// every worker, and the load tool's own stall would count as held.
 func TestLateSendingTellsWhoStalled(t *testing.T) {
 	t.Parallel() // 200 req/s: light
 	if testing.Short() {

@@ -16,15 +16,12 @@ import (
 
 // repoRoot is where suite paths (site/apps/...) are relative to, made
 // absolute: a target's dir is part of its build cache key
-// (collect/build_cache.go), and the collector prunes the entries whose dir
-// does not exist as seen from its own working directory. With "../.." the
-// key said ../../site/apps/go, which from the working directory of another
-// package's tests (go test ./... runs them side by side) names nothing, so
-// their collects pruned this test's entries for stdlib and gin while they
-// were between builds. The entry's lock is a file inside it: pruned while
-// one build waited on it, a second build (TestSiteSuitesPassTheGate's
-// stdlib and gin share the entries) took a fresh lock and both wrote the
-// same out/ folder.
+// (collect/build_cache.go), and every collect first prunes the entries
+// whose dir it cannot see from its own working directory. Relative, the
+// dir names nothing from another package's tests run beside these, which
+// would prune the stdlib and gin entries between builds; the entry's lock
+// file goes with it, and two builds of one entry (both gate tests build
+// stdlib and gin) could then hold two locks and write one out/ folder.
 var repoRoot = func() string {
 	dir, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {

@@ -114,8 +114,8 @@ func TestAuditTableAveragedPercentileRealDumps(t *testing.T) {
 	}
 }
 
-// TestAuditTableMeanRPS: a req/s column of means is a mismatch, as it was,
-// and the message says the number is the mean.
+// TestAuditTableMeanRPS: a req/s column of means is still a mismatch, and
+// the message says the number is the mean.
 func TestAuditTableMeanRPS(t *testing.T) {
 	set, _ := repP99s(t)
 	rps := map[string][]float64{}
