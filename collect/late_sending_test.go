@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -28,9 +29,8 @@ import (
 // due while every worker waited for an answer says whose stall it was (a
 // busy host adds a few requests a millisecond or two late either way).
 // The client's case has more workers than a busy host keeps in flight:
-// with four, on a machine loaded by the other packages' tests, 125
-// requests went out late and a third of their wait counted as held
-// (answers slow to come back kept all four in flight).
+// with few, answers slow to come back on a loaded machine would hold
+// every worker, and the load tool's own stall would count as held.
 func TestLateSendingTellsWhoStalled(t *testing.T) {
 	t.Parallel() // 200 req/s: light
 	if testing.Short() {
@@ -45,15 +45,18 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 	const (
 		rate  = 200
 		stall = 150 * time.Millisecond
-		at    = 800 * time.Millisecond
+		at    = 800 * time.Millisecond // from the first request
 	)
 	attack := func(t *testing.T, serverStall bool, workers int) schedule {
 		// bounded from here: the subtests wait for a slot among the
 		// package's parallel tests first
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		var until atomic.Int64 // Unix ns the server's stall ends; 0: none
+		var until atomic.Int64       // Unix ns the server's stall ends; 0: none
+		first := make(chan struct{}) // closed on the first request: the attack has begun
+		var once sync.Once
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			once.Do(func() { close(first) })
 			if d := time.Until(time.Unix(0, until.Load())); d > 0 {
 				time.Sleep(d)
 			}
@@ -70,7 +73,13 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(at)
+		select {
+		case <-first:
+		case <-ctx.Done():
+			cmd.Process.Kill()
+			t.Fatalf("%q sent nothing: %v", argv, ctx.Err())
+		}
+		time.Sleep(at) // the stall's place in the attack
 		if serverStall {
 			until.Store(time.Now().Add(stall).UnixNano())
 		} else {

@@ -18,24 +18,29 @@ const spikeBytes = 64 << 20
 // the window (no sampler competing with the server for a CPU) and a spike
 // between two samples still counts.
 func TestPeakKeptByTheKernel(t *testing.T) {
-	// This test binary, run again as TestPeakSpike: it holds 64 MiB for a
-	// moment, gives them back to the system, and waits.
-	done := filepath.Join(t.TempDir(), "spiked")
-	s, err := startProcess("spike", []string{os.Args[0], "-test.run=^TestPeakSpike$"}, t.TempDir(), []string{"FAIRBENCH_PEAK_SPIKE=" + done}, nil)
+	// This test binary, run again as TestPeakSpike: once told to, it holds
+	// 64 MiB for a moment, gives them back to the system, and waits. The
+	// files in dir order the two: the server writes "ready" once it runs,
+	// the window opens, the test writes "spike", the server spikes and
+	// writes "spiked".
+	dir := t.TempDir()
+	s, err := startProcess("spike", []string{os.Args[0], "-test.run=^TestPeakSpike$"}, t.TempDir(), []string{"FAIRBENCH_PEAK_SPIKE=" + dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Stop(time.Second)
-	time.Sleep(100 * time.Millisecond) // started, not yet spiked
+	// A busy machine may take seconds to start the server.
+	if !waitForFile(filepath.Join(dir, "ready"), 20*time.Second) {
+		t.Fatal("the spiking server did not start within 20 s")
+	}
 	before := runtime.NumGoroutine()
 	peak := s.group.watchPeak(rssSampleEvery)
 	during := runtime.NumGoroutine()
-	// The spike is over when the server says so (a busy machine may take
-	// seconds).
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(done); err == nil {
-			break
-		}
+	if err := os.WriteFile(filepath.Join(dir, "spike"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !waitForFile(filepath.Join(dir, "spiked"), 20*time.Second) {
+		t.Fatal("the server did not spike within 20 s")
 	}
 	now := s.RSS()
 	got := peak()
@@ -47,13 +52,30 @@ func TestPeakKeptByTheKernel(t *testing.T) {
 	}
 }
 
+// waitForFile polls for name until it exists or timeout passes, and
+// reports whether it exists.
+func waitForFile(name string, timeout time.Duration) bool {
+	for deadline := time.Now().Add(timeout); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(name); err == nil {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
 // TestPeakSpike is the spiking server of TestPeakKeptByTheKernel; it does
-// nothing unless FAIRBENCH_PEAK_SPIKE is set.
+// nothing unless FAIRBENCH_PEAK_SPIKE names the folder of its signals.
 func TestPeakSpike(t *testing.T) {
-	if os.Getenv("FAIRBENCH_PEAK_SPIKE") == "" {
+	dir := os.Getenv("FAIRBENCH_PEAK_SPIKE")
+	if dir == "" {
 		t.Skip("the server of TestPeakKeptByTheKernel")
 	}
-	time.Sleep(300 * time.Millisecond)
+	os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)
+	if !waitForFile(filepath.Join(dir, "spike"), time.Minute) {
+		t.Fatal("never told to spike")
+	}
 	b := make([]byte, spikeBytes)
 	for i := range b {
 		b[i] = 1
@@ -61,8 +83,8 @@ func TestPeakSpike(t *testing.T) {
 	runtime.KeepAlive(b)
 	b = nil
 	debug.FreeOSMemory()
-	os.WriteFile(os.Getenv("FAIRBENCH_PEAK_SPIKE"), nil, 0o644)
-	time.Sleep(30 * time.Second)
+	os.WriteFile(filepath.Join(dir, "spiked"), nil, 0o644)
+	time.Sleep(30 * time.Second) // a server runs until stopped
 }
 
 // TestTreeListedOncePerSide: the reads around a window (CPU time, memory,

@@ -271,7 +271,7 @@ func TestRemoteLinkDropped(t *testing.T) {
 	wait("the load tool on the client host", func() bool {
 		return running(t, lab, "client", lab.Host("client").Dir+"/tools/bombardier-"+loadgen.BombardierVersion+" -c") != ""
 	})
-	time.Sleep(time.Second)
+	time.Sleep(time.Second) // the cut comes a second into the 4 s window
 	lab.Drop("server")
 	cut := time.Now()
 	wait("the collector to give up on the server", func() bool {
@@ -280,8 +280,8 @@ func TestRemoteLinkDropped(t *testing.T) {
 		return strings.Contains(string(b), "could not be ended")
 	})
 	// Keep-alives end the master within 6 s, the tool is killed 2 s past
-	// its window, a fresh connection times out in 10 s: about 20 s (it was
-	// over 40 s when reads waited for a new connection's timeout).
+	// its window, a fresh connection times out in 10 s: about 20 s. Over
+	// 40 s means reads wait for a new connection's timeout.
 	if gaveUp := time.Since(cut); gaveUp > 40*time.Second {
 		t.Errorf("gave up %v after the cut, want under 40 s", gaveUp.Round(time.Millisecond))
 	} else {

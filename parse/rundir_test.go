@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// TestCommittedRunsRead reads every run this project published with the
-// loader render uses: each has its measurements, CPU seconds and dumps.
-func TestCommittedRunsRead(t *testing.T) {
-	dirs, err := filepath.Glob("../site/results/*/run.json")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no committed runs under site/results: %v", err)
+// TestRealRunsRead reads the real runs under testdata/runs (collected by
+// fairbench, one without interference and two with it) with the loader
+// render uses: each has its measurements, CPU seconds and dumps.
+func TestRealRunsRead(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/runs/*/run.json")
+	if err != nil || len(dirs) < 3 {
+		t.Fatalf("want 3 real runs under testdata/runs, found %q: %v", dirs, err)
 	}
 	for _, name := range dirs {
 		run, err := ReadRun(filepath.Dir(name))

@@ -14,8 +14,21 @@ import (
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
-// repoRoot is where suite paths (site/apps/...) are relative to.
-const repoRoot = "../.."
+// repoRoot is where suite paths (site/apps/...) are relative to, made
+// absolute: a target's dir is part of its build cache key
+// (collect/build_cache.go), and every collect first prunes the entries
+// whose dir it cannot see from its own working directory. Relative, the
+// dir names nothing from another package's tests run beside these, which
+// would prune the stdlib and gin entries between builds; the entry's lock
+// file goes with it, and two builds of one entry (both gate tests build
+// stdlib and gin) could then hold two locks and write one out/ folder.
+var repoRoot = func() string {
+	dir, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
 
 // gatedSuites are the suites of fairbench's own benchmark that run with no
 // service; the database suites (db.toml, js-db.toml) need PostgreSQL and

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
-	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // Test fixtures shared by the rule tests; package verdict keeps its own.
@@ -64,30 +64,29 @@ func binomialBound(alpha float64, n int) float64 {
 	return alpha*float64(n) + 3*math.Sqrt(alpha*(1-alpha)*float64(n))
 }
 
-// aaResiduals are the deviations of every repetition from its cell's mean
-// log throughput in the committed runs (site/results), each scaled by
-// sqrt(n/(n−1)) so that resampled residuals keep the cell's variance.
+// aaResiduals are the A/A residuals of log throughput package verdict's
+// null simulations resample (written by its TestResiduals): real
+// run-to-run noise, one value a line, '#' lines comments.
 func aaResiduals(t *testing.T) []float64 {
 	t.Helper()
-	runs, _ := filepath.Glob("../../site/results/*")
-	if len(runs) == 0 {
-		t.Skip("no committed runs under site/results")
+	const name = "../verdict/testdata/residuals.txt"
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	set, _ := parse.ReadAll(runs)
 	var res []float64
-	for _, c := range verdict.Cells(set, verdict.DefaultThresholds) {
-		v := c.RPS.Values
-		if len(v) < 3 || !(c.RPS.Min > 0) {
+	for i, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		mean, _ := verdict.LogMeanVar(v)
-		scale := math.Sqrt(float64(len(v)) / float64(len(v)-1))
-		for _, x := range v {
-			res = append(res, (math.Log(x)-mean)*scale)
+		x, err := strconv.ParseFloat(line, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			t.Fatalf("%s:%d: %q is not a residual", name, i+1, line)
 		}
+		res = append(res, x)
 	}
 	if len(res) < 100 {
-		t.Fatalf("only %d residuals from %v", len(res), runs)
+		t.Fatalf("%s: only %d residuals", name, len(res))
 	}
 	return res
 }

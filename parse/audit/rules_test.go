@@ -101,16 +101,26 @@ func TestRulesRegistered(t *testing.T) {
 	}
 }
 
-// TestFindingLevelsRegistered runs Audit on the committed runs and the
-// phase run, and the table audit on the doctored table: every finding's
-// rule is registered, with its level among the rule's Levels.
+// TestFindingLevelsRegistered runs Audit on the real runs of
+// parse/testdata/runs and the phase run, and the table audit on the
+// doctored table: every finding's rule is registered, with its level among
+// the rule's Levels. Those runs trip most rules; minRulesFound keeps them
+// doing so.
 func TestFindingLevelsRegistered(t *testing.T) {
-	runs, _ := filepath.Glob("../../site/results/*")
+	const minRulesFound = 18
+	runs, _ := filepath.Glob("../testdata/runs/*")
 	runs = append(runs, "testdata/phase-run/20261201T122920Z-vm")
-	set, _ := parse.ReadAll(runs)
+	set, errs := parse.ReadAll(runs)
+	if len(errs) > 0 {
+		t.Fatalf("reading %q: %v", runs, errs)
+	}
 	fs := Audit(set, AuditOptions{})
-	if len(fs) == 0 {
-		t.Fatal("no findings to check")
+	found := map[string]bool{}
+	for _, f := range fs {
+		found[f.Rule] = true
+	}
+	if len(found) < minRulesFound {
+		t.Fatalf("the runs trip %d rules, want at least %d: %v", len(found), minRulesFound, found)
 	}
 	f, err := os.Open(doctoredTable)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 )
 
 // averagedRun is a real run dir: gin, chi and echo answering ping, four
-// repetitions each, bombardier -l (p50 to p99 in microseconds), cut from
-// site/results/20261129T201538Z-vm.
+// repetitions each, bombardier -l (p50 to p99 in microseconds), cut from a
+// run of the go-frameworks suite.
 const averagedRun = "testdata/audit-averaged/20261129T201538Z-vm"
 
 // repP99s reads the run and returns each target's p99 per repetition, in
@@ -114,8 +114,8 @@ func TestAuditTableAveragedPercentileRealDumps(t *testing.T) {
 	}
 }
 
-// TestAuditTableMeanRPS: a req/s column of means is a mismatch, as it was,
-// and the message says the number is the mean.
+// TestAuditTableMeanRPS: a req/s column of means is still a mismatch, and
+// the message says the number is the mean.
 func TestAuditTableMeanRPS(t *testing.T) {
 	set, _ := repP99s(t)
 	rps := map[string][]float64{}

@@ -13,12 +13,14 @@ import (
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
-// committedRuns are the run dirs kept in the repository: runs this project
-// published and the test data of parse and render.
+// committedRuns are the run.json files of the test data of parse, audit
+// and render (real runs written by collect), and testdata/keys: run.json
+// files of real runs cut to the few measurements that carry every key
+// the run wrote (testdata/keys/README.md).
 func committedRuns(t *testing.T) []string {
 	t.Helper()
 	var names []string
-	for _, glob := range []string{"../../site/results/*/run.json", "../testdata/*/*/run.json", "../audit/testdata/*/*/run.json", "../../render/testdata/runs/*/run.json"} {
+	for _, glob := range []string{"testdata/keys/*.json", "../testdata/*/*/run.json", "../audit/testdata/*/*/run.json", "../../render/testdata/runs/*/run.json"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

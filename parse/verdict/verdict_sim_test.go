@@ -5,10 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/fairbench/fairbench/parse"
 )
 
 // The simulation tests check the decision layer against known truth.
@@ -99,34 +96,6 @@ func nullRate(seed uint64, pages, k, n int, th Thresholds, draw noise, spoil fun
 // binomialBound is α·N + 3·sqrt(α(1−α)N).
 func binomialBound(alpha float64, n int) float64 {
 	return alpha*float64(n) + 3*math.Sqrt(alpha*(1-alpha)*float64(n))
-}
-
-// aaResiduals are the deviations of every repetition from its cell's mean
-// log throughput in the committed runs (site/results), each scaled by
-// sqrt(n/(n−1)) so that resampled residuals keep the cell's variance.
-func aaResiduals(t *testing.T) []float64 {
-	t.Helper()
-	runs, _ := filepath.Glob("../../site/results/*")
-	if len(runs) == 0 {
-		t.Skip("no committed runs under site/results")
-	}
-	set, _ := parse.ReadAll(runs)
-	var res []float64
-	for _, c := range Cells(set, DefaultThresholds) {
-		v := c.RPS.Values
-		if len(v) < 3 || !(c.RPS.Min > 0) {
-			continue
-		}
-		mean, _ := LogMeanVar(v)
-		scale := math.Sqrt(float64(len(v)) / float64(len(v)-1))
-		for _, x := range v {
-			res = append(res, (math.Log(x)-mean)*scale)
-		}
-	}
-	if len(res) < 100 {
-		t.Fatalf("only %d residuals from %v", len(res), runs)
-	}
-	return res
 }
 
 func TestVerdictsNullFamilyWise(t *testing.T) {
