@@ -170,6 +170,17 @@ func Judge(vs []Verdict, m Metric, th Thresholds, floor Floor, bound map[*Cell]b
 			v.Reason = whyA
 		case !okB:
 			v.Reason = whyB
+		case (bound[a] || bound[b]) && efficient(a, b, th):
+			// Where the load generator capped a side, its req/s measures
+			// the client; what each target served per CPU second of its
+			// server it does not cap, so the pair is decided on that.
+			v.Metric = MetricEfficiency
+			v.Ratio = a.Efficiency.GeoMean / b.Efficiency.GeoMean
+			w := WelchLog(a.Efficiency.Values, b.Efficiency.Values)
+			v.Method, v.P = MethodWelchLog, w.p
+			tested = append(tested, i)
+			ps = append(ps, w.p)
+			tests = append(tests, w)
 		case bound[a] && bound[b]:
 			v.Reason = ReasonClientBound
 		default:
@@ -196,6 +207,12 @@ func Judge(vs []Verdict, m Metric, th Thresholds, floor Floor, bound map[*Cell]b
 		default:
 			v.Reason = ReasonWithinFloor
 		}
+		if v.Metric == MetricEfficiency {
+			if v.Verdict != VerdictTie {
+				v.Reason = ReasonEfficiency
+			}
+			continue
+		}
 		// A saturated side's number is a lower bound of its capacity: a
 		// claim in its favour stands, as "at least"; any other outcome
 		// cannot be told from the client's limit.
@@ -212,6 +229,14 @@ func Judge(vs []Verdict, m Metric, th Thresholds, floor Floor, bound map[*Cell]b
 		vs[i].Family = len(tested)
 	}
 	return len(tested)
+}
+
+// efficient reports whether both cells can be tested on requests per
+// server CPU second: every repetition recorded its server's CPU.
+func efficient(a, b *Cell, th Thresholds) bool {
+	okA, _ := Testable(a, MetricEfficiency, th)
+	okB, _ := Testable(b, MetricEfficiency, th)
+	return okA && okB
 }
 
 // sortByEstimate orders cells by geometric mean, highest first, then by

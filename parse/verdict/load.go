@@ -148,10 +148,14 @@ func (ix RunIndex) CellLoad(c *Cell) (client, server float64) {
 	return MedianOf(cs), MedianOf(ss)
 }
 
-// clientBound is the cells whose load generator was saturated (the
-// client-saturated rule): their number measures the client and is a lower
-// bound of the target's capacity, so a verdict in their favour reads "at
-// least" (ReasonAtLeast) and any other "~" (ReasonClientBound).
+// clientBound is the cells whose load generator was saturated while their
+// server was not (the client-saturated rule): their number measures the
+// client and is a lower bound of the target's capacity. A server that kept
+// its CPUs as busy as the client did was at its own capacity, so its
+// number is the target's whatever the client did. Pairs with a bound side
+// are decided on efficiency where the server's CPU was recorded, else a
+// verdict in a bound side's favour reads "at least" (ReasonAtLeast) and
+// any other "~" (ReasonClientBound).
 func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 	out := map[*Cell]bool{}
 	if set == nil {
@@ -159,7 +163,7 @@ func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 	}
 	ix := NewRunIndex(set.Runs)
 	for _, c := range cells {
-		if cu, _ := ix.CellLoad(c); cu >= th.ClientSaturation {
+		if cu, su := ix.CellLoad(c); cu >= th.ClientSaturation && !(su >= th.ClientSaturation) {
 			out[c] = true
 		}
 	}

@@ -20,12 +20,19 @@ const (
 	MetricRPS Metric = iota
 	// MetricGoodRPS is 2xx and 3xx responses per second.
 	MetricGoodRPS
+	// MetricEfficiency is completed requests per second of server CPU:
+	// what a target serves for the CPU it burns, a number the load
+	// generator cannot cap. Higher is better, as for the other metrics.
+	MetricEfficiency
 )
 
 // String names the metric's unit as tables show it.
 func (m Metric) String() string {
-	if m == MetricGoodRPS {
+	switch m {
+	case MetricGoodRPS:
 		return "good req/s"
+	case MetricEfficiency:
+		return "req per CPU s"
 	}
 	return "req/s"
 }
@@ -141,12 +148,18 @@ type Cell struct {
 	Reps    []*parse.Measurement
 	RPS     Stat // MetricRPS
 	GoodRPS Stat // MetricGoodRPS
+	// Efficiency is MetricEfficiency, with no values (N 0) unless every
+	// repetition recorded its server's CPU seconds.
+	Efficiency Stat
 }
 
 // Stat returns the cell's summary of metric m.
 func (c *Cell) Stat(m Metric) Stat {
-	if m == MetricGoodRPS {
+	switch m {
+	case MetricGoodRPS:
 		return c.GoodRPS
+	case MetricEfficiency:
+		return c.Efficiency
 	}
 	return c.RPS
 }
@@ -237,8 +250,22 @@ func newCell(k CellKey, name string, ms []*parse.Measurement, th Thresholds) *Ce
 		}
 		c.Tool += t
 	}
-	c.RPS, c.GoodRPS = NewStat(rps, th), NewStat(good, th)
+	c.RPS, c.GoodRPS, c.Efficiency = NewStat(rps, th), NewStat(good, th), NewStat(efficiency(ms), th)
 	return c
+}
+
+// efficiency is each repetition's completed requests per server CPU
+// second, or nil unless every repetition recorded its server's CPU.
+func efficiency(ms []*parse.Measurement) []float64 {
+	out := make([]float64, len(ms))
+	for i, m := range ms {
+		served := m.Throughput() * RanFor(m).Seconds()
+		if !(m.ServerCPU > 0) || !(served > 0) {
+			return nil
+		}
+		out[i] = served / m.ServerCPU
+	}
+	return out
 }
 
 // DumpsOf lists the distinct source files of ms, sorted.

@@ -37,6 +37,11 @@ const (
 	// saturated. Its number is a lower bound of its capacity, so the claim
 	// holds and the ratio understates the difference: "at least" this.
 	ReasonAtLeast = "at-least"
+	// ReasonEfficiency: a claim decided on requests per server CPU second
+	// (MetricEfficiency) because a side's load generator was saturated:
+	// its req/s measures the client, what the target serves per CPU
+	// second of its server does not.
+	ReasonEfficiency = "efficiency"
 	// ReasonOtherRun: the cells are from different runs, which are ranked
 	// each on its own; no verdict across runs exists.
 	ReasonOtherRun = "other-run"
@@ -119,6 +124,9 @@ func (v Verdict) Explain() string {
 	case ReasonAtLeast:
 		return fmt.Sprintf("%s (%s): Holm-adjusted p=%.2g < %g over %d pairs and the interval clears the %.1f%% noise floor; the faster side's load generator was saturated, so its number is a lower bound and the difference is at least this",
 			interval, pct(v.Ratio), v.PAdj, v.Alpha, v.Family, v.Floor*100)
+	case ReasonEfficiency:
+		return fmt.Sprintf("%s in requests per server CPU second (%s): Holm-adjusted p=%.2g < %g over %d pairs and the interval clears the %.1f%% noise floor; decided on the CPU each target burns per request because the load generator was saturated on a side, so req/s measured the client",
+			interval, pct(v.Ratio), v.PAdj, v.Alpha, v.Family, v.Floor*100)
 	case ReasonOtherRun:
 		return "~: the cells are from different runs, ranked each within its run"
 	}
@@ -173,7 +181,7 @@ func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText reads a name MarshalText wrote.
 func (m *Metric) UnmarshalText(b []byte) error {
-	for _, c := range []Metric{MetricRPS, MetricGoodRPS} {
+	for _, c := range []Metric{MetricRPS, MetricGoodRPS, MetricEfficiency} {
 		if string(b) == c.String() {
 			*m = c
 			return nil
