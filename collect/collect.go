@@ -114,8 +114,8 @@ type collector struct {
 	binRun string
 	// atSpeed is the shortest the host speed probe took on each CPU set
 	// (runjson.SpeedSet) in the run; speedFailed: a probe failed and was
-	// noted; speedWaited: the waits for it so far; retaking: the turns
-	// running are taken again (host_speed.go).
+	// noted; speedWaited: the waits for it so far; retaking: the turn
+	// running is taken again (host_speed.go).
 	atSpeed     map[string]float64
 	memo        speedMemo // read at the first turn of a suite with retake_slow
 	speedFailed bool
@@ -323,7 +323,8 @@ func (c *collector) stopServices() {
 
 // run builds every target (buildAll), gates each, then measures the ones
 // that passed, round by round: rep 1 of every target, then rep 2, …, each
-// round in the order run.json's schedule draws for it (schedule.go).
+// round in the order run.json's schedule draws for it (schedule.go), a
+// turn that ran slow taken again in its place (takeTurn).
 func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 	c.plan(targets)
 	var todo, ready []suite.Target
@@ -364,7 +365,7 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 	}
 	for rep := 1; rep <= c.reps(); rep++ {
 		for _, t := range c.inTurn(ready, rep) {
-			if err := c.repetition(ctx, t, rep); err != nil {
+			if err := c.takeTurn(ctx, t, rep); err != nil { // host_speed.go
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
@@ -375,12 +376,7 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 			}
 		}
 	}
-	if err := c.retakeSlow(ctx, ready); err != nil {
-		if storeFailed(err) {
-			return c.storeError(err)
-		}
-		return err
-	}
+	c.rememberSpeed() // host_speed_memo.go
 	return c.phases(ctx, ready)
 }
 
