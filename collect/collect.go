@@ -82,6 +82,10 @@ type Options struct {
 	// pinningRoots are where this machine's CPU topology is read; the
 	// zero value is pinning.DefaultRoots. Tests give a recorded tree.
 	pinningRoots pinning.Roots
+	// Seed seeds the order of the targets in each round (schedule.go,
+	// runjson.Schedule), to take a run's rounds in the order of another;
+	// 0 draws one. A resumed run keeps the seed it was started with.
+	Seed int64
 	// speedTimer times the host speed probe; nil: timeSpeed. Tests give
 	// one that makes the host slow for a turn.
 	speedTimer speedTimer
@@ -110,8 +114,8 @@ type collector struct {
 	binRun string
 	// atSpeed is the shortest the host speed probe took on each CPU set
 	// (runjson.SpeedSet) in the run; speedFailed: a probe failed and was
-	// noted; speedWaited: the waits for it so far; retaking: the turns
-	// running are taken again (host_speed.go).
+	// noted; speedWaited: the waits for it so far; retaking: the turn
+	// running is taken again (host_speed.go).
 	atSpeed     map[string]float64
 	memo        speedMemo // read at the first turn of a suite with retake_slow
 	speedFailed bool
@@ -318,8 +322,9 @@ func (c *collector) stopServices() {
 }
 
 // run builds every target (buildAll), gates each, then measures the ones
-// that passed, repetition by repetition: rep 1 of every target, then rep
-// 2, …
+// that passed, round by round: rep 1 of every target, then rep 2, …, each
+// round in the order run.json's schedule draws for it (schedule.go), a
+// turn that ran slow taken again in its place (takeTurn).
 func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 	c.plan(targets)
 	var todo, ready []suite.Target
@@ -352,13 +357,15 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 		}
 	}
 	c.plan(ready)
-	reps := 0
-	for _, sc := range c.suite.Scenarios {
-		reps = max(reps, c.suite.LoadFor(sc).Repetitions)
+	if err := c.planSchedule(ready, c.rounds()); err != nil {
+		if storeFailed(err) {
+			return c.storeError(err)
+		}
+		return err
 	}
-	for rep := 1; rep <= reps; rep++ {
-		for _, t := range inTurn(ready, rep) {
-			if err := c.repetition(ctx, t, rep); err != nil {
+	for rep := 1; rep <= c.reps(); rep++ {
+		for _, t := range c.inTurn(ready, rep) {
+			if err := c.takeTurn(ctx, t, rep); err != nil { // host_speed.go
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
@@ -369,27 +376,8 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 			}
 		}
 	}
-	if err := c.retakeSlow(ctx, ready); err != nil {
-		if storeFailed(err) {
-			return c.storeError(err)
-		}
-		return err
-	}
+	c.rememberSpeed() // host_speed_memo.go
 	return c.phases(ctx, ready)
-}
-
-// inTurn is the order targets take round rep in: suite order, started one
-// target later each round (round 2 starts with the second target), so that
-// each target runs at each place of a round in turn: a spell of the host
-// running slow, or a trend within rounds, does not land on the same
-// target's turn every round, and an A/A twin does not always follow its
-// pair.
-func inTurn(targets []suite.Target, rep int) []suite.Target {
-	if len(targets) == 0 {
-		return nil
-	}
-	k := (rep - 1) % len(targets)
-	return append(slices.Clone(targets[k:]), targets[:k]...)
 }
 
 // storeFailed reports whether err says the run dir cannot be written: the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,7 +17,7 @@ import (
 // speedLoops on the server's CPUs and on the client's, before and after
 // each target's turn, and times itself. The run's fastest time on each
 // set is the host at speed; a turn around which the probe took
-// retake_slow times as long is taken again at the end of the rounds.
+// retake_slow times as long is taken again at once (takeTurn).
 
 // speedLoops takes dash about 250 ms on a current server core: long
 // against the clock's and a fork's jitter and against a busy neighbour's
@@ -32,11 +31,10 @@ var speedScript = `s=$(date +%s%N); i=0; while [ $i -lt ` + strconv.Itoa(speedLo
 
 // speedWait bounds the wait before a turn for the host to come back to
 // speed, speedBudget all such waits of a collect, and speedEvery is how
-// often the host is probed meanwhile. A turn is taken again only while
-// slow turns are at most half of the turns (retakeShare): a host slow
-// through most of a run is not made faster by a second pass, and its
-// fastest probes were the exception. A smaller share leaves runs whose
-// slow spells span many turns with none taken again.
+// often the host is probed meanwhile. At most retakeShare of a run's
+// planned turns are taken again: a host slow through most of a run is not
+// made faster by taking each turn twice, and the collect's length stays
+// bounded.
 const (
 	speedWait   = 2 * time.Minute
 	speedBudget = 6 * time.Minute
@@ -146,7 +144,7 @@ func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duratio
 			break
 		}
 		if c.speedWaited+waited >= speedBudget {
-			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects), and the waits for it have reached %v, all this collect may wait: from here turns run without waiting, and the slow ones are taken again after the rounds if they are few", s, speedBudget)
+			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects), and the waits for it have reached %v, all this collect may wait: from here turns run without waiting, and a slow one is taken again at once while few have been", s, speedBudget)
 			break
 		}
 		c.opt.Progress.Step(fmt.Sprintf("host running %.2f× slower than its fastest (speed probe; this run or this machine's last collects): waiting for it, %v of at most %v", s, waited.Round(time.Second), speedWait), 0)
@@ -218,126 +216,98 @@ func foreignShare(mr *runjson.Measurement) float64 {
 	return share
 }
 
-// retakeSlow takes again, once, each turn of the closed-loop rounds
-// around which the probe ran retake_slow times as long as the run's
-// fastest, or in whose windows other processes used more than
-// foreignRetake of a CPU set: its measurements stay in run.json, dumps and
-// all, marked not counted (Error, HostSpeed.Dropped), and the turn runs
-// again.
-func (c *collector) retakeSlow(ctx context.Context, targets []suite.Target) error {
-	limit := c.suite.Isolation.RetakeSlow
-	if limit <= 0 {
-		return nil
-	}
-	defer c.rememberSpeed() // host_speed_memo.go
-	turns, all := c.slowTurns(limit)
-	if len(turns) == 0 {
-		return nil
-	}
-	var names []string
-	for _, st := range turns {
-		names = append(names, fmt.Sprintf("%s rep %d (%s)", st.target, st.rep, st.why(limit)))
-	}
-	if float64(len(turns)) > retakeShare*float64(all) {
-		c.note("the host ran slow, or beside other load, around %d of %d turns, more than %.0f%%: a second pass would run on the same host, so none is taken again (the audit's host-slow finding names them): %s",
-			len(turns), all, 100*retakeShare, strings.Join(names, ", "))
-		return nil
-	}
-	c.opt.Progress.Note(fmt.Sprintf("the host ran slow, or beside other load, around %d turns: taking them again: %s", len(turns), strings.Join(names, ", ")))
-	if err := c.dropTurns(turns); err != nil {
+// takeTurn takes t's turn in round rep (repetition). Where the suite
+// retakes slow turns and the probe ran retake_slow times as long as the
+// run's fastest so far around it, or other processes used more than
+// foreignRetake of a CPU set in one of its windows, the turn is taken
+// again at once, in its place in the round, before the next target's
+// turn: its measurements stay in run.json, dumps and all, marked not
+// counted (Error, HostSpeed.Dropped). A turn is taken again once at most
+// (a retake that ran slow too is counted, and the audit's host-slow names
+// it), and never after the round: counted turns of every target then come
+// from the same stretch of the host's time as the others' of the round,
+// which is what a comparison within a round rests on.
+func (c *collector) takeTurn(ctx context.Context, t suite.Target, rep int) error {
+	first := c.order
+	if err := c.repetition(ctx, t, rep); err != nil {
 		return err
 	}
-	c.plan(targets) // the dropped turns are pending again
-	c.retaking = true
-	defer func() { c.retaking = false }()
-	for _, st := range turns {
-		i := slices.IndexFunc(targets, func(t suite.Target) bool { return t.Name == st.target })
-		if i < 0 {
-			continue
-		}
-		if err := c.repetition(ctx, targets[i], st.rep); err != nil {
-			if ctx.Err() != nil || storeFailed(err) {
-				return err
-			}
-			c.note("%s rep %d, taken again: %v", st.target, st.rep, err)
-		}
-	}
-	return nil
-}
-
-// slowTurns lists the turns of the run, in the order they ran, whose
-// counted closed-loop measurements ran with the probe at least limit times
-// as long as the run's fastest or beside other load (foreignRetake),
-// leaving out turns taken again already, and counts the probed turns.
-func (c *collector) slowTurns(limit float64) (slow []slowTurn, turns int) {
-	return slowTurnsIn(c.dir.Manifest().Measurements, limit)
-}
-
-// retakeDue reports whether a run's measurements ms have slow turns the
-// suite's retake_slow takes again: a complete run collected before they
-// were taken (or under a rule that took none) is resumed for them.
-func (c *collector) retakeDue(ms []runjson.Measurement) bool {
 	limit := c.suite.Isolation.RetakeSlow
 	if limit <= 0 {
-		return false
+		return nil
 	}
-	slow, all := slowTurnsIn(ms, limit)
-	return len(slow) > 0 && float64(len(slow)) <= retakeShare*float64(all)
-}
-
-// retakeDueFor reports whether target has a turn retakeDue takes again:
-// a resumed run prepares it again for that, finished as it was.
-func (c *collector) retakeDueFor(target string) bool {
 	ms := c.dir.Manifest().Measurements
-	if !c.retakeDue(ms) {
-		return false
+	st, ok := slowTurnIn(ms, t.Name, rep, first, limit)
+	if !ok {
+		return nil
 	}
-	slow, _ := slowTurnsIn(ms, c.suite.Isolation.RetakeSlow)
-	return slices.ContainsFunc(slow, func(st slowTurn) bool { return st.target == target })
+	if budget := retakeShare * float64(c.plannedTurns()); float64(retakenTurns(ms)) >= budget {
+		c.note("%s rep %d ran slow, or beside other load (%s), and is not taken again: %.0f turns of this run, %.0f%% of those planned, were taken again already (the audit's host-slow names it)",
+			t.Name, rep, st.why(limit), budget, 100*retakeShare)
+		return nil
+	}
+	c.opt.Progress.Note(fmt.Sprintf("%s rep %d: %s: taking the turn again", t.Name, rep, st.why(limit)))
+	if err := c.dropTurn(st, first); err != nil {
+		return err
+	}
+	c.retaking = true
+	defer func() { c.retaking = false }()
+	return c.repetition(ctx, t, rep)
 }
 
-// slowTurnsIn is slowTurns on ms.
-func slowTurnsIn(ms []runjson.Measurement, limit float64) (slow []slowTurn, turns int) {
-	best := runjson.Fastest(ms)
-	var out []slowTurn
-	seen, probed := map[string]int{}, map[string]bool{}
+// plannedTurns counts the closed-loop turns run.json's schedule plans.
+func (c *collector) plannedTurns() int {
+	n := 0
+	for rep := 1; rep <= c.reps(); rep++ {
+		n += len(c.dir.Manifest().Schedule.Round(rep))
+	}
+	return n
+}
+
+// retakenTurns counts the closed-loop turns of ms taken again.
+func retakenTurns(ms []runjson.Measurement) int {
+	turns := map[string]bool{}
 	for _, mr := range ms {
-		if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
-			continue
+		if mr.Phase == "" && mr.HostSpeed != nil && mr.HostSpeed.Retake {
+			turns[mr.Target+"/"+strconv.Itoa(mr.Rep)] = true
 		}
-		probed[mr.Target+"/"+strconv.Itoa(mr.Rep)] = true
-		s, f := mr.Slowdown(best), foreignShare(&mr)
-		if s < limit && f <= foreignRetake {
-			continue
-		}
-		key := mr.Target + "/" + strconv.Itoa(mr.Rep)
-		if i, ok := seen[key]; ok {
-			out[i].slowdown, out[i].foreign = max(out[i].slowdown, s), max(out[i].foreign, f)
-			continue
-		}
-		seen[key] = len(out)
-		out = append(out, slowTurn{target: mr.Target, rep: mr.Rep, slowdown: s, foreign: f})
 	}
-	return out, len(probed)
+	return len(turns)
 }
 
-// dropTurns marks the measurements of turns, warm-ups too, not counted:
-// the turn taken again has warm-ups of its own.
-func (c *collector) dropTurns(turns []slowTurn) error {
+// slowTurnIn reports whether target's turn in round rep, its counted
+// closed-loop measurements of ms listed after the order first, ran with
+// the probe at least limit times as long as its fastest in ms, or beside
+// other load (foreignRetake); a turn already taken again is not.
+func slowTurnIn(ms []runjson.Measurement, target string, rep, first int, limit float64) (slowTurn, bool) {
+	best := runjson.Fastest(ms)
+	st := slowTurn{target: target, rep: rep}
+	found := false
+	for _, mr := range ms {
+		if mr.Target != target || mr.Rep != rep || mr.Order <= first || mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
+			continue
+		}
+		s, f := mr.Slowdown(best), foreignShare(&mr)
+		if s >= limit || f > foreignRetake {
+			st.slowdown, st.foreign, found = max(st.slowdown, s), max(st.foreign, f), true
+		}
+	}
+	return st, found
+}
+
+// dropTurn marks the measurements of st listed after the order first,
+// warm-ups too, not counted: the turn taken again has warm-ups of its own.
+func (c *collector) dropTurn(st slowTurn, first int) error {
 	limit := c.suite.Isolation.RetakeSlow
 	return c.dir.Update(func(m *runjson.Manifest) {
 		for i := range m.Measurements {
 			mr := &m.Measurements[i]
-			if mr.Phase != "" || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
+			if mr.Target != st.target || mr.Rep != st.rep || mr.Order <= first || mr.Phase != "" || mr.Error != "" || mr.HostSpeed == nil {
 				continue
 			}
-			for _, st := range turns {
-				if mr.Target == st.target && mr.Rep == st.rep {
-					mr.HostSpeed.Dropped = true
-					mr.Error = fmt.Sprintf("not counted: %s (the host speed probe took %s); the turn was taken again at the end of the rounds, this dump is kept",
-						strings.Replace(st.why(limit), " around it", " around this turn", 1), probeTimes(mr.HostSpeed))
-				}
-			}
+			mr.HostSpeed.Dropped = true
+			mr.Error = fmt.Sprintf("not counted: %s (the host speed probe took %s); the turn was taken again at once, in its place in the round, this dump is kept",
+				strings.Replace(st.why(limit), " around it", " around this turn", 1), probeTimes(mr.HostSpeed))
 		}
 	})
 }

@@ -51,10 +51,11 @@ func (c *collector) reference() map[string]float64 {
 	return ref
 }
 
-// rememberSpeed adds this collect's fastest times to the memo on disk.
-// The memo is a hint: failing to write it is not the run's failure.
+// rememberSpeed adds this collect's fastest times to the memo on disk,
+// for a suite that retakes slow turns. The memo is a hint: failing to
+// write it is not the run's failure.
 func (c *collector) rememberSpeed() {
-	if len(c.atSpeed) == 0 {
+	if c.suite.Isolation.RetakeSlow <= 0 || len(c.atSpeed) == 0 {
 		return
 	}
 	m := c.readMemo()

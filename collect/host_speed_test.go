@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"slices"
@@ -106,14 +107,15 @@ func (s *slowCalls) time(context.Context, Machine, string) (float64, error) {
 	return 0.05, nil
 }
 
-// TestSlowTurnsTakenAgain injects a slow host around one turn of four (a
-// target, one scenario, four rounds, unpinned: one probe per call, before
-// and after each turn). After the turn: with retake_slow the turn is taken
-// again at the end of the rounds, the slow one kept in run.json and not
-// counted; without it, it is kept, counted, its slowdown recorded. Before
-// the turn: the collector waits for the host to come back to speed and the
-// turn runs then, not taken again. Slow around three turns of four, the
-// host is slow too often for a second pass: none is taken again.
+// TestSlowTurnsTakenAgain injects a slow host around turns (a target, one
+// scenario, four rounds, unpinned: one probe per call, before and after
+// each turn). After the turn: with retake_slow the turn is taken again at
+// once, in its round, before the next round's turn, the slow one kept in
+// run.json and not counted; without it, it is kept, counted, its slowdown
+// recorded. Before the turn: the collector waits for the host to come back
+// to speed and the turn runs then, not taken again. Slow after every turn,
+// a turn is taken again once at most (its retake, slow too, counted) and
+// no more than half of the run's turns are.
 func TestSlowTurnsTakenAgain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs whole collects against real servers")
@@ -123,14 +125,14 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 		name    string
 		retake  string
 		slow    []int
-		dropped bool
+		dropped []int // the reps whose first turn is not counted
 		waited  bool
 		slowed  []int // the reps counted slow
 	}{
-		{"after the turn", "1.25", []int{4}, true, false, nil},
-		{"before the turn", "1.25", []int{3}, false, true, nil},
-		{"not retaken", "0", []int{4}, false, false, []int{2}},
-		{"too many to retake", "1.25", []int{2, 4, 6}, false, false, []int{1, 2, 3}},
+		{"after the turn", "1.25", []int{4}, []int{2}, false, nil},
+		{"before the turn", "1.25", []int{3}, nil, true, nil},
+		{"not retaken", "0", []int{4}, nil, false, []int{2}},
+		{"slow throughout", "1.25", []int{2, 4, 6, 8, 10, 12}, []int{1, 2}, false, []int{1, 2, 3, 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -142,38 +144,47 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			m := dir.Manifest()
 			var counted, dropped []runjson.Measurement
-			for _, mr := range dir.Manifest().Measurements {
-				if mr.Warmup {
-					if first := mr.Rep == 2 && !mr.HostSpeed.Retake; tc.dropped && first != (mr.Error != "" && mr.HostSpeed.Dropped) {
-						t.Errorf("warm-up of rep %d (retake %v): error %q, dropped %v; want the dropped turn's warm-up dropped too, no other", mr.Rep, mr.HostSpeed.Retake, mr.Error, mr.HostSpeed.Dropped)
-					}
-					continue
-				}
+			var droppedReps []int
+			for _, mr := range m.Measurements {
 				if mr.HostSpeed == nil {
 					t.Fatalf("%s rep %d: no host_speed", mr.Scenario, mr.Rep)
 				}
-				if mr.Error == "" {
+				if first := slices.Contains(tc.dropped, mr.Rep) && !mr.HostSpeed.Retake; first != (mr.Error != "" && mr.HostSpeed.Dropped) {
+					t.Errorf("rep %d (warm-up %v, retake %v): error %q, dropped %v; want the dropped turns' measurements and warm-ups dropped, no other", mr.Rep, mr.Warmup, mr.HostSpeed.Retake, mr.Error, mr.HostSpeed.Dropped)
+				}
+				if mr.HostSpeed.Retake != (slices.Contains(tc.dropped, mr.Rep) && mr.Error == "") {
+					t.Errorf("rep %d (warm-up %v): retake %v", mr.Rep, mr.Warmup, mr.HostSpeed.Retake)
+				}
+				switch {
+				case mr.Warmup:
+				case mr.Error == "":
 					counted = append(counted, mr)
-				} else {
+				default:
 					dropped = append(dropped, mr)
+					droppedReps = append(droppedReps, mr.Rep)
 				}
 			}
 			if len(counted) != 4 {
 				t.Fatalf("%d measurements counted, want 4 (one a round)", len(counted))
 			}
-			best := runjson.Fastest(dir.Manifest().Measurements)
-			if tc.dropped {
-				if len(dropped) != 1 || dropped[0].Rep != 2 || !dropped[0].HostSpeed.Dropped || !strings.Contains(dropped[0].Error, "1.80× slower") {
-					t.Fatalf("dropped: %+v, want rep 2's first turn, 1.80× slower", dropped)
-				}
-				retake := counted[len(counted)-1]
-				if retake.Rep != 2 || !retake.HostSpeed.Retake || retake.Order < dropped[0].Order || retake.Dump == dropped[0].Dump {
-					t.Errorf("the last counted measurement: rep %d retake %v order %d dump %s; want rep 2 taken again after the rounds under a new name", retake.Rep, retake.HostSpeed.Retake, retake.Order, retake.Dump)
-				}
-			} else if len(dropped) != 0 {
-				t.Fatalf("dropped %d measurements, want none", len(dropped))
+			if !slices.Equal(droppedReps, tc.dropped) {
+				t.Fatalf("dropped reps %v, want %v", droppedReps, tc.dropped)
 			}
+			for _, d := range dropped {
+				if !strings.Contains(d.Error, "1.80× slower") || !strings.Contains(d.Error, "taken again at once") {
+					t.Errorf("dropped rep %d: %q, want 1.80× slower, taken again at once", d.Rep, d.Error)
+				}
+				i := slices.IndexFunc(counted, func(mr runjson.Measurement) bool { return mr.Rep == d.Rep })
+				if retake := counted[i]; !retake.HostSpeed.Retake || retake.Order < d.Order || retake.Dump == d.Dump {
+					t.Errorf("rep %d counted: retake %v order %d dump %s; want it taken again after order %d under a new name", d.Rep, retake.HostSpeed.Retake, retake.Order, retake.Dump, d.Order)
+				}
+			}
+			if out := TurnsOutOfRound(m); len(out) > 0 {
+				t.Errorf("turns counted out of their round: %v", out)
+			}
+			best := runjson.Fastest(m.Measurements)
 			for _, mr := range counted {
 				s := mr.Slowdown(best)
 				if slices.Contains(tc.slowed, mr.Rep) != (s > 1.7) {
@@ -187,10 +198,43 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 	}
 }
 
+// TestSlowTurnIn: the turn judged is the one just taken, against the
+// fastest probe of the run so far, and a turn taken again is not judged
+// again.
+func TestSlowTurnIn(t *testing.T) {
+	turn := func(target string, rep, order int, s float64, retake bool) runjson.Measurement {
+		return runjson.Measurement{Target: target, Rep: rep, Order: order,
+			HostSpeed: &runjson.HostSpeed{Before: runjson.Probe{ServerS: s, ClientS: 0.05}, After: runjson.Probe{ServerS: 0.05, ClientS: 0.05}, Retake: retake}}
+	}
+	ms := []runjson.Measurement{turn("a", 1, 1, 0.05, false), turn("b", 1, 2, 0.09, false), turn("a", 2, 3, 0.09, false), turn("a", 2, 4, 0.06, false)}
+	for _, tc := range []struct {
+		name     string
+		ms       []runjson.Measurement
+		target   string
+		rep      int
+		first    int
+		slowdown float64 // 0: not slow
+	}{
+		{"slow", ms, "a", 2, 2, 1.8},
+		{"an earlier session's turn", ms, "b", 1, 2, 0},
+		{"another target's turn", ms, "b", 2, 2, 0},
+		{"at speed", ms[:1], "a", 1, 0, 0},
+		{"taken again", []runjson.Measurement{ms[0], turn("a", 2, 5, 0.09, true)}, "a", 2, 4, 0},
+	} {
+		st, ok := slowTurnIn(tc.ms, tc.target, tc.rep, tc.first, 1.25)
+		if ok != (tc.slowdown > 0) || ok && (st.target != tc.target || st.rep != tc.rep || st.slowdown < tc.slowdown-0.01 || st.slowdown > tc.slowdown+0.01) {
+			t.Errorf("%s: %+v, %v; want slowdown %v", tc.name, st, ok, tc.slowdown)
+		}
+	}
+	if n := retakenTurns([]runjson.Measurement{turn("a", 2, 5, 0.09, true), turn("a", 2, 6, 0.09, true), turn("b", 2, 7, 0.09, true), turn("b", 3, 8, 0.09, false)}); n != 2 {
+		t.Errorf("retakenTurns = %d, want 2", n)
+	}
+}
+
 // TestSlowStartWaitsAgainstMemo: a collect that starts while the host runs
 // slow has no fast probe of its own yet; with the machine's memo of its
 // last collects it waits before its first turn, without it the first turn
-// runs slow and is taken again at the end. Each collect adds its fastest
+// runs slow and is taken again at once. Each collect adds its fastest
 // times to the memo.
 func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 	if testing.Short() {
@@ -230,11 +274,12 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 	}
 }
 
-// TestResumeTakesSlowTurnsAgain: a complete run whose slow turn was not
-// taken again (collected under a rule that took none), or one a window of
-// which ran beside other processes (cpu-interference), is resumed for it,
-// and only for it; once taken, there is nothing left to resume.
-func TestResumeTakesSlowTurnsAgain(t *testing.T) {
+// TestResumeLeavesSlowTurns: a complete run whose slow turn was not taken
+// again (collected under a rule that took none), or one a window of which
+// ran beside other processes (cpu-interference), is not resumed for it:
+// taken now, the turn would come from another stretch of the host's time
+// than its round. run.json stays as it was.
+func TestResumeLeavesSlowTurns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs whole collects against real servers")
 	}
@@ -243,8 +288,6 @@ func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 		name   string
 		slow   []int
 		change func(m *runjson.Manifest)
-		rep    int
-		why    string
 	}{
 		{"slow, not taken again", []int{4}, func(m *runjson.Manifest) {
 			// the retake's records gone, the dropped ones counted
@@ -259,7 +302,7 @@ func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 				kept = append(kept, mr)
 			}
 			m.Measurements = kept
-		}, 2, "the host ran 1.80× slower than its fastest around this turn"},
+		}},
 		{"other load", nil, func(m *runjson.Manifest) {
 			for i, mr := range m.Measurements {
 				if mr.Rep == 3 && !mr.Warmup { // pinned, with half a CPU of other load on the client's
@@ -268,7 +311,7 @@ func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 					m.Measurements[i].ServerCPUList, m.Measurements[i].ClientCPUList = "0", "1"
 				}
 			}
-		}, 3, "other processes used 50% of a CPU set it was measured on"},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -285,36 +328,24 @@ func TestResumeTakesSlowTurnsAgain(t *testing.T) {
 			if err := dir.Update(tc.change); err != nil {
 				t.Fatal(err)
 			}
+			before, err := runjson.Encode(ptr(dir.Manifest()))
+			if err != nil {
+				t.Fatal(err)
+			}
 			again := opt()
 			again.Resume = dir.Path
-			if _, err := Run(ctx, suite, again); err != nil {
-				t.Fatal(err)
+			if _, err := Run(ctx, suite, again); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
+				t.Errorf("resuming: %v, want nothing to resume", err)
 			}
 			d, err := OpenRunDir(dir.Path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var dropped, retaken []int
-			for _, mr := range d.Manifest().Measurements {
-				if mr.Warmup {
-					continue
-				}
-				if mr.HostSpeed.Dropped {
-					dropped = append(dropped, mr.Rep)
-					if !strings.Contains(mr.Error, tc.why) {
-						t.Errorf("dropped rep %d: %q, want it to say %q", mr.Rep, mr.Error, tc.why)
-					}
-				}
-				if mr.HostSpeed.Retake {
-					retaken = append(retaken, mr.Rep)
-				}
-			}
-			if !slices.Equal(dropped, []int{tc.rep}) || !slices.Equal(retaken, []int{tc.rep}) {
-				t.Errorf("after resuming: dropped reps %v, taken again %v; want rep %d both", dropped, retaken, tc.rep)
-			}
-			if _, err := Run(ctx, suite, again); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
-				t.Errorf("resuming once more: %v, want nothing to resume", err)
+			if after, err := runjson.Encode(ptr(d.Manifest())); err != nil || !bytes.Equal(after, before) {
+				t.Errorf("run.json changed by the resume (%v):\n%s\nwas\n%s", err, after, before)
 			}
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

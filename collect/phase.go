@@ -162,7 +162,7 @@ func (c *collector) phases(ctx context.Context, ready []suite.Target) error {
 			}
 		}
 		for rep := 1; rep <= reps; rep++ {
-			for _, t := range inTurn(ready, rep) {
+			for _, t := range c.inTurn(ready, rep) {
 				if err := c.phaseRepetition(ctx, t, phase, rep, reps); err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()

@@ -36,10 +36,9 @@ func (c *collector) resumeRunDir() error {
 		return fmt.Errorf("%s was collected from another suite (sha256 %.12s…, this one %.12s…): resume it with the suite in %s", c.opt.Resume, m.SuiteSHA256, c.suite.SHA256(), filepath.Join(c.opt.Resume, "suite.toml"))
 	}
 	if m.Status == runjson.StatusComplete {
-		if !c.retakeDue(m.Measurements) { // host_speed.go
-			return fmt.Errorf("%s is complete: nothing to resume", c.opt.Resume)
-		}
-		c.opt.Progress.Note(fmt.Sprintf("%s is complete, but turns in it ran slow and were not taken again: taking them again", c.opt.Resume))
+		// A turn that ran slow is not taken again now: it would come from
+		// another stretch of the host's time than its round (host_speed.go).
+		return fmt.Errorf("%s is complete: nothing to resume", c.opt.Resume)
 	}
 	if err := d.Lock(); err != nil {
 		return err
@@ -141,11 +140,10 @@ func (c *collector) pending(t suite.Target) []pendingMeasurement {
 }
 
 // finished reports whether an earlier session gated t and took all its
-// measurements, those of the phases after the closed-loop pass too, and
-// no turn of it that ran slow is left to take again.
+// measurements, those of the phases after the closed-loop pass too.
 func (c *collector) finished(t suite.Target) bool {
 	rec, ok := c.targetRecord(t.Name)
-	return ok && rec.Conformance != "" && len(c.pending(t)) == 0 && len(c.phasePending(t)) == 0 && !c.retakeDueFor(t.Name)
+	return ok && rec.Conformance != "" && len(c.pending(t)) == 0 && len(c.phasePending(t)) == 0
 }
 
 // dumpBase is the run-dir path, without extension, of a new dump:

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -95,6 +96,12 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Errorf("after resume: status %q, resumed %v; want complete, once", done.Status, done.Resumed)
 	}
 	sameDumps(t, runDir, before)
+	if first.Schedule == nil || len(first.Schedule.Rounds) != 2 || !reflect.DeepEqual(done.Schedule, first.Schedule) {
+		t.Errorf("schedule %+v when interrupted, %+v when resumed: want two rounds, kept as they were", first.Schedule, done.Schedule)
+	}
+	if out := collect.TurnsOutOfRound(done); len(out) > 0 {
+		t.Errorf("after resume, turns out of their round's order: %v", out)
+	}
 	measured := map[string]int{}
 	for _, mr := range done.Measurements {
 		if got := hashFile(t, filepath.Join(runDir, mr.Dump)); got != mr.SHA256 {

@@ -36,6 +36,9 @@ type Manifest struct {
 	// Shard is "I/N" when the run took the I-th of N deterministic shares
 	// of the suite's targets (collect -shard).
 	Shard string `json:"shard,omitempty"`
+	// Schedule is the order of the targets' turns in each round; nil in
+	// runs written before it, whose rounds rotated.
+	Schedule *Schedule `json:"schedule,omitempty"`
 	// Hosts are the SSH hosts the run used, with what each said of itself.
 	// Empty: everything ran on the collector's machine.
 	Hosts []Host `json:"hosts,omitempty"`
