@@ -121,8 +121,8 @@ type Isolation struct {
 	ServerCPUs string `toml:"server_cpus" json:"server_cpus"`
 	ClientCPUs string `toml:"client_cpus" json:"client_cpus"`
 	// RetakeSlow is the slowdown of the host speed probe (HostSpeed) at
-	// which a target's turn is taken again at the end of its run, e.g.
-	// 1.25: the probe around the turn ran 1.25 times as long as the
+	// which a target's turn is taken again at once, in its own round,
+	// e.g. 1.25: the probe around the turn ran 1.25 times as long as the
 	// fastest it ran in the run. 0: turns are probed, never taken again.
 	RetakeSlow float64 `toml:"retake_slow" json:"retake_slow,omitempty"`
 }
