@@ -150,7 +150,7 @@ func cardReading(subject, baseline string, escapes []string) string {
 	} else {
 		fmt.Fprintf(&b, "Each row is one scenario. ")
 	}
-	b.WriteString(`A "~" means this run cannot tell the two apart and no difference is claimed; the reason follows (not significant, within the run's noise floor, the load generator saturated), with the smallest difference the run could have shown. A "≥" (or "≤") is a claim whose faster side saturated its load generator: its number is a lower bound of what it can serve, so the difference is at least the ratio shown. `)
+	b.WriteString(`A "~" means this run cannot tell the two apart and no difference is claimed; the reason follows (not significant, within the run's noise floor, the load generator saturated), with the smallest difference the run could have shown. A "≥" (or "≤") is a claim whose faster side saturated its load generator: its number is a lower bound of what it can serve, so the difference is at least the ratio shown, the end of its interval nearer 1. A claim marked "per CPU s" was decided on requests per second of server CPU, because the load generator was saturated on a side and req/s measured the client. `)
 	if len(escapes) > 0 {
 		fmt.Fprintf(&b, "The smaller figures divide %s by %s instead: the baselines a reader could move to without %s, judged by the same rule.", subject, strings.Join(escapes, ", "), subject)
 	}

@@ -75,15 +75,19 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 		if c.Ratio > 1 {
 			j.Dir = "up"
 		}
-		if v.Reason == verdict.ReasonAtLeast {
-			// The faster side's number is a lower bound: the ratio
-			// understates how far apart they are.
-			bound := "≥ "
+		switch v.Reason {
+		case verdict.ReasonAtLeast:
+			// The faster side's number is a lower bound: what the claim
+			// holds to is the interval's end nearer 1, at least that.
+			bound, end := "≥ ", c.Lo
 			if c.Ratio < 1 {
-				bound = "≤ "
+				bound, end = "≤ ", c.Hi
 			}
-			j.Ratio, j.Change = bound+j.Ratio, bound+j.Change
+			j.Ratio, j.Change = bound+Ratio(end), bound+Percent(end-1)
 			j.Short = "at least" // Title explains it (Verdict.Explain)
+		case verdict.ReasonEfficiency:
+			j.Short = "per CPU s"
+			j.Title = other + " ÷ " + base + ", requests per server CPU second: " + c.Reason
 		}
 		return j
 	}

@@ -225,12 +225,13 @@ func TestChartReadable(t *testing.T) {
 }
 
 // TestJudgementAtLeast: a claim whose faster side saturated its load
-// generator shows its ratio as a bound, in the direction it was judged.
+// generator shows the end of its interval nearer 1 as a bound, in the
+// direction it was judged: that end is what the claim holds to.
 func TestJudgementAtLeast(t *testing.T) {
 	for _, tc := range []struct {
 		ratio float64
 		want  string
-	}{{3.06, "≥ 3.06×"}, {1 / 3.06, "≤ 0.327×"}} {
+	}{{3.06, "≥ 2.45×"}, {1 / 3.06, "≤ 0.392×"}} {
 		v := verdict.Verdict{Verdict: verdict.VerdictA, Reason: verdict.ReasonAtLeast, Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Level: 0.99}
 		j := judgementOf(verdict.Comparison{Ratio: tc.ratio, Lo: tc.ratio * 0.8, Hi: tc.ratio * 1.2, Verdict: v}, "a", "b")
 		if j.Ratio != tc.want || j.Mark != "" || j.Why != "" || j.Short != "at least" {
