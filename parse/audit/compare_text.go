@@ -28,16 +28,21 @@ type compareRow struct {
 // second follows only when a repetition had error responses.
 // Notes at the end name mixed settings or hosts, which void the comparison.
 func WriteCompare(w io.Writer, a, b *parse.Set, th verdict.Thresholds) error {
-	rows := compareRows(verdict.Cells(a, th), verdict.Cells(b, th))
+	ca, cb := verdict.Cells(a, th), verdict.Cells(b, th)
+	rows := compareRows(ca, cb)
+	bound := verdict.ClientBound(a, ca, th)
+	for c := range verdict.ClientBound(b, cb, th) {
+		bound[c] = true
+	}
 	la, lb := setLabel(a, "A"), setLabel(b, "B")
 	if la == lb {
 		la, lb = la+" (A)", lb+" (B)"
 	}
 	var out strings.Builder
-	writeCompareTable(&out, rows, verdict.MetricRPS, la, lb, th)
+	writeCompareTable(&out, rows, verdict.MetricRPS, la, lb, th, bound)
 	if hasErrorResponses(rows) {
 		out.WriteString("\n")
-		writeCompareTable(&out, rows, verdict.MetricGoodRPS, la, lb, th)
+		writeCompareTable(&out, rows, verdict.MetricGoodRPS, la, lb, th, bound)
 	}
 	writeCompareNotes(&out, a, b, th)
 	_, err := io.WriteString(w, out.String())
@@ -106,7 +111,7 @@ func hasErrorResponses(rows []*compareRow) bool {
 // compareVerdicts decides each row with both cells: B against A, one
 // family per scenario (the same rule as Decide: Welch's t on logs, Holm
 // over the scenario's rows, a claim only beyond the noise threshold).
-func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds) map[*compareRow]verdict.Verdict {
+func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds, bound map[*verdict.Cell]bool) map[*compareRow]verdict.Verdict {
 	byScenario := map[string][]*compareRow{}
 	var scenarios []string
 	for _, r := range rows {
@@ -125,7 +130,7 @@ func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds
 		for i, r := range rs {
 			vs[i] = verdict.Verdict{Scenario: s, A: r.name, B: r.name, CellA: r.a, CellB: r.b}
 		}
-		verdict.Judge(vs, m, th, verdict.Floor{Value: th.Noise, Threshold: th.Noise}, nil)
+		verdict.Judge(vs, m, th, verdict.Floor{Value: th.Noise, Threshold: th.Noise}, bound)
 		for i, r := range rs {
 			out[r] = vs[i]
 		}
@@ -133,12 +138,12 @@ func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds
 	return out
 }
 
-func writeCompareTable(out *strings.Builder, rows []*compareRow, m verdict.Metric, la, lb string, th verdict.Thresholds) {
+func writeCompareTable(out *strings.Builder, rows []*compareRow, m verdict.Metric, la, lb string, th verdict.Thresholds, bound map[*verdict.Cell]bool) {
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\tvs base\tp\tn\n", m, la, lb)
 	fmt.Fprintf(tw, "\tmedian (interval)\tmedian (interval)\tB ÷ A, geomean\tHolm\t\n")
-	verdicts := compareVerdicts(rows, m, th)
+	verdicts := compareVerdicts(rows, m, th, bound)
 	var logA, logB float64
 	var both int
 	for _, r := range rows {
@@ -172,15 +177,20 @@ func writeCompareTable(out *strings.Builder, rows []*compareRow, m verdict.Metri
 }
 
 // versusBase is B against A as the table shows it: "+12.3% [+10.1%, +14.0%]"
-// for a claim, "~ +0.8%" without one, "?" untested for too few repetitions.
+// for a claim, "~ +0.8%" without one, "?" untested for too few repetitions;
+// " per CPU s" follows a row decided on requests per server CPU second.
 func versusBase(v verdict.Verdict) string {
+	unit := ""
+	if v.Metric == verdict.MetricEfficiency {
+		unit = " per CPU s"
+	}
 	switch {
 	case v.Reason == verdict.ReasonTooFewReps || v.Reason == verdict.ReasonNoData:
 		return "?"
 	case !v.Claimed():
-		return fmt.Sprintf("~ %+.1f%%", (1/v.Ratio-1)*100)
+		return fmt.Sprintf("~ %+.1f%%%s", (1/v.Ratio-1)*100, unit)
 	}
-	return fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]", (1/v.Ratio-1)*100, (1/v.Hi-1)*100, (1/v.Lo-1)*100)
+	return fmt.Sprintf("%+.1f%% [%+.1f%%, %+.1f%%]%s", (1/v.Ratio-1)*100, (1/v.Hi-1)*100, (1/v.Lo-1)*100, unit)
 }
 
 // statCell is "402.9k (396k–410k)" with the median's interval, or "—" for
@@ -206,6 +216,7 @@ func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th verdict.Thresho
 	notes := []string{
 		fmt.Sprintf("interval: the %.0f%% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one", th.Confidence*100),
 		fmt.Sprintf("vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < %.2f and the interval clears the %.0f%% noise threshold; \"~\": no change claimed; \"?\": n < %d", th.Alpha, th.Noise*100, th.MinReps),
+		fmt.Sprintf("margin: the %.0f%% threshold alone, where the site's pages use the larger of it and the run's systematic A/A difference: two runs share no twins; a row whose load generator was saturated (its CPUs %.0f%% busy, its server's not) is decided on requests per server CPU second where both runs recorded it, else as at least or \"~\", as the site decides", th.Noise*100, th.ClientSaturation*100),
 	}
 	fs := MixedSettings(append(append([]*parse.Measurement(nil), a.Measurements...), b.Measurements...))
 	fs = append(fs, mixedHostFindings(append(append([]*parse.Run(nil), a.Runs...), b.Runs...))...)

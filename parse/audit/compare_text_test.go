@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
@@ -40,6 +41,7 @@ geomean    46.86k                   47.56k                   +1.49%
 
 note: interval: the 95% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one
 note: vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < 0.05 and the interval clears the 2% noise threshold; "~": no change claimed; "?": n < 3
+note: margin: the 2% threshold alone, where the site's pages use the larger of it and the run's systematic A/A difference: two runs share no twins; a row whose load generator was saturated (its CPUs 90% busy, its server's not) is decided on requests per server CPU second where both runs recorded it, else as at least or "~", as the site decides
 note: ERROR in ping: connections differ within one comparison: 128 (echo); 64 (echo, gin, koa, old); compare like with like: measure every target with the same settings
 `
 	if out.String() != want {
@@ -80,5 +82,28 @@ func TestWriteCompareNoErrorsOneTable(t *testing.T) {
 	}
 	if bytes.Contains(out.Bytes(), []byte("good req/s")) || bytes.Contains(out.Bytes(), []byte("∞")) {
 		t.Errorf("a second table or an infinite interval without errors:\n%s", out.String())
+	}
+}
+
+// TestWriteCompareClientBound: where the load generator held both runs'
+// cells at one req/s, the change is read from requests per server CPU
+// second: 10% more CPU per request in B is a 9.1% loss.
+func TestWriteCompareClientBound(t *testing.T) {
+	run := func(id string, cpu float64) *parse.Set {
+		ms := series(id, "gin", "ping", 0, 0, 1000, 1002, 998, 1001, 999, 1000)
+		for i, m := range ms {
+			m.ClientCPU, m.ServerCPU = 9.95, cpu*(1+0.004*float64(i%3-1))
+		}
+		s := setOf(ms)
+		s.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: id, Facts: runjson.Facts{Threads: 2}}}}
+		s.Runs[0].Isolation.ServerCPUs, s.Runs[0].Isolation.ClientCPUs = "0", "1"
+		return s
+	}
+	var out bytes.Buffer
+	if err := WriteCompare(&out, run("ra", 5), run("rb", 5.5), verdict.DefaultThresholds); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "-9.1% [") || !strings.Contains(out.String(), "] per CPU s") {
+		t.Errorf("compare of client-bound runs:\n%s\nwant the change in requests per CPU second, -9.1%%", out.String())
 	}
 }

@@ -72,7 +72,7 @@ func Decide(set *parse.Set, cells []*Cell, m Metric, opts DecideOptions) *Verdic
 	if set != nil {
 		runs = set.Runs
 	}
-	bound := clientBound(set, cells, th)
+	bound := ClientBound(set, cells, th)
 	floors := NoiseFloors(runs, cells, m, opts.AAPairs, th)
 	for _, g := range GroupByScenario(cells) {
 		sv := decideScenario(g, m, th, floors[ScenarioKey{g[0].Run, g[0].Scenario}], bound)

@@ -148,7 +148,7 @@ func (ix RunIndex) CellLoad(c *Cell) (client, server float64) {
 	return MedianOf(cs), MedianOf(ss)
 }
 
-// clientBound is the cells whose load generator was saturated while their
+// ClientBound is the cells whose load generator was saturated while their
 // server was not (the client-saturated rule): their number measures the
 // client and is a lower bound of the target's capacity. A server that kept
 // its CPUs as busy as the client did was at its own capacity, so its
@@ -156,7 +156,7 @@ func (ix RunIndex) CellLoad(c *Cell) (client, server float64) {
 // are decided on efficiency where the server's CPU was recorded, else a
 // verdict in a bound side's favour reads "at least" (ReasonAtLeast) and
 // any other "~" (ReasonClientBound).
-func clientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
+func ClientBound(set *parse.Set, cells []*Cell, th Thresholds) map[*Cell]bool {
 	out := map[*Cell]bool{}
 	if set == nil {
 		return out
