@@ -305,7 +305,7 @@ func TestHelpVerdictsNumbers(t *testing.T) {
 	for _, s := range []string{
 		"α = " + strconv.FormatFloat(th.Alpha, 'f', -1, 64),
 		"the larger of " + percent(th.Noise),
-		"judged against " + percent(th.Noise) + " alone",
+		"against " + percent(th.Noise) + " alone",
 		"fewer than " + strconv.Itoa(th.MinReps) + " repetitions",
 		percent(th.ClientSaturation) + " or more of its CPUs",
 	} {
