@@ -199,7 +199,7 @@ func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
 	t.Parallel() // measures nothing: it waits on builds, starts and PostgreSQL
 	for _, c := range []string{"initdb", "postgres", "pg_isready", "psql"} {
 		if _, err := exec.LookPath(c); err != nil {
-			t.Skipf("%s not found: apt-get install postgresql (.ci/run does)", c)
+			missing(t, c, "apt-get install postgresql")
 		}
 	}
 	for _, tc := range []struct {
@@ -210,6 +210,9 @@ func TestSiteDatabaseSuitesPassTheGate(t *testing.T) {
 		{"js-db.toml", []string{"hono-pg-node", "hono-bunsql-bun"}},
 	} {
 		t.Run(strings.TrimSuffix(tc.suite, ".toml"), func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(repoRoot, "site", "apps", "js", "node_modules")); err != nil && strings.HasPrefix(tc.suite, "js") {
+				missing(t, "site/apps/js/node_modules", "npm ci --prefix site/apps/js")
+			}
 			st := loadSuite(t, filepath.Join(repoRoot, "site", "suites", tc.suite))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
