@@ -151,7 +151,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	defer c.opt.Progress.Done()
 	targets, err := c.selected()
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	if err := c.preflight(ctx, targets, true); err != nil {
 		return nil, err

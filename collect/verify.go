@@ -22,7 +22,7 @@ func Verify(ctx context.Context, suite *suite.Suite, opt Options) ([]VerifyResul
 	defer c.opt.Progress.Done()
 	targets, err := c.selected()
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	if err := c.preflight(ctx, targets, false); err != nil {
 		return nil, err

@@ -139,7 +139,7 @@ func runCollect(e *env, args []string) error {
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
 	}
-	if errors.Is(err, collect.ErrRunDirLocked) {
+	if errors.Is(err, collect.ErrRunDirLocked) || errors.Is(err, collect.ErrUsage) {
 		return usageErr("%w", err)
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fairbench/fairbench/collect"
@@ -42,6 +43,9 @@ func runVerify(e *env, args []string) error {
 	ctx, cancel := e.interruptible()
 	defer cancel()
 	results, err := collect.Verify(ctx, st, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning})
+	if errors.Is(err, collect.ErrUsage) {
+		return usageErr("%w", err)
+	}
 	if err != nil {
 		return failure(err)
 	}

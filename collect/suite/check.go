@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/samber/lo"
 )
@@ -64,8 +65,13 @@ func (s *Suite) check() error {
 	}
 	s.checkLoad(e, "load", s.Load, DefaultLoad.merge(s.Load, s.setter("load")))
 	for _, key := range []struct{ name, val string }{{"server_cpus", s.Isolation.ServerCPUs}, {"client_cpus", s.Isolation.ClientCPUs}} {
-		if key.val != "" && !cpuListPattern.MatchString(key.val) {
+		if key.val == "" {
+			continue
+		}
+		if !cpuListPattern.MatchString(key.val) {
 			e.add("isolation", key.name, "%q is not a CPU list like \"0\", \"0-3\" or \"0,2\"", key.val)
+		} else if _, err := runjson.ParseCPUList(key.val); err != nil {
+			e.add("isolation", key.name, "%v", err)
 		}
 	}
 	if r := s.Isolation.RetakeSlow; r != 0 && (r < 1.05 || r > 10 || math.IsNaN(r)) {

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// exitSuite writes a suite whose one target never needs to start (the
+// rows below are refused before anything runs), with isolation as its
+// [isolation] table body.
+func exitSuite(t *testing.T, dir, isolation string) string {
+	t.Helper()
+	src := "name = \"exit\"\n\n[load]\ntool = \"wrk\"\nduration = \"1s\"\nwarmup = \"0s\"\nrepetitions = 1\n\n" +
+		"[isolation]\n" + isolation + "\n" +
+		"[[target]]\nname = \"one\"\nstart = [\"/nonexistent/server\"]\n\n" +
+		"[[scenario]]\nname = \"ping\"\nrequest = { method = \"GET\", path = \"/\" }\nexpect = { status = 200 }\n"
+	file := filepath.Join(dir, "suite"+strings.NewReplacer(" ", "", "\"", "", "=", "").Replace(isolation)+".toml")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestCollectMergeExitStatus: one row per condition of the exit status
+// table that collect and merge meet before they run anything: bad usage
+// and refused inputs are 2, whichever layer finds them.
+func TestCollectMergeExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "runs")
+	good := exitSuite(t, dir, "")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"unknown -only target", []string{"collect", "-suite", good, "-out", out, "-only", "nope"}, 2, `no target "nope"`},
+		{"backwards CPU range", []string{"collect", "-suite", exitSuite(t, dir, `server_cpus = "3-1"`), "-out", out}, 2, "server_cpus"},
+		{"CPU beyond the kernel's limit", []string{"collect", "-suite", exitSuite(t, dir, `client_cpus = "99999"`), "-out", out}, 2, "client_cpus"},
+		{"CPU the machine lacks", []string{"collect", "-suite", exitSuite(t, dir, `server_cpus = "4000"`), "-out", out}, 2, "no CPU 4000"},
+		{"verify: unknown -only target", []string{"verify", "-suite", good, "-only", "nope"}, 2, `no target "nope"`},
+		{"verify: CPU the machine lacks", []string{"verify", "-suite", exitSuite(t, dir, `server_cpus = "4000"`)}, 2, "no CPU 4000"},
+		{"unknown shard size", []string{"collect", "-suite", good, "-out", out, "-shard", "1/5"}, 2, "-shard 1/5"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := runCLI(t, c.args...)
+			if code != c.code || !strings.Contains(stderr, c.says) {
+				t.Errorf("fairbench %s: exit %d, want %d and %q\n%s", strings.Join(c.args, " "), code, c.code, c.says, stderr)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(out); len(entries) > 0 {
+		t.Errorf("a refused collect wrote %d run dirs into %s", len(entries), out)
+	}
+}
