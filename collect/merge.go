@@ -39,7 +39,8 @@ func Merge(out string, runDirs []string) (*RunDir, error) {
 // and each suite.toml still hashes to it), each holds exactly its share of
 // the targets, no target is measured in two shards, every shard is complete
 // (unless opt.Partial), and every dump still has the sha256 its run.json
-// recorded. The shard run dirs are only read.
+// recorded. The shard run dirs are only read: out may not be one of them
+// or lie inside one.
 //
 // The merged run dir is <earliest start>-merged (then -merged-2, …). Every
 // dump, stderr file, orphan and conformance transcript is copied byte for
@@ -74,6 +75,9 @@ func Merge(out string, runDirs []string) (*RunDir, error) {
 func MergeWith(out string, runDirs []string, opt MergeOptions) (*RunDir, error) {
 	if len(runDirs) == 0 {
 		return nil, errors.New("merge: no run dirs given")
+	}
+	if err := checkMergeOut(out, runDirs); err != nil {
+		return nil, err
 	}
 	shards, err := openShards(runDirs)
 	if err != nil {

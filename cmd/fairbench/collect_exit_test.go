@@ -30,6 +30,11 @@ func TestCollectMergeExitStatus(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "runs")
 	good := exitSuite(t, dir, "")
+	shard1, shard2 := writeShard(t, "1/2", "a"), writeShard(t, "2/2", "b")
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(shard2, link); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -42,6 +47,9 @@ func TestCollectMergeExitStatus(t *testing.T) {
 		{"CPU the machine lacks", []string{"collect", "-suite", exitSuite(t, dir, `server_cpus = "4000"`), "-out", out}, 2, "no CPU 4000"},
 		{"verify: unknown -only target", []string{"verify", "-suite", good, "-only", "nope"}, 2, `no target "nope"`},
 		{"verify: CPU the machine lacks", []string{"verify", "-suite", exitSuite(t, dir, `server_cpus = "4000"`)}, 2, "no CPU 4000"},
+		{"merge: -out is an input", []string{"merge", "-out", shard1, shard1, shard2}, 2, "-out " + shard1},
+		{"merge: -out inside an input", []string{"merge", "-out", filepath.Join(shard2, "merged"), shard1, shard2}, 2, "inside " + shard2},
+		{"merge: -out inside an input through a link", []string{"merge", "-out", filepath.Join(link, "dumps"), shard1, shard2}, 2, "inside " + shard2},
 		{"unknown shard size", []string{"collect", "-suite", good, "-out", out, "-shard", "1/5"}, 2, "-shard 1/5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -53,5 +61,10 @@ func TestCollectMergeExitStatus(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(out); len(entries) > 0 {
 		t.Errorf("a refused collect wrote %d run dirs into %s", len(entries), out)
+	}
+	for _, shard := range []string{shard1, shard2} {
+		if entries, _ := os.ReadDir(shard); len(entries) != 3 { // run.json, suite.toml, dumps
+			t.Errorf("a refused merge wrote into its input %s: %d entries", shard, len(entries))
+		}
 	}
 }
