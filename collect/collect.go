@@ -203,6 +203,9 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		if n := c.missing(targets); n > 0 {
 			status = runjson.StatusFailed
 			err = fmt.Errorf("%d measurements missing or failed (see errors in run.json): take them again with -resume %s", n, c.dir.Path)
+		} else if c.usable(targets) == 0 {
+			status = runjson.StatusFailed
+			err = fmt.Errorf("nothing usable was measured: every target failed the gate or was skipped (see errors and conformance/ in %s): fix them, then collect again", c.dir.Path)
 		}
 	}
 	if storeFailed(err) {

@@ -32,11 +32,13 @@ collect writes it (flock on its .lock file, let go when the process ends):
 a second -resume of it is refused with exit status 2, naming the process
 that holds it.
 
-A measurement fails when its server dies, or its load tool crashes or runs
-past its window, request timeout and 30 s of grace (then it is killed). Its
-dump is kept, run.json says why, and the run ends with exit status 1 and
-status "failed"; -resume takes every failed or missing measurement again
-under a new name (<rep>-2.txt). A full disk stops the run at once, every
+A measurement fails when its server dies, or its load tool crashes, runs
+past its window, request timeout and 30 s of grace (then it is killed), or
+prints no count (nothing, no result a reader takes, 0 requests and no
+errors). Its dump is kept, run.json says why, and the run ends with exit
+status 1 and status "failed"; -resume takes every failed or missing
+measurement again under a new name (<rep>-2.txt). A run in which nothing
+usable was measured (every target failed the gate) ends the same way. A full disk stops the run at once, every
 dump stored so far intact.
 
 -shard I/N runs the I-th of N shares of the targets, to spread one suite
