@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse/runjson"
-	"github.com/fairbench/fairbench/parse/tomlfile"
+	"github.com/fairbench/fairbench/parse"
 )
 
 var collectCommand = command{
@@ -152,17 +150,20 @@ func runCollect(e *env, args []string) error {
 
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
 // name of the file it was first read from, so that body files resolve as
-// they did then.
+// they did then. Both files are read as every run-dir file is
+// (parse.ReadRunFile): regular, inside the run dir, within their limits.
 func resumedSuite(runDir string) (*suite.Suite, error) {
-	src, err := tomlfile.Read(filepath.Join(runDir, "suite.toml"))
+	src, err := parse.ReadRunFile(runDir, "suite.toml", parse.KindSuite)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	name := filepath.Join(runDir, "suite.toml")
-	if b, err := os.ReadFile(filepath.Join(runDir, "run.json")); err == nil {
-		if m, err := runjson.Decode(b); err == nil && m.SuiteFile != "" {
-			name = m.SuiteFile
-		}
+	d, err := collect.OpenRunDir(runDir)
+	if err != nil {
+		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
+	}
+	if m := d.Manifest(); m.SuiteFile != "" {
+		name = m.SuiteFile
 	}
 	return suite.ParseSuite(src, name)
 }

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // exitSuite writes a suite whose one target never needs to start (the
@@ -35,6 +37,15 @@ func TestCollectMergeExitStatus(t *testing.T) {
 	if err := os.Symlink(shard2, link); err != nil {
 		t.Fatal(err)
 	}
+	fifoRun, linkedSuite := writeShard(t, "1/2", "a"), writeShard(t, "1/2", "a")
+	os.Remove(filepath.Join(fifoRun, "run.json"))
+	if err := syscall.Mkfifo(filepath.Join(fifoRun, "run.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(linkedSuite, "suite.toml"))
+	if err := os.Symlink("/etc/passwd", filepath.Join(linkedSuite, "suite.toml")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -50,10 +61,21 @@ func TestCollectMergeExitStatus(t *testing.T) {
 		{"merge: -out is an input", []string{"merge", "-out", shard1, shard1, shard2}, 2, "-out " + shard1},
 		{"merge: -out inside an input", []string{"merge", "-out", filepath.Join(shard2, "merged"), shard1, shard2}, 2, "inside " + shard2},
 		{"merge: -out inside an input through a link", []string{"merge", "-out", filepath.Join(link, "dumps"), shard1, shard2}, 2, "inside " + shard2},
+		{"resume: run.json is a FIFO", []string{"collect", "-resume", fifoRun}, 2, "not a regular file (a FIFO)"},
+		{"resume: suite.toml links out", []string{"collect", "-resume", linkedSuite}, 2, "outside the run dir"},
+		{"merge: run.json is a FIFO", []string{"merge", "-out", out, fifoRun, shard2}, 2, "not a regular file (a FIFO)"},
 		{"unknown shard size", []string{"collect", "-suite", good, "-out", out, "-shard", "1/5"}, 2, "-shard 1/5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, stderr, code := runCLI(t, c.args...)
+			var stderr string
+			var code int
+			done := make(chan bool)
+			go func() { _, stderr, code = runCLI(t, c.args...); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("fairbench %s: still running after 20s", strings.Join(c.args, " "))
+			}
 			if code != c.code || !strings.Contains(stderr, c.says) {
 				t.Errorf("fairbench %s: exit %d, want %d and %q\n%s", strings.Join(c.args, " "), code, c.code, c.says, stderr)
 			}
