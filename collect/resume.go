@@ -45,6 +45,9 @@ func (c *collector) resumeRunDir() error {
 	if err := d.Lock(); err != nil {
 		return err
 	}
+	if d.staleLock != "" {
+		c.opt.Progress.Note(fmt.Sprintf("%s: the collect that held it, %s, ended without letting go (killed?): its lock taken over, its .lock and .reserve replaced", d.Path, d.staleLock))
+	}
 	c.dir = d
 	for _, mr := range m.Measurements {
 		c.order = max(c.order, mr.Order)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/parse"
@@ -28,6 +29,9 @@ type RunDir struct {
 	mu       sync.Mutex
 	manifest runjson.Manifest
 	lock     *os.File // the held lock file (Lock), nil when not held
+	// staleLock names the process whose lock file Lock found and took
+	// over: a collect that ended without letting go (killed); "" if none.
+	staleLock string
 }
 
 // CreateRunDir makes a new run directory under out for m and writes its
@@ -201,11 +205,16 @@ const reserveBytes = 1 << 20
 // reserve writes the reserve file. A disk too full for it is not an error
 // yet: the first dump will say so.
 func (d *RunDir) reserve() {
-	f, err := os.OpenFile(filepath.Join(d.Path, reserveName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	// Not through a link, nor into a FIFO or device: only a regular file
+	// of the run dir's own is filled.
+	f, err := os.OpenFile(filepath.Join(d.Path, reserveName), os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || f.Truncate(0) != nil {
+		return
+	}
 	chunk := make([]byte, 64<<10) // written, not truncated: a sparse file holds nothing
 	for n := 0; n < reserveBytes; n += len(chunk) {
 		if _, err := f.Write(chunk); err != nil {

@@ -88,7 +88,77 @@ func holdRunDir(dir string) {
 		fmt.Println(err)
 		os.Exit(1)
 	}
+	d.reserve()
 	fmt.Print("locked")
 	io.Copy(io.Discard, os.Stdin)
 	os.Exit(0)
+}
+
+// TestStaleLockAfterKill: a collect killed with SIGKILL leaves .lock (with
+// its process id) and .reserve behind. The kernel dropped its flock, so the
+// next Lock takes the dir, and says whose lock it found.
+func TestStaleLockAfterKill(t *testing.T) {
+	if dir := os.Getenv("FAIRBENCH_HOLD_RUNDIR"); dir != "" {
+		holdRunDir(dir) // the other process
+		return
+	}
+	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := exec.Command(os.Args[0], "-test.run=^TestStaleLockAfterKill$")
+	holder.Env = append(os.Environ(), "FAIRBENCH_HOLD_RUNDIR="+d.Path)
+	holder.StdinPipe() // held open: the holder waits until it is killed
+	stdout, _ := holder.StdoutPipe()
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make([]byte, 6)
+	if _, err := io.ReadFull(stdout, ready); err != nil || string(ready) != "locked" {
+		holder.Process.Kill()
+		t.Fatalf("the holder did not take the lock: %q %v", ready, err)
+	}
+	holder.Process.Kill() // SIGKILL: no Unlock, no release
+	holder.Wait()
+	for _, name := range []string{lockName, reserveName} {
+		if _, err := os.Stat(filepath.Join(d.Path, name)); err != nil {
+			t.Fatalf("%s not left by the killed holder: %v", name, err)
+		}
+	}
+	if err := d.Lock(); err != nil {
+		t.Fatalf("Lock after the holder was killed: %v", err)
+	}
+	defer d.Unlock()
+	want := fmt.Sprintf("process %d, which no longer runs", holder.Process.Pid)
+	if !strings.Contains(d.staleLock, want) {
+		t.Errorf("stale lock described as %q, want it to say %q", d.staleLock, want)
+	}
+}
+
+// TestLockFilesNotFollowed: a .lock or .reserve that is a link (a run dir
+// from elsewhere) is not written through: the file it points to keeps its
+// bytes.
+func TestLockFilesNotFollowed(t *testing.T) {
+	for _, name := range []string{lockName, reserveName} {
+		t.Run(name, func(t *testing.T) {
+			d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			victim := filepath.Join(t.TempDir(), "victim")
+			os.WriteFile(victim, []byte("keep me\n"), 0o644)
+			if err := os.Symlink(victim, filepath.Join(d.Path, name)); err != nil {
+				t.Fatal(err)
+			}
+			err = d.Lock()
+			if name == lockName && (err == nil || !strings.Contains(err.Error(), "not a regular file")) {
+				t.Errorf("Lock through a linked %s: %v, want it refused", name, err)
+			}
+			d.reserve()
+			d.Unlock()
+			if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
+				t.Errorf("the file %s links to was changed: %q", name, b[:min(len(b), 20)])
+			}
+		})
+	}
 }

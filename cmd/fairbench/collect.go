@@ -28,7 +28,8 @@ Ctrl-C (or SIGTERM) stops the targets and marks the run interrupted;
 the run dir, read as the original file). A run dir is locked while a
 collect writes it (flock on its .lock file, let go when the process ends):
 a second -resume of it is refused with exit status 2, naming the process
-that holds it.
+that holds it. The .lock and .reserve files a killed collect leaves behind
+hold nothing: -resume takes them over and says whose they were.
 
 A measurement fails when its server dies, or its load tool crashes, runs
 past its window, request timeout and 30 s of grace (then it is killed), or

@@ -2,11 +2,17 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // exitSuite writes a suite whose one target never needs to start (the
@@ -89,4 +95,47 @@ func TestCollectMergeExitStatus(t *testing.T) {
 			t.Errorf("a refused merge wrote into its input %s: %d entries", shard, len(entries))
 		}
 	}
+}
+
+// TestResumeAfterKill: a run dir whose collect was killed keeps its .lock
+// (with that process's id) and .reserve; -resume goes on, and says whose
+// lock it took over.
+func TestResumeAfterKill(t *testing.T) {
+	st := mustRead(t, exitSuite(t, t.TempDir(), ""))
+	s, err := suite.ParseSuite(st, "killed.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
+		Status: runjson.StatusRunning, Start: time.Now().UTC(), Facts: collect.AskFacts(),
+	}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(gone.Process.Pid)
+	os.WriteFile(filepath.Join(d.Path, ".lock"), []byte(pid+"\n"), 0o644)
+	os.WriteFile(filepath.Join(d.Path, ".reserve"), make([]byte, 4096), 0o644)
+	_, stderr, code := runCLI(t, "collect", "-resume", d.Path)
+	if code == 2 || !strings.Contains(stderr, "process "+pid+", which no longer runs") {
+		t.Errorf("exit %d, want the resume to go on and name process %s\n%s", code, pid, stderr)
+	}
+	for _, name := range []string{".lock", ".reserve"} {
+		if _, err := os.Stat(filepath.Join(d.Path, name)); !os.IsNotExist(err) {
+			t.Errorf("%s still there after the resume: %v", name, err)
+		}
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
