@@ -42,15 +42,10 @@ func runVerify(e *env, args []string) error {
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
-	results, err := collect.Verify(ctx, st, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning})
-	if errors.Is(err, collect.ErrUsage) {
-		return usageErr("%w", err)
-	}
-	if err != nil {
-		return failure(err)
-	}
-	failed := 0
-	for _, r := range results {
+	// Each verdict is printed as it is checked: a verify stopped by a
+	// signal has printed every target it finished.
+	checked, failed := 0, 0
+	err = collect.VerifyEach(ctx, st, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning}, func(r collect.VerifyResult) {
 		fmt.Fprintf(e.stdout, "### %s\n%s", r.Target, r.Transcript)
 		if r.Err != nil {
 			fmt.Fprintf(e.stdout, "ERROR: %v\n\n", r.Err)
@@ -58,10 +53,26 @@ func runVerify(e *env, args []string) error {
 		if r.Err != nil || len(r.Failed) > 0 {
 			failed++
 		}
+		checked++
+	})
+	switch {
+	case errors.Is(err, collect.ErrUsage):
+		return usageErr("%w", err)
+	case ctx.Err() != nil:
+		return failure(fmt.Errorf("verify: interrupted after %d of %d targets: the verdicts above are theirs (%d failed)", checked, targetCount(st, *only), failed))
+	case err != nil:
+		return failure(err)
+	case failed > 0:
+		return failure(fmt.Errorf("%d of %d targets failed the gate", failed, checked))
 	}
-	if failed > 0 {
-		return failure(fmt.Errorf("%d of %d targets failed the gate", failed, len(results)))
-	}
-	fmt.Fprintf(e.stdout, "all %d targets passed\n", len(results))
+	fmt.Fprintf(e.stdout, "all %d targets passed\n", checked)
 	return nil
+}
+
+// targetCount is how many targets a verify of st with -only checks.
+func targetCount(st *suite.Suite, only string) int {
+	if names := csvList(only); len(names) > 0 {
+		return len(names)
+	}
+	return len(st.Targets)
 }
