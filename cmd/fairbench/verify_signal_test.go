@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,24 +26,6 @@ func init() {
 		}
 	}
 	os.Exit(report(os.Stderr, run(&env{stdout: os.Stdout, stderr: os.Stderr, signals: true}, args)))
-}
-
-// lockedBuffer is a buffer two goroutines may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestVerifyInterruptedPrintsChecked: SIGTERM while verify waits on its
@@ -79,8 +59,9 @@ expect = { status = 200 }
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "verify", "-suite", file)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), asFairbench+"=1")
-	var stdout, stderr lockedBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Files, not buffers: the test reads stderr while the command writes it.
+	stdout, stderr := newLogFile(t, dir, "stdout"), newLogFile(t, dir, "stderr")
+	cmd.Stdout, cmd.Stderr = stdout.File, stderr.File
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +82,7 @@ expect = { status = 200 }
 		t.Fatalf("verify still running 20s after SIGTERM\nstderr:\n%s", stderr.String())
 	}
 	out := stdout.String()
+
 	if !strings.Contains(out, "### answers") || !strings.Contains(out, "GET / ") {
 		t.Errorf("stdout lacks the transcript of the target checked before the signal:\n%s\nstderr:\n%s", out, stderr.String())
 	}
@@ -110,4 +92,23 @@ expect = { status = 200 }
 	if !strings.Contains(stderr.String(), "interrupted after 1 of 2 targets") {
 		t.Errorf("stderr does not say how far verify got:\n%s", stderr.String())
 	}
+}
+
+// logFile is a file a command writes its output to, read back by String.
+type logFile struct{ *os.File }
+
+func newLogFile(t *testing.T, dir, name string) logFile {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return logFile{f}
+}
+
+// String is what was written so far.
+func (l logFile) String() string {
+	b, _ := os.ReadFile(l.Name())
+	return string(b)
 }
