@@ -13,9 +13,12 @@ var verifyCommand = command{
 	usage: `fairbench verify -suite FILE [-only a,b] [-force-pinning]
 
 Builds and starts each target and checks every scenario and variant byte for
-byte, printing the transcript. Exit status 1 when any target fails. The
-suite's [isolation] is audited first, as fairbench pin -suite does, and a
-pinning problem stops it unless -force-pinning is given.
+byte, printing each target's transcript and verdict as soon as it is
+checked (Ctrl-C or SIGTERM stops it with those printed). Exit status 1
+when any target fails or verify is stopped, 2 on bad usage (an -only
+name the suite lacks). The suite's [isolation] is audited first, as
+fairbench pin -suite does, and a pinning problem stops it unless
+-force-pinning is given.
 
 Examples:
   fairbench verify -suite site/suites/go.toml
