@@ -155,7 +155,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	defer c.opt.Progress.Done()
 	targets, err := c.selected()
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	if err := c.preflight(ctx, targets, true); err != nil {
 		return nil, err
@@ -207,6 +207,9 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		if n := c.missing(targets); n > 0 {
 			status = runjson.StatusFailed
 			err = fmt.Errorf("%d measurements missing or failed (see errors in run.json): take them again with -resume %s", n, c.dir.Path)
+		} else if c.usable(targets) == 0 {
+			status = runjson.StatusFailed
+			err = fmt.Errorf("nothing usable was measured: every target failed the gate or was skipped (see errors and conformance/ in %s): fix them, then collect again", c.dir.Path)
 		}
 	}
 	if storeFailed(err) {

@@ -187,23 +187,23 @@ func TestLoadToolFails(t *testing.T) {
 }
 
 // TestLoadToolPrintsGarbage: a tool that exits 0 with bytes no parser
-// reads. The collector keeps them byte for byte with exit status 0; the
-// parse error is audit's to find.
+// reads. The collector keeps them byte for byte with exit status 0, and
+// fails the measurement: it holds no count.
 func TestLoadToolPrintsGarbage(t *testing.T) {
 	hi := collect.BuiltBinary(t, "hiserver")
 	fc := newFaultCase(t, hi, "", "0s", 1, "")
 	tools := fakeTool(t, `printf 'Statistics \000\377 req/s: lots\r\n'`)
 	dir, err := runFault(t, fc.suite, collect.Options{Out: fc.out, ToolPaths: tools})
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		t.Fatal("a run whose tool printed garbage succeeded")
 	}
 	m := checkRunDir(t, dir.Path)
-	if len(m.Measurements) != 1 || m.Status != runjson.StatusComplete {
-		t.Fatalf("status %q, %d measurements: want complete with 1", m.Status, len(m.Measurements))
+	if len(m.Measurements) != 1 || m.Status != runjson.StatusFailed {
+		t.Fatalf("status %q, %d measurements: want failed with 1", m.Status, len(m.Measurements))
 	}
 	mr := m.Measurements[0]
-	if mr.ExitStatus != 0 || mr.Error != "" || m.Tools["bombardier"].Version != "unknown" {
-		t.Errorf("exit %d, error %q, version %q: want 0, none, unknown", mr.ExitStatus, mr.Error, m.Tools["bombardier"].Version)
+	if mr.ExitStatus != 0 || !strings.Contains(mr.Error, "binary data") || m.Tools["bombardier"].Version != "unknown" {
+		t.Errorf("exit %d, error %q, version %q: want 0, the parse error, unknown", mr.ExitStatus, mr.Error, m.Tools["bombardier"].Version)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir.Path, mr.Dump)); string(b) != "Statistics \x00\xff req/s: lots\r\n" {
 		t.Errorf("dump %q, want the bytes as printed", b)

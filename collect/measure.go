@@ -193,6 +193,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	if srv.Exited() {
 		mr.Error = fmt.Sprintf("%s exited during the window: %s", t.Name, srv.exitReason(ctx))
 	}
+	if mr.Error == "" {
+		mr.Error = countProblem(load.Tool, tr.stdout) // usable.go
+	}
 	stdout, stderr := bytes.NewBuffer(tr.stdout), bytes.NewBuffer(tr.stderr)
 	base := c.dumpBase(t.Name, folder, rep, warmup)
 	mr.Dump = base + ".txt"

@@ -39,7 +39,8 @@ func Merge(out string, runDirs []string) (*RunDir, error) {
 // and each suite.toml still hashes to it), each holds exactly its share of
 // the targets, no target is measured in two shards, every shard is complete
 // (unless opt.Partial), and every dump still has the sha256 its run.json
-// recorded. The shard run dirs are only read.
+// recorded. The shard run dirs are only read: out may not be one of them
+// or lie inside one.
 //
 // The merged run dir is <earliest start>-merged (then -merged-2, …). Every
 // dump, stderr file, orphan and conformance transcript is copied byte for
@@ -75,6 +76,9 @@ func MergeWith(out string, runDirs []string, opt MergeOptions) (*RunDir, error) 
 	if len(runDirs) == 0 {
 		return nil, errors.New("merge: no run dirs given")
 	}
+	if err := checkMergeOut(out, runDirs); err != nil {
+		return nil, err
+	}
 	shards, err := openShards(runDirs)
 	if err != nil {
 		return nil, err
@@ -92,7 +96,7 @@ func MergeWith(out string, runDirs []string, opt MergeOptions) (*RunDir, error) 
 		return nil, err
 	}
 	for _, f := range files { // all read and checked before anything is written
-		if _, err := f.read(); err != nil {
+		if err := f.check(); err != nil {
 			return nil, err
 		}
 	}
@@ -163,7 +167,7 @@ func openShards(runDirs []string) ([]shardRun, error) {
 func shardSuite(shards []shardRun) ([]byte, []string, error) {
 	var src []byte
 	for _, s := range shards {
-		b, err := readInside(s.path, "suite.toml")
+		b, err := parse.ReadRunFile(s.path, "suite.toml", parse.KindSuite)
 		if err != nil {
 			return nil, nil, fmt.Errorf("merge %s: %w", s.path, err)
 		}
@@ -249,29 +253,53 @@ func checkShares(shards []shardRun, names []string, partial bool) ([]string, err
 // shardFile is a file of a shard run dir to copy into the merged run dir.
 type shardFile struct {
 	shard  shardRun
-	rel    string // slash-separated, relative to the run dir
-	sha256 string // "" when run.json records none (stderr, transcripts)
+	rel    string         // slash-separated, relative to the run dir
+	sha256 string         // "" when run.json records none (stderr, transcripts)
+	kind   parse.FileKind // how the run-dir reader bounds it
 }
 
-// read returns the file's bytes, checked against its sha256.
-func (f shardFile) read() ([]byte, error) {
-	b, err := readInside(f.shard.path, f.rel)
-	if err != nil {
+// open opens the file through parse's run-dir reader: a regular file
+// inside the shard's run dir (no FIFO to wait on, no link out), within its
+// kind's size limit.
+func (f shardFile) open() (*parse.RunFile, error) {
+	rf, err := parse.OpenRunFile(f.shard.path, f.rel, f.kind)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("merge %s (shard %s): %s is listed in run.json but cannot be read: %w", f.shard.path, f.shard.shard, f.rel, err)
+	case err != nil:
 		return nil, fmt.Errorf("merge %s (shard %s): %w", f.shard.path, f.shard.shard, err)
 	}
-	if f.sha256 != "" {
-		if got := parse.DumpSHA256(b); got != f.sha256 {
-			return nil, fmt.Errorf("merge %s (shard %s): %s has sha256 %s, run.json says %s: the dump changed after it was recorded; nothing merged", f.shard.path, f.shard.shard, f.rel, got, f.sha256)
-		}
+	return rf, nil
+}
+
+// check reads the file through once, hashing it in pieces, and compares
+// the sum with the one run.json recorded.
+func (f shardFile) check() error {
+	rf, err := f.open()
+	if err != nil {
+		return err
 	}
-	return b, nil
+	defer rf.Close()
+	got, err := parse.ReaderSHA256(rf)
+	if err != nil {
+		return fmt.Errorf("merge %s (shard %s): %w", f.shard.path, f.shard.shard, err)
+	}
+	return f.same(got)
+}
+
+// same refuses a sum other than the one run.json recorded.
+func (f shardFile) same(got string) error {
+	if f.sha256 != "" && got != f.sha256 {
+		return fmt.Errorf("merge %s (shard %s): %s has sha256 %s, run.json says %s: the dump changed after it was recorded; nothing merged", f.shard.path, f.shard.shard, f.rel, got, f.sha256)
+	}
+	return nil
 }
 
 // shardFiles lists every file the merged run dir gets, each path once.
 func shardFiles(shards []shardRun) ([]shardFile, error) {
 	var files []shardFile
 	from := map[string]shardRun{}
-	add := func(s shardRun, rel, sum string) error {
+	add := func(s shardRun, rel, sum string, kind parse.FileKind) error {
 		if rel == "" {
 			return nil
 		}
@@ -282,19 +310,19 @@ func shardFiles(shards []shardRun) ([]shardFile, error) {
 			return fmt.Errorf("merge: %s is in both %s and %s", rel, o.path, s.path)
 		}
 		from[rel] = s
-		files = append(files, shardFile{shard: s, rel: rel, sha256: sum})
+		files = append(files, shardFile{shard: s, rel: rel, sha256: sum, kind: kind})
 		return nil
 	}
 	for _, s := range shards {
 		var errs []error
 		for _, t := range s.m.Targets {
-			errs = append(errs, add(s, t.Transcript, ""), add(s, t.LocalTranscript, ""))
+			errs = append(errs, add(s, t.Transcript, "", parse.KindTranscript), add(s, t.LocalTranscript, "", parse.KindTranscript))
 		}
 		for _, mr := range s.m.Measurements {
-			errs = append(errs, add(s, mr.Dump, mr.SHA256), add(s, mr.Stderr, ""))
+			errs = append(errs, add(s, mr.Dump, mr.SHA256, parse.KindDump), add(s, mr.Stderr, "", parse.KindDump))
 		}
 		for _, o := range s.m.Orphans {
-			errs = append(errs, add(s, o.Dump, o.SHA256))
+			errs = append(errs, add(s, o.Dump, o.SHA256, parse.KindDump))
 		}
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
@@ -449,36 +477,26 @@ func writeMerged(out string, m runjson.Manifest, suite []byte, files []shardFile
 	return d, nil
 }
 
+// copyFiles copies each file into d in pieces, checking its sha256 again
+// as it is copied: a file that changed since the check stops the merge.
 func copyFiles(d *RunDir, files []shardFile) error {
 	for _, f := range files {
-		b, err := f.read()
-		if err != nil {
+		if err := copyFile(d, f); err != nil {
 			return err
-		}
-		if _, err := d.WriteDump(filepath.FromSlash(f.rel), b); err != nil {
-			return fmt.Errorf("merge: %w", err)
 		}
 	}
 	return nil
 }
 
-// readInside reads rel in the run dir root, refusing a path that leaves
-// it, by climbing out or through a symbolic link.
-func readInside(root, rel string) ([]byte, error) {
-	name := filepath.Join(root, filepath.FromSlash(rel))
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return nil, fmt.Errorf("path %q leaves the run dir", rel)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
+func copyFile(d *RunDir, f shardFile) error {
+	rf, err := f.open()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	real, err := filepath.EvalSymlinks(name)
+	defer rf.Close()
+	got, err := d.copyDump(filepath.FromSlash(f.rel), rf)
 	if err != nil {
-		return nil, fmt.Errorf("%s is listed in run.json but cannot be read: %w", rel, err)
+		return fmt.Errorf("merge: %w", err)
 	}
-	if r, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(r) {
-		return nil, fmt.Errorf("%s links to %s, outside the run dir: not followed", name, real)
-	}
-	return os.ReadFile(real)
+	return f.same(got)
 }

@@ -135,7 +135,7 @@ func (c *collector) checkPinning() error {
 	iso := c.suite.Isolation
 	fs, err := pinning.Audit(pinning.Read(c.here.roots), iso.ServerCPUs, iso.ClientCPUs)
 	if err != nil {
-		return fmt.Errorf("%s: isolation: %w", c.suite.File, err)
+		return asUsage(fmt.Errorf("%s: isolation: %w", c.suite.File, err))
 	}
 	if !pinning.Problem(fs) || c.opt.ForcePinning {
 		return nil

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -42,6 +43,9 @@ func (c *collector) resumeRunDir() error {
 	}
 	if err := d.Lock(); err != nil {
 		return err
+	}
+	if d.staleLock != "" {
+		c.opt.Progress.Note(fmt.Sprintf("%s: the collect that held it, %s, ended without letting go (killed?): its lock taken over, its .lock and .reserve replaced", d.Path, d.staleLock))
 	}
 	c.dir = d
 	for _, mr := range m.Measurements {
@@ -103,15 +107,43 @@ func findOrphans(dir string, m runjson.Manifest) ([]runjson.Orphan, error) {
 		if known[rel] {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		o, err := orphan(dir, rel)
 		if err != nil {
 			return err
 		}
-		out = append(out, runjson.Orphan{Dump: rel, SHA256: parse.DumpSHA256(b), Bytes: int64(len(b))})
+		out = append(out, o)
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Dump < out[j].Dump })
 	return out, err
+}
+
+// orphan hashes the unlisted dump at rel in pieces, read as parse reads a
+// dump: a regular file inside the run dir within parse.MaxDump.
+func orphan(dir, rel string) (runjson.Orphan, error) {
+	f, err := parse.OpenRunFile(dir, rel, parse.KindDump)
+	if err != nil {
+		return runjson.Orphan{}, fmt.Errorf("%w: it is not in run.json; move it out of the run dir, then try again", err)
+	}
+	defer f.Close()
+	n := &countingReader{r: f}
+	sum, err := parse.ReaderSHA256(n)
+	if err != nil {
+		return runjson.Orphan{}, err
+	}
+	return runjson.Orphan{Dump: rel, SHA256: sum, Bytes: n.n}, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // pending lists t's measurements still to take, in repetition order:

@@ -1,13 +1,18 @@
 package collect
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/parse"
@@ -24,6 +29,9 @@ type RunDir struct {
 	mu       sync.Mutex
 	manifest runjson.Manifest
 	lock     *os.File // the held lock file (Lock), nil when not held
+	// staleLock names the process whose lock file Lock found and took
+	// over: a collect that ended without letting go (killed); "" if none.
+	staleLock string
 }
 
 // CreateRunDir makes a new run directory under out for m and writes its
@@ -49,11 +57,18 @@ func CreateRunDir(out string, m runjson.Manifest, suite []byte) (*RunDir, error)
 	return d, d.save()
 }
 
-// OpenRunDir opens an existing run directory to resume it.
+// OpenRunDir opens an existing run directory to resume or merge it. Its
+// run.json is read as parse reads every run-dir file (parse.ReadRunFile): a
+// regular file inside the run dir, at most parse.MaxRunJSON bytes, so that
+// a FIFO cannot hang a resume, /dev/zero cannot fill its memory, and a link
+// cannot make it read a file from elsewhere.
 func OpenRunDir(path string) (*RunDir, error) {
-	b, err := os.ReadFile(filepath.Join(path, "run.json"))
-	if err != nil {
+	b, err := parse.ReadRunFile(path, "run.json", parse.KindRunJSON)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("not a run dir: %w", err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	m, err := runjson.Decode(b)
 	if err != nil {
@@ -96,7 +111,7 @@ func (d *RunDir) save() error {
 // returns its sha256. A dump that exists already is an error: dumps are never
 // rewritten.
 func (d *RunDir) WriteDump(rel string, data []byte) (string, error) {
-	if err := d.writeOnce(rel, data); err != nil {
+	if err := d.writeOnce(rel, bytes.NewReader(data)); err != nil {
 		return "", err
 	}
 	return parse.DumpSHA256(data), nil
@@ -114,7 +129,17 @@ func (d *RunDir) WriteFile(rel string, data []byte) error {
 	return machine.WriteFileAtomic(path, data)
 }
 
-func (d *RunDir) writeOnce(rel string, data []byte) error {
+// copyDump stores the bytes r holds, to its end, as the dump at rel
+// exactly once, in pieces, and returns their sha256.
+func (d *RunDir) copyDump(rel string, r io.Reader) (string, error) {
+	h := sha256.New()
+	if err := d.writeOnce(rel, io.TeeReader(r, h)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (d *RunDir) writeOnce(rel string, r io.Reader) error {
 	path, err := d.inside(rel)
 	if err != nil {
 		return err
@@ -125,7 +150,7 @@ func (d *RunDir) writeOnce(rel string, data []byte) error {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("dump %s exists already: dumps are write-once", path)
 	}
-	tmp, err := machine.WriteTemp(path, data)
+	tmp, err := machine.WriteTempFrom(path, r)
 	if err != nil {
 		return err
 	}
@@ -180,11 +205,16 @@ const reserveBytes = 1 << 20
 // reserve writes the reserve file. A disk too full for it is not an error
 // yet: the first dump will say so.
 func (d *RunDir) reserve() {
-	f, err := os.OpenFile(filepath.Join(d.Path, reserveName), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	// Not through a link, nor into a FIFO or device: only a regular file
+	// of the run dir's own is filled.
+	f, err := os.OpenFile(filepath.Join(d.Path, reserveName), os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || f.Truncate(0) != nil {
+		return
+	}
 	chunk := make([]byte, 64<<10) // written, not truncated: a sparse file holds nothing
 	for n := 0; n < reserveBytes; n += len(chunk) {
 		if _, err := f.Write(chunk); err != nil {

@@ -23,18 +23,25 @@ const lockName = ".lock"
 // (-resume of the same dir) writes into it at the same time. It fails at
 // once, naming the process that holds the dir, rather than wait. A collect
 // locks the dir it creates, and -resume the dir before it changes anything.
+//
+// A lock file left by a collect that ended without Unlock (SIGKILL, a
+// crash, a power cut) holds no lock any more: the kernel dropped it with
+// the process. Lock takes it over and keeps the old holder's description
+// for the caller to report (staleLock). A lock file that is not a regular
+// file (a link planted in a run dir from elsewhere) is refused, never
+// written through.
 func (d *RunDir) Lock() error {
 	if d.lock != nil {
 		return nil
 	}
 	path := filepath.Join(d.Path, lockName)
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := openLockFile(path)
 		if err != nil {
 			return fmt.Errorf("lock %s: %w", d.Path, err)
 		}
+		holder := lockHolder(f)
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			holder, _ := os.ReadFile(path)
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
 				return fmt.Errorf("%w: %s is being written by %s: wait for it to end, or stop it and then -resume", ErrRunDirLocked, d.Path, describeHolder(holder))
@@ -44,6 +51,12 @@ func (d *RunDir) Lock() error {
 		// The holder before us may have removed the file between our open
 		// and our lock (Unlock): then we hold a lock on a name nobody sees.
 		if same(f, path) {
+			if holder > 0 {
+				d.staleLock = describeHolder(holder)
+				if !running(holder) {
+					d.staleLock = fmt.Sprintf("process %d, which no longer runs", holder)
+				}
+			}
 			f.Truncate(0)
 			f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 			d.lock = f
@@ -51,6 +64,42 @@ func (d *RunDir) Lock() error {
 		}
 		f.Close()
 	}
+}
+
+// openLockFile opens (or makes) the lock file without following a link
+// and refuses anything but a regular file.
+func openLockFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is a link, not a regular file: remove it, then try again", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file: remove it, then try again", path)
+	}
+	return f, nil
+}
+
+// lockHolder is the process id a lock file holds, 0 when none: the first
+// bytes only, as the file is no longer than a number.
+func lockHolder(f *os.File) int {
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(b[:n])))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
+
+// running reports whether a process with this id exists (signal 0 checks
+// without sending; EPERM: it exists, under another user).
+func running(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Unlock removes the lock file and lets the run dir go. The file is removed
@@ -76,9 +125,8 @@ func same(f *os.File, path string) bool {
 }
 
 // describeHolder names the process whose id a lock file holds.
-func describeHolder(b []byte) string {
-	pid, err := strconv.Atoi(string(bytes.TrimSpace(b)))
-	if err != nil || pid <= 0 {
+func describeHolder(pid int) string {
+	if pid <= 0 {
 		return "another process"
 	}
 	what := "process " + strconv.Itoa(pid)

@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse/runjson"
-	"github.com/fairbench/fairbench/parse/tomlfile"
+	"github.com/fairbench/fairbench/parse"
 )
 
 var collectCommand = command{
@@ -30,13 +28,16 @@ Ctrl-C (or SIGTERM) stops the targets and marks the run interrupted;
 the run dir, read as the original file). A run dir is locked while a
 collect writes it (flock on its .lock file, let go when the process ends):
 a second -resume of it is refused with exit status 2, naming the process
-that holds it.
+that holds it. The .lock and .reserve files a killed collect leaves behind
+hold nothing: -resume takes them over and says whose they were.
 
-A measurement fails when its server dies, or its load tool crashes or runs
-past its window, request timeout and 30 s of grace (then it is killed). Its
-dump is kept, run.json says why, and the run ends with exit status 1 and
-status "failed"; -resume takes every failed or missing measurement again
-under a new name (<rep>-2.txt). A full disk stops the run at once, every
+A measurement fails when its server dies, or its load tool crashes, runs
+past its window, request timeout and 30 s of grace (then it is killed), or
+prints no count (nothing, no result a reader takes, 0 requests and no
+errors). Its dump is kept, run.json says why, and the run ends with exit
+status 1 and status "failed"; -resume takes every failed or missing
+measurement again under a new name (<rep>-2.txt). A run in which nothing
+usable was measured (every target failed the gate) ends the same way. A full disk stops the run at once, every
 dump stored so far intact.
 
 -shard I/N runs the I-th of N shares of the targets, to spread one suite
@@ -139,7 +140,7 @@ func runCollect(e *env, args []string) error {
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
 	}
-	if errors.Is(err, collect.ErrRunDirLocked) {
+	if errors.Is(err, collect.ErrRunDirLocked) || errors.Is(err, collect.ErrUsage) {
 		return usageErr("%w", err)
 	}
 	if err != nil {
@@ -150,17 +151,20 @@ func runCollect(e *env, args []string) error {
 
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
 // name of the file it was first read from, so that body files resolve as
-// they did then.
+// they did then. Both files are read as every run-dir file is
+// (parse.ReadRunFile): regular, inside the run dir, within their limits.
 func resumedSuite(runDir string) (*suite.Suite, error) {
-	src, err := tomlfile.Read(filepath.Join(runDir, "suite.toml"))
+	src, err := parse.ReadRunFile(runDir, "suite.toml", parse.KindSuite)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	name := filepath.Join(runDir, "suite.toml")
-	if b, err := os.ReadFile(filepath.Join(runDir, "run.json")); err == nil {
-		if m, err := runjson.Decode(b); err == nil && m.SuiteFile != "" {
-			name = m.SuiteFile
-		}
+	d, err := collect.OpenRunDir(runDir)
+	if err != nil {
+		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
+	}
+	if m := d.Manifest(); m.SuiteFile != "" {
+		name = m.SuiteFile
 	}
 	return suite.ParseSuite(src, name)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fairbench/fairbench/collect"
@@ -12,9 +13,12 @@ var verifyCommand = command{
 	usage: `fairbench verify -suite FILE [-only a,b] [-force-pinning]
 
 Builds and starts each target and checks every scenario and variant byte for
-byte, printing the transcript. Exit status 1 when any target fails. The
-suite's [isolation] is audited first, as fairbench pin -suite does, and a
-pinning problem stops it unless -force-pinning is given.
+byte, printing each target's transcript and verdict as soon as it is
+checked (Ctrl-C or SIGTERM stops it with those printed). Exit status 1
+when any target fails or verify is stopped, 2 on bad usage (an -only
+name the suite lacks). The suite's [isolation] is audited first, as
+fairbench pin -suite does, and a pinning problem stops it unless
+-force-pinning is given.
 
 Examples:
   fairbench verify -suite site/suites/go.toml
@@ -41,12 +45,10 @@ func runVerify(e *env, args []string) error {
 	}
 	ctx, cancel := e.interruptible()
 	defer cancel()
-	results, err := collect.Verify(ctx, st, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning})
-	if err != nil {
-		return failure(err)
-	}
-	failed := 0
-	for _, r := range results {
+	// Each verdict is printed as it is checked: a verify stopped by a
+	// signal has printed every target it finished.
+	checked, failed := 0, 0
+	err = collect.VerifyEach(ctx, st, collect.Options{Only: csvList(*only), BaseDir: *base, Progress: collect.NewLineProgress(e.stderr), ForcePinning: *forcePinning}, func(r collect.VerifyResult) {
 		fmt.Fprintf(e.stdout, "### %s\n%s", r.Target, r.Transcript)
 		if r.Err != nil {
 			fmt.Fprintf(e.stdout, "ERROR: %v\n\n", r.Err)
@@ -54,10 +56,26 @@ func runVerify(e *env, args []string) error {
 		if r.Err != nil || len(r.Failed) > 0 {
 			failed++
 		}
+		checked++
+	})
+	switch {
+	case errors.Is(err, collect.ErrUsage):
+		return usageErr("%w", err)
+	case ctx.Err() != nil:
+		return failure(fmt.Errorf("verify: interrupted after %d of %d targets: the verdicts above are theirs (%d failed)", checked, targetCount(st, *only), failed))
+	case err != nil:
+		return failure(err)
+	case failed > 0:
+		return failure(fmt.Errorf("%d of %d targets failed the gate", failed, checked))
 	}
-	if failed > 0 {
-		return failure(fmt.Errorf("%d of %d targets failed the gate", failed, len(results)))
-	}
-	fmt.Fprintf(e.stdout, "all %d targets passed\n", len(results))
+	fmt.Fprintf(e.stdout, "all %d targets passed\n", checked)
 	return nil
+}
+
+// targetCount is how many targets a verify of st with -only checks.
+func targetCount(st *suite.Suite, only string) int {
+	if names := csvList(only); len(names) > 0 {
+		return len(names)
+	}
+	return len(st.Targets)
 }

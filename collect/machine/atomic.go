@@ -1,8 +1,10 @@
 package machine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,7 +24,15 @@ func WriteFileAtomic(path string, data []byte) error {
 	return SyncDir(filepath.Dir(path))
 }
 
+// WriteTemp writes data to a new hidden file beside path, synced, and
+// returns its name: the caller renames or links it into place.
 func WriteTemp(path string, data []byte) (string, error) {
+	return WriteTempFrom(path, bytes.NewReader(data))
+}
+
+// WriteTempFrom is WriteTemp with the bytes read from r to its end, in
+// pieces: a file of any size is copied without being held in memory.
+func WriteTempFrom(path string, r io.Reader) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return "", err
@@ -30,7 +40,7 @@ func WriteTemp(path string, data []byte) (string, error) {
 	// CreateTemp makes the file private (0600); a run dir is for publishing.
 	werr := f.Chmod(0o644)
 	if werr == nil {
-		_, werr = f.Write(data)
+		_, werr = io.Copy(f, r)
 	}
 	if werr == nil {
 		werr = f.Sync()

@@ -11,13 +11,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/tomlfile"
 	"github.com/samber/lo"
 )
-
-// namePattern is what target, scenario and service names may be: they
-// become paths and placeholders.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // cpuListPattern is taskset's -c syntax: "0", "0-3", "0,2,4-5".
 var cpuListPattern = regexp.MustCompile(`^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$`)
@@ -68,15 +65,20 @@ func (s *Suite) check() error {
 	}
 	s.checkLoad(e, "load", s.Load, DefaultLoad.merge(s.Load, s.setter("load")))
 	for _, key := range []struct{ name, val string }{{"server_cpus", s.Isolation.ServerCPUs}, {"client_cpus", s.Isolation.ClientCPUs}} {
-		if key.val != "" && !cpuListPattern.MatchString(key.val) {
+		if key.val == "" {
+			continue
+		}
+		if !cpuListPattern.MatchString(key.val) {
 			e.add("isolation", key.name, "%q is not a CPU list like \"0\", \"0-3\" or \"0,2\"", key.val)
+		} else if _, err := runjson.ParseCPUList(key.val); err != nil {
+			e.add("isolation", key.name, "%v", err)
 		}
 	}
 	if r := s.Isolation.RetakeSlow; r != 0 && (r < 1.05 || r > 10 || math.IsNaN(r)) {
 		e.add("isolation", "retake_slow", "%v: give the slowdown of the host speed probe at which a turn is taken again, from 1.05 to 10 (1.25: it took a quarter longer than its fastest), or 0 for never", r)
 	}
 	s.checkHosts(e)
-	names := map[string]bool{}
+	names := nameSet{}
 	for i, sv := range s.Services {
 		p := at("service", i)
 		checkName(e, p, sv.Name, names)
@@ -95,10 +97,11 @@ func (s *Suite) check() error {
 	if len(s.Targets) == 0 {
 		e.add("", "target", "no [[target]]: a suite needs at least one")
 	}
-	targets := map[string]bool{}
+	targets := nameSet{}
 	for i, t := range s.Targets {
 		p := at("target", i)
 		checkName(e, p, t.Name, targets)
+		checkRuntime(e, p, t.Runtime)
 		if len(t.Start) == 0 {
 			e.add(p, "start", "missing: the argv that starts the server")
 		}
@@ -115,7 +118,7 @@ func (s *Suite) check() error {
 	if len(s.Scenarios) == 0 {
 		e.add("", "scenario", "no [[scenario]]: a suite needs at least one")
 	}
-	names = map[string]bool{}
+	names = nameSet{}
 	variant := 0
 	for i, sc := range s.Scenarios {
 		p := at("scenario", i)
@@ -151,19 +154,6 @@ func checkPackages(e *suiteErrors, path string, pkgs []string) {
 		}
 		seen[name] = true
 	}
-}
-
-// checkName checks a [[table]]'s name: present, path-safe and unique.
-func checkName(e *suiteErrors, path, name string, seen map[string]bool) {
-	switch {
-	case name == "":
-		e.add(path, "name", "missing")
-	case !namePattern.MatchString(name):
-		e.add(path, "name", "%q: use letters, digits, '.', '_' and '-' only", name)
-	case seen[name]:
-		e.add(path, "name", "%q is listed twice", name)
-	}
-	seen[name] = true
 }
 
 // checkExchange checks one gate request and its expected response. A
@@ -237,7 +227,7 @@ func HasControl(s string, spaceOK bool) bool {
 }
 
 // checkAAPair checks aa_pair: two different targets of the suite.
-func (s *Suite) checkAAPair(e *suiteErrors, targets map[string]bool) {
+func (s *Suite) checkAAPair(e *suiteErrors, targets nameSet) {
 	if s.AAPair == nil {
 		return
 	}
@@ -246,7 +236,7 @@ func (s *Suite) checkAAPair(e *suiteErrors, targets map[string]bool) {
 		return
 	}
 	for _, name := range s.AAPair {
-		if !targets[name] {
+		if !targets.has(name) {
 			e.add("", "aa_pair", "%q is not a target of this suite", name)
 		}
 	}

@@ -70,7 +70,7 @@ func (s *Suite) HasRole(role string) bool {
 // checkHosts checks the [[host]] tables: named, reachable by a destination,
 // one server and at most one client.
 func (s *Suite) checkHosts(e *suiteErrors) {
-	names := map[string]bool{}
+	names := nameSet{}
 	has := map[string]int{}
 	for i, h := range s.Hosts {
 		p := at("host", i)
