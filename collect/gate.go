@@ -44,11 +44,9 @@ func (g GateResult) Passed(scenario string) bool {
 
 // gateClient talks to targets without keep-alive surprises or redirects.
 var gateClient = &http.Client{
-	Timeout: 5 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error {
-		return http.ErrUseLastResponse
-	},
-	Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true, DialContext: dialRecorded},
+	Timeout:       targetTimeout,
+	CheckRedirect: noRedirect,
+	Transport:     &http.Transport{DisableKeepAlives: true, DisableCompression: true, DialContext: dialRecorded},
 }
 
 // Gate sends every scenario's request and variants to the server at addr and

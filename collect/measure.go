@@ -253,23 +253,3 @@ func (l *localMachine) runTool(ctx context.Context, argv []string, _, _ string, 
 func (c *collector) addMeasurement(mr runjson.Measurement) error {
 	return c.dir.Update(func(m *runjson.Manifest) { m.Measurements = append(m.Measurements, mr) })
 }
-
-// treeRSS sums the resident pages of pids, from /proc/<pid>/statm (cheaper
-// to read than status).
-func treeRSS(pids []int) int64 {
-	var total int64
-	page := int64(os.Getpagesize())
-	for _, pid := range pids {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
-		if err != nil {
-			continue
-		}
-		f := bytes.Fields(b)
-		if len(f) < 2 {
-			continue
-		}
-		pages, _ := strconv.ParseInt(string(f[1]), 10, 64)
-		total += pages * page
-	}
-	return total
-}

@@ -451,7 +451,7 @@ func viaHost(h *sshHost) *http.Client {
 		}
 		return &streamConn{cmd: cmd, in: in, out: out, stderr: stderr, host: h.spec.Name, addr: addr}, nil
 	}
-	return &http.Client{Timeout: gateClient.Timeout, CheckRedirect: gateClient.CheckRedirect, Transport: t}
+	return &http.Client{Timeout: targetTimeout, CheckRedirect: noRedirect, Transport: t}
 }
 
 // streamConn is a TCP stream carried by an ssh -W process.
@@ -495,3 +495,11 @@ type streamAddr string
 
 func (a streamAddr) Network() string { return "ssh" }
 func (a streamAddr) String() string  { return string(a) }
+
+// targetTimeout bounds one request of the gate or a readiness probe to a
+// target, here or on a host.
+const targetTimeout = 5 * time.Second
+
+// noRedirect makes a client return a redirect as the answer it is: the
+// gate checks the bytes a target sent, not where they point.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
