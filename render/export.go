@@ -224,7 +224,7 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 		src := rep.Source
 		src.File = c.dumps[i]
 		rc.Reps = append(rc.Reps, resultsRep{Rep: rep.Rep, Value: st.Values[i], GoodRPS: c.good.Values[i],
-			ToolRPS: rep.ToolRPS, RPSBasis: rep.RPSBasis, GoodBasis: rep.GoodBasis, Argv: rep.Argv, Source: src})
+			ToolRPS: rep.ToolRPS, RPSBasis: rep.RPSBasis, GoodBasis: rep.GoodBasis, Argv: publicArgv(rep.Argv), Source: src})
 	}
 	return rc
 }

@@ -194,7 +194,7 @@ func (r pointRecord) json() resultsPoint {
 		Rep: p.Rep, Tool: p.Tool, ToolVersion: p.ToolVersion, OfferedRPS: pos(p.Rate), Fraction: pos(p.Fraction),
 		CapacityRPS: pos(p.Capacity), SendRPS: pos(p.SendRate), BehindS: dur(p.Behind, p.Behind > 0), FellBehind: p.FellBehind,
 		RPS: p.RPS, P50S: dur(p.P50, p.HasP50), P90S: dur(p.P90, p.HasP90), P99S: dur(p.P99, p.HasP99), MaxS: dur(p.Max, p.Max > 0),
-		Corrected: p.Corrected, P99DueS: dur(p.P99Due, p.P99Due > 0), Argv: p.Argv, Source: src, Href: r.href}
+		Corrected: p.Corrected, P99DueS: dur(p.P99Due, p.P99Due > 0), Argv: publicArgv(p.Argv), Source: src, Href: r.href}
 	if p.Connections > 0 {
 		out.Connections = &p.Connections
 	}

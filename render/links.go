@@ -104,6 +104,15 @@ func (l *linker) Target(name string) string {
 	return ""
 }
 
+// sitePath names a file read from a run dir by its path in the site
+// (raw/<run>/…), or by its public path when no copy is published.
+func (l *linker) sitePath(file string) string {
+	if p, ok := l.inRun(file); ok {
+		return "raw/" + p
+	}
+	return publicPath(file)
+}
+
 // Raw is the href of the copy of a source file, "" when it has none.
 func (l *linker) Raw(file string) string {
 	if p := l.raw[file]; p != "" {

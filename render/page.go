@@ -179,8 +179,10 @@ func ruleAnchor(rule string) string { return "rule-" + slug(rule) }
 // argv quotes a command line for display, as a shell would need it.
 func argv(args []string) string {
 	out := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+	for i, a := range publicArgv(args) {
+		// A leading ~/ is left bare: a shell expands it to the home folder
+		// publicPath put it for.
+		if rest, home := strings.CutPrefix(a, "~/"); a == "" || strings.ContainsAny(rest, " \t\n'\"\\$`*?[]{}()<>|&;#~") || !home && strings.HasPrefix(a, "~") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 		out[i] = a

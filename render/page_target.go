@@ -163,7 +163,7 @@ func (m *model) targetFacts(name string) []Fact {
 	}
 	src := ""
 	if t.Source.File != "" {
-		src = "from " + t.Source.File
+		src = "from " + m.links.sitePath(t.Source.File)
 	}
 	return append(facts,
 		buildFact(t, src),

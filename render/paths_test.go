@@ -1,0 +1,69 @@
+package render
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestPublicPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/root/.cache/fairbench/bombardier-v1.2.6/bombardier", "~/.cache/fairbench/bombardier-v1.2.6/bombardier"},
+		{"/home/ann/bench/run.json", "~/bench/run.json"},
+		{"/tmp/fairbench-build-4411/koa/scratch/targets.json", "{tmp}/koa/scratch/targets.json"},
+		{"-targets=/tmp/fairbench-build-1/a/t.json", "-targets={tmp}/a/t.json"},
+		{"go version -m /tmp/fairbench-build-9/gin/server", "go version -m {tmp}/gin/server"},
+		{filepath.Join(checkout, "site", "results", "r", "run.json"), "./site/results/r/run.json"},
+		{"/usr/bin/wrk", "/usr/bin/wrk"},
+		{"http://127.0.0.1:8080/json", "http://127.0.0.1:8080/json"},
+		{"/root", "~"},
+		{"plain", "plain"},
+	} {
+		if got := publicPath(tc.in); got != tc.want {
+			t.Errorf("publicPath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNoMachinePathsPublished: the fixture runs record the collecting
+// machine's home and temporary folders in their argvs and tool versions;
+// no page or export of the site built from them names those folders or the
+// checkout render ran in. The raw runs are published byte for byte and are
+// left out.
+func TestNoMachinePathsPublished(t *testing.T) {
+	set, site := fixture(t)
+	out := build(t, set, site)
+	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|` + regexp.QuoteMeta(checkout+"/"))
+	seen, inRaw := 0, false
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		if strings.HasSuffix(rel, ".tar.gz") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(filepath.ToSlash(rel), "raw/") {
+			inRaw = inRaw || private.Match(b)
+			return nil
+		}
+		seen++
+		if loc := private.FindIndex(b); loc != nil {
+			t.Errorf("%s names a folder of the machine: %q", rel, b[max(0, loc[0]-40):min(len(b), loc[1]+40)])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 15 || !inRaw {
+		t.Fatalf("only %d files checked, machine folders in the raw runs: %v; the fixture must carry some to test", seen, inRaw)
+	}
+}
