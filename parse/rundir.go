@@ -2,6 +2,7 @@ package parse
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -33,31 +34,58 @@ func IsRunDir(path string) bool {
 
 // ReadRun reads the run.json of the run dir at path.
 func ReadRun(path string) (*Run, error) {
+	run, _, err := readRun(path)
+	return run, err
+}
+
+// readRun is ReadRun that also returns the sha256 of run.json's bytes,
+// which say whether two run dirs of one id hold the same run.
+func readRun(path string) (*Run, [sha256.Size]byte, error) {
 	name := filepath.Join(path, "run.json")
 	b, err := ReadRunFile(path, "run.json", KindRunJSON)
 	if err != nil {
-		return nil, err
+		return nil, [sha256.Size]byte{}, err
 	}
+	sum := sha256.Sum256(b)
 	m, err := runjson.Decode(b)
 	if err != nil {
 		var me *runjson.Error
 		if errors.As(err, &me) {
-			return nil, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
+			return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
 		}
-		return nil, err
+		return nil, sum, err
 	}
-	return &Run{Path: path, Manifest: *m}, nil
+	return &Run{Path: path, Manifest: *m}, sum, nil
+}
+
+// run reads the run dir at path, found in a folder walk or named, unless a
+// run of its id was read already (see Walk). It returns false when fn
+// says stop.
+func (w *walker) run(path string, found bool) bool {
+	run, sum, err := readRun(path)
+	if err != nil {
+		errs := []error{err}
+		if found {
+			errs = foundIn(filepath.Join(path, "run.json"), errs)
+		}
+		w.errs = append(w.errs, errs...)
+		return true
+	}
+	if !w.firstTime(run, sum) {
+		return true
+	}
+	errs := walkRun(run, w.yield)
+	w.errs = append(w.errs, foundIn(filepath.Join(path, "run.json"), errs)...)
+	return !stopped(w.errs)
 }
 
 // walkRun yields the run, its targets and its measurements, each dump parsed
-// and labelled from run.json.
-func walkRun(path string, fn func(Record) error) []error {
-	run, err := ReadRun(path)
-	if err != nil {
-		return []error{err}
-	}
-	if err := fn(run); err != nil {
-		return []error{err}
+// and labelled from run.json. A dump that cannot be read is an error; yield
+// returns false to stop.
+func walkRun(run *Run, yield func(Record) bool) []error {
+	path := run.Path
+	if !yield(run) {
+		return nil
 	}
 	var errs []error
 	for _, t := range run.Targets {
@@ -78,8 +106,8 @@ func walkRun(path string, fn func(Record) error) []error {
 		for _, p := range t.Packages {
 			rec.Packages = append(rec.Packages, Package{Name: p.Name, Version: p.Version, Source: p.Source})
 		}
-		if err := fn(rec); err != nil {
-			return append(errs, err)
+		if !yield(rec) {
+			return errs
 		}
 	}
 	runtimes := map[string]string{}
@@ -100,8 +128,8 @@ func walkRun(path string, fn func(Record) error) []error {
 		name := filepath.Join(path, filepath.FromSlash(mr.Dump))
 		ms, ferrs := readMeasurements(dir, mr.Dump)
 		for _, err := range ferrs {
-			var re *RunFileError
-			if errors.As(err, &re) {
+			var se *SyntaxError
+			if !errors.As(err, &se) { // not opened: missing or refused
 				err = &SyntaxError{File: runJSON, Msg: fmt.Sprintf("dump %s: %v", mr.Dump, err)}
 			}
 			errs = append(errs, err)
@@ -127,8 +155,8 @@ func walkRun(path string, fn func(Record) error) []error {
 				run.DumpSHA256 = map[string]string{}
 			}
 			run.DumpSHA256[filepath.Clean(filepath.FromSlash(mr.Dump))] = m.Source.SHA256
-			if err := fn(m); err != nil {
-				return append(errs, err)
+			if !yield(m) {
+				return errs
 			}
 		}
 	}

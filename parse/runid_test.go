@@ -1,0 +1,89 @@
+package parse
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyTree copies the folder src to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+const committedRun = "../site/results/20261129T203921Z-vm"
+
+// TestRunReadOnce: the same run met twice (named twice, a copy of it, a
+// rendered site's raw/<run>/ beside results/) is read once, with a warning
+// naming both places; one id with another run.json is an error naming both
+// run dirs, and the second is not read.
+func TestRunReadOnce(t *testing.T) {
+	once, errs := ReadAll([]string{committedRun})
+	if len(errs) != 0 || len(once.Warnings) != 0 {
+		t.Fatalf("the committed run alone: errors %v, warnings %v", errs, once.Warnings)
+	}
+	n := len(once.Measurements)
+	project := t.TempDir()
+	copyTree(t, committedRun, filepath.Join(project, "results", "20261129T203921Z-vm"))
+	copyTree(t, committedRun, filepath.Join(project, "public", "raw", "20261129T203921Z-vm"))
+	changed := filepath.Join(t.TempDir(), "changed")
+	copyTree(t, committedRun, changed)
+	b, _ := os.ReadFile(filepath.Join(changed, "run.json"))
+	os.WriteFile(filepath.Join(changed, "run.json"), append(b, ' '), 0o644)
+
+	for _, tt := range []struct {
+		name     string
+		paths    []string
+		warnings int
+		clash    bool
+	}{
+		{"named twice", []string{committedRun, committedRun}, 1, false},
+		{"a copy", []string{committedRun, filepath.Join(project, "results", "20261129T203921Z-vm")}, 1, false},
+		{"results and the site's raw", []string{project}, 1, false},
+		{"one id, another run.json", []string{committedRun, changed}, 0, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			set, errs := ReadAll(tt.paths)
+			if got := len(set.Measurements); got != n {
+				t.Errorf("%d measurements, want %d (the run once)", got, n)
+			}
+			if len(set.Warnings) != tt.warnings {
+				t.Errorf("warnings %v, want %d", set.Warnings, tt.warnings)
+			}
+			for _, w := range set.Warnings {
+				if !strings.Contains(w.Error(), "20261129T203921Z-vm") || !strings.Contains(w.Error(), "read once") {
+					t.Errorf("warning %q does not name the run and say it was read once", w)
+				}
+			}
+			var clash *DuplicateRunError
+			if got := len(errs) == 1 && errors.As(errs[0], &clash); got != tt.clash {
+				t.Fatalf("errors %v, want a run id clash: %v", errs, tt.clash)
+			}
+			if tt.clash && (!strings.Contains(clash.Error(), committedRun) || !strings.Contains(clash.Error(), changed)) {
+				t.Errorf("%q does not name both run dirs", clash)
+			}
+			if !tt.clash && len(errs) != 0 {
+				t.Errorf("errors %v, want none", errs)
+			}
+		})
+	}
+}
