@@ -61,14 +61,20 @@ func runAudit(e *env, args []string) error {
 		return usageErr("audit: -format %q: want text or json", *format)
 	}
 	set, errs := parse.ReadAll(fs.Args())
-	if len(set.Measurements) == 0 {
-		if err := inputErrors(e.stderr, errs); err != nil {
-			return err
-		}
-		return usageErr("audit: no measurements in %q", fs.Args())
+	named, found, _ := parse.Problems(errs)
+	for _, w := range set.Warnings {
+		fmt.Fprintf(e.stderr, "fairbench: warning: %v\n", w)
 	}
-	inErr := inputErrors(e.stderr, errs) // shown; what could be read is still audited
-	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs})
+	inErr := inputErrors(e.stderr, named) // shown; what could be read is still audited
+	if len(set.Measurements) == 0 {
+		if inErr != nil {
+			return inErr
+		}
+		if len(set.Runs) == 0 {
+			return usageErr("audit: no measurements in %q", fs.Args())
+		}
+	}
+	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs, Unreadable: found})
 	if *table != "" {
 		f, err := os.Open(*table)
 		if err != nil {
