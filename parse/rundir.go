@@ -135,6 +135,10 @@ func walkRun(run *Run, yield func(Record) bool) []error {
 			errs = append(errs, err)
 		}
 		for _, m := range ms {
+			if msg := askedWindow(m, mr.Argv); msg != "" {
+				errs = append(errs, &SyntaxError{File: m.Source.File, Line: m.Source.LineStart, Msg: fmt.Sprintf("%s run: %s (run.json argv); not counted", m.Tool, msg)})
+				continue
+			}
 			m.Run, m.Target, m.Runtime, m.Scenario = run.ID, mr.Target, runtimes[mr.Target], mr.Scenario
 			m.Rep, m.Warmup, m.Order = mr.Rep, mr.Warmup, mr.Order
 			openModel(m, mr)
@@ -232,4 +236,13 @@ func duplicates(list []runjson.Measurement, runJSON string) (dup map[int]bool, n
 			runJSON, what, first+1, i+1, list[first].Dump, mr.Dump))
 	}
 	return dup, notes
+}
+
+// askedWindow checks a closed-loop measurement against the window its
+// command line (run.json's argv) asked for; see shortWindow.
+func askedWindow(m *Measurement, argv []string) string {
+	if len(argv) == 0 || m.Tool == ToolVegeta {
+		return "" // vegeta's reports print no window of their own
+	}
+	return shortWindow(m.Duration, (&command{argv: argv}).window())
 }

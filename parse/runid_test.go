@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,26 @@ func TestRunReadOnce(t *testing.T) {
 				t.Errorf("errors %v, want none", errs)
 			}
 		})
+	}
+}
+
+// TestRunDirAskedWindow: a dump that measured far less than the window
+// run.json's argv asked for is refused at the dump's file:line.
+func TestRunDirAskedWindow(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	copyTree(t, committedRun, dir)
+	b, _ := os.ReadFile(filepath.Join(dir, "run.json"))
+	// The first measurement asks for 1s; make it ask for 10s.
+	re := regexp.MustCompile(`("-d",\s*)"1s"`)
+	loc := re.FindIndex(b)
+	if loc == nil {
+		t.Fatal(`no "-d", "1s" in run.json`)
+	}
+	edited := string(b[:loc[0]]) + re.ReplaceAllString(string(b[loc[0]:loc[1]]), `${1}"10s"`) + string(b[loc[1]:])
+	os.WriteFile(filepath.Join(dir, "run.json"), []byte(edited), 0o644)
+	_, errs := ReadAll([]string{dir})
+	var se *SyntaxError
+	if len(errs) != 1 || !errors.As(errs[0], &se) || !strings.Contains(se.Msg, "window asked for") || !strings.HasSuffix(se.File, ".txt") {
+		t.Fatalf("errors %v, want one *SyntaxError at the dump saying it is short of the window asked for", errs)
 	}
 }
