@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
@@ -76,9 +75,9 @@ func runAudit(e *env, args []string) error {
 	}
 	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs, Unreadable: found})
 	if *table != "" {
-		f, err := os.Open(*table)
+		f, err := parse.OpenFile(*table, parse.KindTable)
 		if err != nil {
-			return usageErr("audit: %w", err)
+			return usageErr("audit: -table: %w", err)
 		}
 		tf, err := audit.AuditTable(f, *table, set)
 		f.Close()

@@ -1,9 +1,12 @@
+//go:build unix
+
 package main
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -17,7 +20,7 @@ import (
 
 // exitInputs is the input of the exit-status table, in one folder.
 type exitInputs struct {
-	wrk, garbage, missing, empty, notes, withEmpty, run, runCopy, runChanged, bun, bunTable string
+	wrk, garbage, missing, fifo, empty, notes, withEmpty, run, runCopy, runChanged, bun, bunTable string
 }
 
 func newExitInputs(t *testing.T) exitInputs {
@@ -26,6 +29,7 @@ func newExitInputs(t *testing.T) exitInputs {
 	in := exitInputs{
 		wrk:        filepath.Join(dir, "wrk.txt"),
 		garbage:    filepath.Join(dir, "garbage.bin"),
+		fifo:       filepath.Join(dir, "fifo"),
 		missing:    filepath.Join(dir, "nonexistent"),
 		empty:      filepath.Join(dir, "empty"),
 		notes:      filepath.Join(dir, "notes"),
@@ -50,6 +54,9 @@ func newExitInputs(t *testing.T) exitInputs {
 		}
 	}
 	write(in.wrk, string(dump))
+	if err := syscall.Mkfifo(in.fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
 	write(in.garbage, "\x00\x01\x02\xff binary\x00\n")
 	os.Mkdir(in.empty, 0o755)
 	write(filepath.Join(in.notes, "README.md"), "# not a dump\n")
@@ -123,6 +130,8 @@ func TestParseAuditCompareExitStatus(t *testing.T) {
 		{"audit: a run named twice", []string{"audit", in.run, in.run}, 0, "read once"},
 		{"audit: one run id, two run.json", []string{"audit", in.run, in.runChanged}, 2, "different run.json"},
 		{"audit: -table missing", []string{"audit", "-table", in.missing, in.run}, 2, "nonexistent"},
+		{"audit: -table a device", []string{"audit", "-table", "/dev/zero", in.run}, 2, "not a regular file"},
+		{"audit: -table a FIFO no one writes", []string{"audit", "-table", in.fifo, in.run}, 2, "table"},
 		{"audit: -table with empty dumps and a mismatch", []string{"audit", "-table", in.bunTable, in.bun}, 1, ""},
 		{"audit: empty dump met in a folder", []string{"audit", in.withEmpty}, 1, ""},
 
