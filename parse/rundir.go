@@ -74,6 +74,10 @@ func (w *walker) run(path string, found bool) bool {
 	if !w.firstTime(run, sum) {
 		return true
 	}
+	if msg := badAAPair(run.AAPair); msg != "" {
+		w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: msg})
+		run.AAPair = nil
+	}
 	errs := walkRun(run, w.yield)
 	w.errs = append(w.errs, foundIn(filepath.Join(path, "run.json"), errs)...)
 	return !stopped(w.errs)
@@ -245,4 +249,19 @@ func askedWindow(m *Measurement, argv []string) string {
 		return "" // vegeta's reports print no window of their own
 	}
 	return shortWindow(m.Duration, (&command{argv: argv}).window())
+}
+
+// badAAPair says what is wrong with run.json's aa_pair, "" when nothing
+// is. A pair is two different names: a target paired with itself has no
+// difference to measure, and would pass for a run with no noise at all.
+func badAAPair(pair []string) string {
+	switch {
+	case len(pair) == 0:
+		return ""
+	case len(pair) != 2:
+		return fmt.Sprintf("aa_pair %q is not two target names: ignored, so the run has no A/A pair", pair)
+	case pair[0] == pair[1]:
+		return fmt.Sprintf("aa_pair pairs %s with itself: ignored, so the run has no A/A pair; name two targets of one program", pair[0])
+	}
+	return ""
 }

@@ -109,3 +109,23 @@ func TestRunDirAskedWindow(t *testing.T) {
 		t.Fatalf("errors %v, want one *SyntaxError at the dump saying it is short of the window asked for", errs)
 	}
 }
+
+// TestAAPairOfOneTarget: run.json's aa_pair naming one target twice is
+// ignored with a warning naming run.json.
+func TestAAPairOfOneTarget(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	copyTree(t, committedRun, dir)
+	b, _ := os.ReadFile(filepath.Join(dir, "run.json"))
+	edited := strings.Replace(string(b), "{", `{"aa_pair":["chi","chi"],`, 1)
+	os.WriteFile(filepath.Join(dir, "run.json"), []byte(edited), 0o644)
+	set, errs := ReadAll([]string{dir})
+	if len(errs) != 0 || len(set.Runs) != 1 {
+		t.Fatalf("errors %v, runs %d", errs, len(set.Runs))
+	}
+	if set.Runs[0].AAPair != nil {
+		t.Errorf("aa_pair %q kept", set.Runs[0].AAPair)
+	}
+	if len(set.Warnings) != 1 || !strings.Contains(set.Warnings[0].Error(), "run.json: aa_pair pairs chi with itself") {
+		t.Errorf("warnings %v, want one about the aa_pair", set.Warnings)
+	}
+}

@@ -39,6 +39,9 @@ func (p *pairList) Set(s string) error {
 	if len(names) != 2 {
 		return fmt.Errorf("want two target names a,b, got %q", s)
 	}
+	if names[0] == names[1] {
+		return fmt.Errorf("%q pairs %s with itself: an A/A pair is two names of one program, such as gin,gin-again", s, names[0])
+	}
 	*p = append(*p, [2]string{names[0], names[1]})
 	return nil
 }

@@ -129,6 +129,7 @@ func TestParseAuditCompareExitStatus(t *testing.T) {
 		{"audit: empty folder", []string{"audit", in.empty}, 2, "no dumps in"},
 		{"audit: a run named twice", []string{"audit", in.run, in.run}, 0, "read once"},
 		{"audit: one run id, two run.json", []string{"audit", in.run, in.runChanged}, 2, "different run.json"},
+		{"audit: -pair of one target", []string{"audit", "-pair", "chi,chi", in.run}, 2, "with itself"},
 		{"audit: -table missing", []string{"audit", "-table", in.missing, in.run}, 2, "nonexistent"},
 		{"audit: -table a device", []string{"audit", "-table", "/dev/zero", in.run}, 2, "not a regular file"},
 		{"audit: -table a FIFO no one writes", []string{"audit", "-table", in.fifo, in.run}, 2, "table"},

@@ -11,10 +11,10 @@ import (
 // The input rules turn what ReadAll said about its input into findings, so
 // that an audit of a folder reports every file it met: a dump that could
 // not be read is an error (its numbers are missing from everything the
-// audit says), a run met twice and read once a warning.
+// audit says), a note about the input (a run met twice and read once, an aa_pair of one target ignored) a warning.
 const (
 	RuleInputUnreadable = "input-unreadable" // a file met in a folder or run dir that could not be read
-	RuleInputTwice      = "input-twice"      // a run met twice, read once
+	RuleInputWarning    = "input-warning"    // a note about the input: a run met twice, an aa_pair ignored
 )
 
 // inputFindings are the findings of the input rules: one per file of
@@ -35,7 +35,7 @@ func inputFindings(in *input) []Finding {
 			Dumps:   slices.DeleteFunc([]string{f.Path}, func(s string) bool { return s == "" })})
 	}
 	for _, w := range in.set.Warnings {
-		fs = append(fs, Finding{Rule: RuleInputTwice, Level: LevelWarning, Message: w.Error(), Dumps: []string{w.Path}})
+		fs = append(fs, Finding{Rule: RuleInputWarning, Level: LevelWarning, Message: w.Error(), Dumps: []string{w.Path}})
 	}
 	return fs
 }
