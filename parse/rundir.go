@@ -22,6 +22,8 @@ type Run struct {
 	// integrity check compares these bytes with run.json without reading
 	// the dumps again.
 	DumpSHA256 map[string]string `json:"-"`
+	// rangeWarnings are run.json's values set to unknown (Manifest.Ranges).
+	rangeWarnings []string
 }
 
 func (*Run) record() {}
@@ -55,7 +57,13 @@ func readRun(path string) (*Run, [sha256.Size]byte, error) {
 		}
 		return nil, sum, err
 	}
-	return &Run{Path: path, Manifest: *m}, sum, nil
+	warnings, err := m.Ranges()
+	if err != nil {
+		var me *runjson.Error
+		errors.As(err, &me)
+		return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
+	}
+	return &Run{Path: path, Manifest: *m, rangeWarnings: warnings}, sum, nil
 }
 
 // run reads the run dir at path, found in a folder walk or named, unless a
@@ -73,6 +81,9 @@ func (w *walker) run(path string, found bool) bool {
 	}
 	if !w.firstTime(run, sum) {
 		return true
+	}
+	for _, msg := range run.rangeWarnings {
+		w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: msg})
 	}
 	if msg := badAAPair(run.AAPair); msg != "" {
 		w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: msg})
