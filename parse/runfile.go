@@ -283,6 +283,15 @@ func (f *RunFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// rewind goes back to the start of a regular file, for a second read.
+func (f *RunFile) rewind() error {
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	f.r.N = f.kind.Limit() + 1
+	return nil
+}
+
 // Size is the file's size when it was opened; -1 for a stream.
 func (f *RunFile) Size() int64 { return f.size }
 

@@ -129,23 +129,55 @@ func looksLikeDump(name string) bool {
 }
 
 // file reads the dump at name; found says it was met in a folder walk
-// rather than named. It returns false when fn says stop.
+// rather than named. Its records are yielded as they are read. It returns
+// false when fn says stop.
 func (w *walker) file(name string, found bool) bool {
-	recs, errs := readFile(name)
+	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	goOn := true
+	f, err := OpenFile(name, KindDump)
+	errs := scanOpen(f, err, func(r Record) bool {
+		if m, ok := r.(*Measurement); ok && m.Target == "" {
+			m.Target = base
+		}
+		goOn = w.yield(r)
+		return goOn
+	})
 	if found {
 		errs = foundIn(name, errs)
 	}
 	w.errs = append(w.errs, errs...)
-	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	for _, r := range recs {
-		if m, ok := r.(*Measurement); ok && m.Target == "" {
-			m.Target = base
+	return goOn
+}
+
+// scanOpen parses a dump opened by OpenFile or OpenRunFile and calls yield
+// with each record as it is read, until yield returns false. A regular
+// file is hashed first, so that its records need not wait for the end of
+// the file to carry its sha256: memory stays flat in the number of runs a
+// file holds (a stream is held whole, up to its limit).
+func scanOpen(f *RunFile, err error, yield func(Record) bool) []error {
+	if err != nil {
+		return []error{err}
+	}
+	defer f.Close()
+	var sum string
+	if f.Size() >= 0 {
+		if sum, err = ReaderSHA256(f); err != nil {
+			return []error{err}
 		}
-		if !w.yield(r) {
-			return false
+		if err := f.rewind(); err != nil {
+			return []error{err}
 		}
 	}
-	return true
+	r := NewReader(f, f.Name())
+	if sum != "" {
+		r.SetSHA256(sum)
+	}
+	for r.Scan() {
+		if !yield(r.Result()) {
+			break
+		}
+	}
+	return r.Errs()
 }
 
 // walkFile is Walk of the one dump file name.
