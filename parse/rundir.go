@@ -256,8 +256,8 @@ func duplicates(list []runjson.Measurement, runJSON string) (dup map[int]bool, n
 // askedWindow checks a closed-loop measurement against the window its
 // command line (run.json's argv) asked for; see shortWindow.
 func askedWindow(m *Measurement, argv []string) string {
-	if len(argv) == 0 || m.Tool == ToolVegeta {
-		return "" // vegeta's reports print no window of their own
+	if len(argv) == 0 || m.Tool == ToolVegeta || m.Duration == 0 {
+		return "" // vegeta's reports, and bombardier's text, print no window of their own
 	}
 	return shortWindow(m.Duration, (&command{argv: argv}).window())
 }

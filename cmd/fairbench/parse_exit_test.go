@@ -75,24 +75,11 @@ func newExitInputs(t *testing.T) exitInputs {
 	return in
 }
 
-// copyDir copies the folder src to dst.
+// copyDir copies the folder src to dst, which must not exist; the test
+// is skipped when src is not there.
 func copyDir(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Skipf("fixture %s: %v", src, err)
 	}
 }

@@ -48,9 +48,7 @@ func (m *Manifest) Ranges() ([]string, error) {
 		c.seconds(at+"build_s", &t.BuildS)
 		c.seconds(at+"startup_s", &t.StartupS)
 		c.bytes(at+"artifact_bytes", &t.ArtifactBytes)
-		c.bytes(at+"rss_before_bytes", &t.RSSBefore)
-		c.bytes(at+"rss_after_bytes", &t.RSSAfter)
-		c.bytes(at+"rss_peak_bytes", &t.RSSPeak)
+		c.rss(at, &t.RSSBefore, &t.RSSAfter, &t.RSSPeak)
 	}
 	for i := range m.Measurements {
 		mr := &m.Measurements[i]
@@ -69,9 +67,7 @@ func (m *Manifest) Ranges() ([]string, error) {
 		c.seconds(at+"startup_s", &mr.StartupS)
 		c.seconds(at+"behind_s", &mr.BehindS)
 		c.rate(at+"send_rate", &mr.SendRate)
-		c.bytes(at+"rss_before_bytes", &mr.RSSBefore)
-		c.bytes(at+"rss_after_bytes", &mr.RSSAfter)
-		c.bytes(at+"rss_peak_bytes", &mr.RSSPeak)
+		c.rss(at, &mr.RSSBefore, &mr.RSSAfter, &mr.RSSPeak)
 	}
 	return c.warnings, c.err
 }
@@ -108,6 +104,13 @@ func (c *ranges) bytes(key string, v *int64) {
 		c.warnf("%s %d is out of range (0 to %d): shown as unknown", key, *v, int64(maxBytes))
 		*v = 0
 	}
+}
+
+// rss checks the resident sizes of a server, before, after and at peak.
+func (c *ranges) rss(at string, before, after, peak *int64) {
+	c.bytes(at+"rss_before_bytes", before)
+	c.bytes(at+"rss_after_bytes", after)
+	c.bytes(at+"rss_peak_bytes", peak)
 }
 
 func (c *ranges) refuseCount(key string, n int) {
