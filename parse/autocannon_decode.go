@@ -9,7 +9,7 @@ import (
 
 // autocannonKeys are the keys of autocannonJSON, as its tags spell them.
 var autocannonKeys = []string{
-	"url", "connections", "pipelining", "workers", "duration", "errors", "timeouts", "mismatches",
+	"url", "connections", "pipelining", "workers", "duration", "samples", "start", "finish", "errors", "timeouts", "mismatches",
 	"non2xx", "resets", "1xx", "2xx", "3xx", "4xx", "5xx", "latency", "requests", "throughput",
 }
 
@@ -30,6 +30,12 @@ func (j *autocannonJSON) decodeFast(doc []byte) bool {
 			d.int(&j.Workers)
 		case "duration":
 			d.float(&j.Duration)
+		case "samples":
+			d.int(&j.Samples)
+		case "start":
+			d.string(&j.Start)
+		case "finish":
+			d.string(&j.Finish)
 		case "errors":
 			d.int64(&j.Errors)
 		case "timeouts":

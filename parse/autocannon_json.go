@@ -31,6 +31,9 @@ type autocannonJSON struct {
 	Pipelining  int       `json:"pipelining"`
 	Workers     int       `json:"workers"`
 	Duration    float64   `json:"duration"`
+	Samples     int       `json:"samples"`
+	Start       string    `json:"start"`
+	Finish      string    `json:"finish"`
 	Errors      int64     `json:"errors"`
 	Timeouts    int64     `json:"timeouts"`
 	Mismatches  int64     `json:"mismatches"`
@@ -70,6 +73,9 @@ func decodeAutocannonJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 	}
 	if !j.Latency.present || !j.Requests.present {
 		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: `autocannon JSON without "latency" and "requests"`}
+	}
+	if msg := j.check(doc); msg != "" {
+		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: "autocannon JSON: " + msg}
 	}
 	m := &Measurement{
 		Tool:         ToolAutocannon,

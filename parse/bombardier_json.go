@@ -147,6 +147,9 @@ func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 	if j.Result == nil {
 		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: `bombardier JSON without "result"`}
 	}
+	if msg := j.check(doc); msg != "" {
+		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: "bombardier JSON: " + msg}
+	}
 	r := j.Result
 	m := &Measurement{
 		Tool:        ToolBombardier,

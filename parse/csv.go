@@ -59,7 +59,7 @@ func (c *CSVWriter) Write(r Record) error {
 	}
 	out := make([]string, len(csvHeader))
 	for i, k := range csvHeader {
-		out[i] = row[k]
+		out[i] = csvField(row[k])
 	}
 	return c.w.Write(out)
 }
@@ -68,6 +68,14 @@ func (c *CSVWriter) Write(r Record) error {
 func (c *CSVWriter) Flush() error {
 	c.w.Flush()
 	return c.w.Error()
+}
+
+// csvField is a field as written: a number as it is, text through CSVText.
+func csvField(s string) string {
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return CSVText(s)
 }
 
 func csvFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -72,3 +72,32 @@ func TestHostsInOutput(t *testing.T) {
 		t.Errorf("a foreign dump carries a host: %s", j.String())
 	}
 }
+
+// TestCSVFormulas: a text field that a spreadsheet would run as a formula
+// (a target or a file named "=cmd|' /C calc'!A0") is written with a
+// leading apostrophe, by the rule the site's results.csv uses; numbers,
+// negative ones too, are written as they are.
+func TestCSVFormulas(t *testing.T) {
+	for in, want := range map[string]string{
+		"=cmd|' /C calc'!A0": "'=cmd|' /C calc'!A0",
+		"+1+1":               "'+1+1",
+		"-x":                 "'-x",
+		"@SUM(A1)":           "'@SUM(A1)",
+		"\tx":                "'\tx",
+		"\rx":                "'\rx",
+		"gin":                "gin",
+		"-2.5":               "-2.5",
+		"":                   "",
+	} {
+		if got := csvField(in); got != want {
+			t.Errorf("csvField(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var b strings.Builder
+	w := NewCSVWriter(&b)
+	w.Write(&Measurement{Tool: ToolWrk, Target: "=cmd|' /C calc'!A0", Source: Source{File: "@evil.txt"}})
+	w.Flush()
+	if out := b.String(); strings.Contains(out, ",=cmd") || strings.Contains(out, ",@evil") || !strings.Contains(out, "'=cmd") {
+		t.Errorf("formula fields written raw:\n%s", out)
+	}
+}

@@ -113,6 +113,11 @@ type Reader struct {
 	nul     bool   // a line with NUL bytes was reported
 	ansi    []byte // scratch for lines with ANSI escapes
 	compose logPrefix
+	known   string   // the sha256 given by SetSHA256; "" when not known before
+	held    []Record // records read, held until the file's sha256 is known
+	kept    int      // records that passed their checks
+	num     int      // physical lines read
+	started bool     // the first line was read
 }
 
 // NewReader returns a Reader for the dump r, named fileName in errors and sources.
@@ -145,11 +150,19 @@ func ReaderSHA256(r io.Reader) (string, error) {
 
 // Scan advances to the next record and reports whether there is one.
 // Records are produced when the whole file has been read, so that each
-// carries the sha256 of its file.
+// carries the sha256 of its file; after SetSHA256, as each run is read.
 func (r *Reader) Scan() bool {
-	if !r.done {
+	if r.known == "" && !r.done {
 		r.readAll()
 		r.done = true
+	}
+	for r.known != "" && r.idx >= len(r.pending) && !r.done {
+		clear(r.pending)
+		r.pending, r.idx = r.pending[:0], 0
+		if !r.step() {
+			r.finishFile()
+			r.done = true
+		}
 	}
 	if r.idx >= len(r.pending) {
 		r.rec = nil
@@ -160,6 +173,13 @@ func (r *Reader) Scan() bool {
 	r.idx++
 	return true
 }
+
+// SetSHA256 gives the sha256 of the dump before it is read (a regular
+// file hashed first): Scan then yields each run as soon as it is read, so
+// that memory does not grow with the runs in a file. Should the bytes read
+// not have that sum (the file changed in between), the records already
+// yielded carry sum and Err reports it.
+func (r *Reader) SetSHA256(sum string) { r.known = sum }
 
 // Result returns the record found by the last Scan.
 func (r *Reader) Result() Record { return r.rec }
@@ -185,49 +205,84 @@ func (r *Reader) syntax(num int, msg string) {
 // readAll reads the dump line by line. Lines stay bytes in the read buffer
 // until a block or a starter may want them; only then do they become strings.
 func (r *Reader) readAll() {
-	r.decodeUTF16()
-	num := 0
-	for {
-		raw, long, err := r.readLine()
-		if len(raw) > 0 {
-			num++
-			switch nul := bytes.IndexByte(raw, 0) >= 0; {
-			case long:
-				r.syntax(num, fmt.Sprintf("line longer than %d MB, not load generator output: skipped", maxLine>>20))
-			case nul && num == 1:
-				r.syntax(1, binaryMessage(raw))
-				io.Copy(io.Discard, r.in) // for the sha256
-				err = io.EOF
-			case nul:
-				if !r.nul {
-					r.syntax(num, "binary data (NUL bytes) in a text dump: skipped up to the next text line")
-					r.nul = true
-				}
-			default:
-				text := r.logical(raw)
-				if num == 1 {
-					text = bytes.TrimPrefix(text, utf8BOM)
-				}
-				if text, keep := r.compose.strip(text); keep {
-					r.offer(text, num)
-				}
+	for r.step() {
+	}
+	r.finishFile()
+}
+
+// step reads one physical line and offers it; false at the end of the input.
+func (r *Reader) step() bool {
+	if !r.started {
+		r.started = true
+		r.decodeUTF16()
+	}
+	raw, long, err := r.readLine()
+	if len(raw) > 0 {
+		r.num++
+		num := r.num
+		switch nul := bytes.IndexByte(raw, 0) >= 0; {
+		case long:
+			r.syntax(num, fmt.Sprintf("line longer than %d MB, not load generator output: skipped", maxLine>>20))
+		case nul && num == 1:
+			r.syntax(1, binaryMessage(raw))
+			io.Copy(io.Discard, r.in) // for the sha256
+			err = io.EOF
+		case nul:
+			if !r.nul {
+				r.syntax(num, "binary data (NUL bytes) in a text dump: skipped up to the next text line")
+				r.nul = true
 			}
-		}
-		if err != nil {
-			if err != io.EOF {
-				r.errs = append(r.errs, fmt.Errorf("%s: %w", r.name, err))
+		default:
+			text := r.logical(raw)
+			if num == 1 {
+				text = bytes.TrimPrefix(text, utf8BOM)
 			}
-			break
+			if text, keep := r.compose.strip(text); keep {
+				r.offer(text, num)
+			}
 		}
 	}
+	if err != nil {
+		if err != io.EOF {
+			r.errs = append(r.errs, fmt.Errorf("%s: %w", r.name, err))
+		}
+		return false
+	}
+	return true
+}
+
+// finishFile ends the last block, adds what the file as a whole says, and
+// gives the records the file's sha256 (when it was not known before).
+func (r *Reader) finishFile() {
 	r.endBlock()
 	r.release()
-	r.pending = append(r.pending, r.ctx.end()...)
 	var hexSum [2 * sha256.Size]byte
 	hex.Encode(hexSum[:], r.sum.Sum(nil))
 	sha := string(hexSum[:])
-	kept := r.pending[:0]
-	for _, rec := range r.pending {
+	if r.known == "" {
+		r.keep(append(r.held, r.ctx.end()...), sha)
+		r.held = nil
+	} else {
+		r.keep(r.ctx.end(), r.known)
+		if sha != r.known {
+			r.syntax(0, fmt.Sprintf("the file changed while it was read (sha256 %s before, %s after): read it again", r.known, sha))
+		}
+	}
+	if r.kept == 0 && len(r.errs) == 0 {
+		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon, vegeta)"
+		if !r.sawText {
+			msg = "empty file"
+		}
+		r.syntax(0, msg)
+	}
+}
+
+// keep checks recs and adds those that pass to the pending records, each
+// with the file's name and sha: the known one while streaming; otherwise
+// recs are held until the end of the file, and keep is called with all of
+// them and the sha computed.
+func (r *Reader) keep(recs []Record, sha string) {
+	for _, rec := range recs {
 		switch rec := rec.(type) {
 		case *Measurement:
 			rec.Source.File, rec.Source.SHA256 = r.name, sha
@@ -241,16 +296,8 @@ func (r *Reader) readAll() {
 				continue
 			}
 		}
-		kept = append(kept, rec)
-	}
-	clear(r.pending[len(kept):])
-	r.pending = kept
-	if len(r.pending) == 0 && len(r.errs) == 0 {
-		msg := "no load generator output found (wrk, wrk2, bombardier, autocannon, vegeta)"
-		if !r.sawText {
-			msg = "empty file"
-		}
-		r.syntax(0, msg)
+		r.kept++
+		r.pending = append(r.pending, rec)
 	}
 }
 
@@ -326,7 +373,11 @@ func (r *Reader) endBlock() {
 			r.ctx.label(m)
 		}
 	}
-	r.pending = append(r.pending, recs...)
+	if r.known != "" {
+		r.keep(recs, r.known)
+	} else {
+		r.held = append(r.held, recs...)
+	}
 	r.cur = nil
 }
 

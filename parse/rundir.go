@@ -2,6 +2,7 @@ package parse
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -21,6 +22,8 @@ type Run struct {
 	// integrity check compares these bytes with run.json without reading
 	// the dumps again.
 	DumpSHA256 map[string]string `json:"-"`
+	// rangeWarnings are run.json's values set to unknown (Manifest.Ranges).
+	rangeWarnings []string
 }
 
 func (*Run) record() {}
@@ -33,31 +36,71 @@ func IsRunDir(path string) bool {
 
 // ReadRun reads the run.json of the run dir at path.
 func ReadRun(path string) (*Run, error) {
+	run, _, err := readRun(path)
+	return run, err
+}
+
+// readRun is ReadRun that also returns the sha256 of run.json's bytes,
+// which say whether two run dirs of one id hold the same run.
+func readRun(path string) (*Run, [sha256.Size]byte, error) {
 	name := filepath.Join(path, "run.json")
 	b, err := ReadRunFile(path, "run.json", KindRunJSON)
 	if err != nil {
-		return nil, err
+		return nil, [sha256.Size]byte{}, err
 	}
+	sum := sha256.Sum256(b)
 	m, err := runjson.Decode(b)
 	if err != nil {
 		var me *runjson.Error
 		if errors.As(err, &me) {
-			return nil, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
+			return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
 		}
-		return nil, err
+		return nil, sum, err
 	}
-	return &Run{Path: path, Manifest: *m}, nil
+	warnings, err := m.Ranges()
+	if err != nil {
+		var me *runjson.Error
+		errors.As(err, &me)
+		return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
+	}
+	return &Run{Path: path, Manifest: *m, rangeWarnings: warnings}, sum, nil
+}
+
+// run reads the run dir at path, found in a folder walk or named, unless a
+// run of its id was read already (see Walk). It returns false when fn
+// says stop.
+func (w *walker) run(path string, found bool) bool {
+	run, sum, err := readRun(path)
+	if err != nil {
+		errs := []error{err}
+		if found {
+			errs = foundIn(filepath.Join(path, "run.json"), errs)
+		}
+		w.errs = append(w.errs, errs...)
+		return true
+	}
+	if !w.firstTime(run, sum) {
+		return true
+	}
+	for _, msg := range run.rangeWarnings {
+		w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: msg})
+	}
+	if msg := badAAPair(run.AAPair); msg != "" {
+		w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: msg})
+		run.AAPair = nil
+	}
+	errs := walkRun(run, w.yield)
+	w.errs = append(w.errs, foundIn(filepath.Join(path, "run.json"), errs)...)
+	return !stopped(w.errs)
 }
 
 // walkRun yields the run, its targets and its measurements, each dump parsed
-// and labelled from run.json.
-func walkRun(path string, fn func(Record) error) []error {
-	run, err := ReadRun(path)
-	if err != nil {
-		return []error{err}
-	}
-	if err := fn(run); err != nil {
-		return []error{err}
+// and labelled from run.json. A dump that cannot be read is an error; yield
+// returns false to stop.
+func walkRun(run *Run, yield func(Record) bool) []error {
+	path := run.Path
+	if !yield(run) {
+		return nil
 	}
 	var errs []error
 	for _, t := range run.Targets {
@@ -78,8 +121,8 @@ func walkRun(path string, fn func(Record) error) []error {
 		for _, p := range t.Packages {
 			rec.Packages = append(rec.Packages, Package{Name: p.Name, Version: p.Version, Source: p.Source})
 		}
-		if err := fn(rec); err != nil {
-			return append(errs, err)
+		if !yield(rec) {
+			return errs
 		}
 	}
 	runtimes := map[string]string{}
@@ -100,13 +143,17 @@ func walkRun(path string, fn func(Record) error) []error {
 		name := filepath.Join(path, filepath.FromSlash(mr.Dump))
 		ms, ferrs := readMeasurements(dir, mr.Dump)
 		for _, err := range ferrs {
-			var re *RunFileError
-			if errors.As(err, &re) {
+			var se *SyntaxError
+			if !errors.As(err, &se) { // not opened: missing or refused
 				err = &SyntaxError{File: runJSON, Msg: fmt.Sprintf("dump %s: %v", mr.Dump, err)}
 			}
 			errs = append(errs, err)
 		}
 		for _, m := range ms {
+			if msg := askedWindow(m, mr.Argv); msg != "" {
+				errs = append(errs, &SyntaxError{File: m.Source.File, Line: m.Source.LineStart, Msg: fmt.Sprintf("%s run: %s (run.json argv); not counted", m.Tool, msg)})
+				continue
+			}
 			m.Run, m.Target, m.Runtime, m.Scenario = run.ID, mr.Target, runtimes[mr.Target], mr.Scenario
 			m.Rep, m.Warmup, m.Order = mr.Rep, mr.Warmup, mr.Order
 			openModel(m, mr)
@@ -127,8 +174,8 @@ func walkRun(path string, fn func(Record) error) []error {
 				run.DumpSHA256 = map[string]string{}
 			}
 			run.DumpSHA256[filepath.Clean(filepath.FromSlash(mr.Dump))] = m.Source.SHA256
-			if err := fn(m); err != nil {
-				return append(errs, err)
+			if !yield(m) {
+				return errs
 			}
 		}
 	}
@@ -204,4 +251,28 @@ func duplicates(list []runjson.Measurement, runJSON string) (dup map[int]bool, n
 			runJSON, what, first+1, i+1, list[first].Dump, mr.Dump))
 	}
 	return dup, notes
+}
+
+// askedWindow checks a closed-loop measurement against the window its
+// command line (run.json's argv) asked for; see shortWindow.
+func askedWindow(m *Measurement, argv []string) string {
+	if len(argv) == 0 || m.Tool == ToolVegeta || m.Duration == 0 {
+		return "" // vegeta's reports, and bombardier's text, print no window of their own
+	}
+	return shortWindow(m.Duration, (&command{argv: argv}).window())
+}
+
+// badAAPair says what is wrong with run.json's aa_pair, "" when nothing
+// is. A pair is two different names: a target paired with itself has no
+// difference to measure, and would pass for a run with no noise at all.
+func badAAPair(pair []string) string {
+	switch {
+	case len(pair) == 0:
+		return ""
+	case len(pair) != 2:
+		return fmt.Sprintf("aa_pair %q is not two target names: ignored, so the run has no A/A pair", pair)
+	case pair[0] == pair[1]:
+		return fmt.Sprintf("aa_pair pairs %s with itself: ignored, so the run has no A/A pair; name two targets of one program", pair[0])
+	}
+	return ""
 }

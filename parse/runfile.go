@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Every file of a run dir is read through OpenRunFile (or ReadRunFile): a
@@ -29,18 +30,21 @@ const (
 	KindSuite                      // suite.toml, the suite as collect ran it
 	KindTranscript                 // conformance/<target>.txt, a gate's transcript
 	KindDump                       // a load generator's dump (and its .stderr)
+	KindTable                      // a published results table (audit -table)
 	KindOther                      // any other file a run dir holds, copied to the site as is
 )
 
 // The most bytes read of each kind of file. A run.json of 40,000
 // measurements is about 32 MB; a suite is a page of TOML; a transcript is a
 // few kilobytes a check; a dump is kilobytes, or tens of megabytes when a
-// tool's progress bar ran for an hour without a terminal.
+// tool's progress bar ran for an hour without a terminal; a published table
+// is a page of markdown.
 const (
 	MaxRunJSON    = 32 << 20
 	MaxSuite      = 1 << 20
 	MaxTranscript = 8 << 20
 	MaxDump       = 256 << 20
+	MaxTable      = 16 << 20
 	MaxOther      = 256 << 20
 )
 
@@ -55,6 +59,8 @@ func (k FileKind) Limit() int64 {
 		return MaxTranscript
 	case KindDump:
 		return MaxDump
+	case KindTable:
+		return MaxTable
 	}
 	return MaxOther
 }
@@ -69,6 +75,8 @@ func (k FileKind) String() string {
 		return "transcript"
 	case KindDump:
 		return "dump"
+	case KindTable:
+		return "table"
 	}
 	return "file"
 }
@@ -171,32 +179,55 @@ func (d *RunDir) Open(rel string, kind FileKind) (*RunFile, error) {
 	return bound(f, name, kind)
 }
 
-// OpenFile opens a file named outside any run dir (a dump given on the
-// command line) as OpenRunFile does, without the run dir: files over kind's
-// limit are refused. A stream the user named (a FIFO such as bash's
-// <(command), or a character device such as /dev/stdin) is read as it
-// comes, up to kind's limit; sockets and block devices are refused.
+// OpenFile opens a file named outside any run dir (a dump or a table given
+// on the command line) as OpenRunFile does, without the run dir: files over
+// kind's limit are refused, and so are devices (/dev/zero would never end,
+// a terminal would wait for typing) and sockets. A pipe the user named
+// (bash's <(command), /dev/stdin in a pipeline, a FIFO) is read as it
+// comes, up to kind's limit, and waits for a writer no longer than
+// streamWait: a FIFO no one writes to reads as empty instead of hanging.
 func OpenFile(name string, kind FileKind) (*RunFile, error) {
-	if info, err := os.Stat(name); err == nil && isStream(info.Mode()) {
-		f, err := os.Open(name) // waits for a writer, as cat does; a signal ends the command
-		if err != nil {
-			return nil, err
-		}
-		rf := &RunFile{f: f, name: name, kind: kind, size: -1}
-		rf.r = io.LimitedReader{R: f, N: kind.Limit() + 1}
-		return rf, nil
-	}
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
-	return bound(f, name, kind)
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if info.Mode()&fs.ModeNamedPipe == 0 {
+		return bound(f, name, kind)
+	}
+	rf := &RunFile{f: f, name: name, kind: kind, size: -1}
+	rf.r = io.LimitedReader{R: &pipeReader{f: f, deadline: time.Now().Add(streamWait)}, N: kind.Limit() + 1}
+	return rf, nil
 }
 
-// isStream reports whether m is a FIFO or a character device: a stream a
-// user may name on the command line, never one found inside a run dir.
-func isStream(m fs.FileMode) bool {
-	return m&fs.ModeNamedPipe != 0 || (m&fs.ModeDevice != 0 && m&fs.ModeCharDevice != 0)
+// streamWait is how long a pipe named on the command line may stay without
+// a writer before it is read as empty.
+var streamWait = 5 * time.Second
+
+// pipeReader reads a pipe opened without waiting for its writer: until the
+// first byte, an end of file means no writer has opened it yet, and is
+// retried until the deadline.
+type pipeReader struct {
+	f        *os.File
+	deadline time.Time
+	started  bool
+}
+
+func (p *pipeReader) Read(b []byte) (int, error) {
+	for {
+		n, err := p.f.Read(b)
+		if n > 0 {
+			p.started = true
+		}
+		if n > 0 || err != io.EOF || p.started || time.Now().After(p.deadline) {
+			return n, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
@@ -250,6 +281,15 @@ func (f *RunFile) Read(p []byte) (int, error) {
 			Reason: fmt.Sprintf("it grew past the %d MB a %s may have while it was read", limit>>20, f.kind)}
 	}
 	return n, err
+}
+
+// rewind goes back to the start of a regular file, for a second read.
+func (f *RunFile) rewind() error {
+	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	f.r.N = f.kind.Limit() + 1
+	return nil
 }
 
 // Size is the file's size when it was opened; -1 for a stream.

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,30 +14,60 @@ import (
 // dialect, or a folder of dumps (walked in lexical order; run dirs inside it
 // are read as run dirs). It calls fn for each record as it is read, so memory
 // does not grow with the number of files. Problems with one file do not stop
-// the others; they are returned together. An error from fn stops the walk.
+// the others; they are returned together, with the warnings, to be told
+// apart by Problems. A named path in which nothing is found is a
+// *NoDumpsError. A run (by run.json's id) met twice with the same run.json is
+// read once, with a *Warning; met with another run.json, the second is a
+// *DuplicateRunError and is not read. An error from fn stops the walk.
 func Walk(paths []string, fn func(Record) error) []error {
-	var errs []error
+	w := &walker{fn: fn, runs: map[string]seenRun{}}
 	for _, p := range paths {
+		before, errsBefore := w.yielded, len(w.errs)
 		info, err := os.Stat(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		var perrs []error
 		switch {
+		case err != nil:
+			w.errs = append(w.errs, err)
+			continue
 		case !info.IsDir():
-			perrs = walkFile(p, fn)
+			w.file(p, false)
 		case IsRunDir(p):
-			perrs = walkRun(p, fn)
+			w.run(p, false)
 		default:
-			perrs = walkFolder(p, fn)
+			w.folder(p)
 		}
-		errs = append(errs, perrs...)
-		if stopped(perrs) {
+		if stopped(w.errs) {
 			break
 		}
+		if w.yielded == before && !namedError(w.errs[errsBefore:]) {
+			w.errs = append(w.errs, &NoDumpsError{Path: p})
+		}
 	}
-	return errs
+	return w.errs
+}
+
+// walker is one Walk: the caller's fn, the runs met so far by id, and
+// what it has yielded and found wrong.
+type walker struct {
+	fn      func(Record) error
+	runs    map[string]seenRun
+	yielded int // records passed to fn, and runs skipped as read already
+	errs    []error
+}
+
+// yield passes r to fn; false when fn says stop.
+func (w *walker) yield(r Record) bool {
+	w.yielded++
+	if err := w.fn(r); err != nil {
+		w.errs = append(w.errs, stopError{err})
+		return false
+	}
+	return true
+}
+
+// namedError reports whether errs hold a problem with a named path.
+func namedError(errs []error) bool {
+	named, _, _ := Problems(errs)
+	return len(named) > 0
 }
 
 // stopError marks an error returned by the caller's fn.
@@ -54,11 +85,12 @@ func stopped(errs []error) bool {
 	return false
 }
 
-func walkFolder(root string, fn func(Record) error) []error {
-	var errs []error
+// folder walks root: every file that may be a dump is read, every run dir
+// as a run dir; what cannot be read is a *FoundError.
+func (w *walker) folder(root string) {
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs = append(errs, err)
+			w.errs = append(w.errs, foundIn(p, []error{err})...)
 			return nil
 		}
 		if d.IsDir() {
@@ -66,9 +98,7 @@ func walkFolder(root string, fn func(Record) error) []error {
 				return fs.SkipDir
 			}
 			if p != root && IsRunDir(p) {
-				ferrs := walkRun(p, fn)
-				errs = append(errs, ferrs...)
-				if stopped(ferrs) {
+				if !w.run(p, true) {
 					return fs.SkipAll
 				}
 				return fs.SkipDir
@@ -78,17 +108,14 @@ func walkFolder(root string, fn func(Record) error) []error {
 		if !d.Type().IsRegular() || !looksLikeDump(d.Name()) && !looksLikeVegetaResults(p) {
 			return nil // symlinks are not followed; notes and tables are not dumps
 		}
-		ferrs := walkFile(p, fn)
-		errs = append(errs, ferrs...)
-		if stopped(ferrs) {
+		if !w.file(p, true) {
 			return fs.SkipAll
 		}
 		return nil
 	})
 	if err != nil {
-		errs = append(errs, err)
+		w.errs = append(w.errs, err)
 	}
-	return errs
 }
 
 // looksLikeDump keeps a folder walk to files a tool may have written; the
@@ -101,18 +128,63 @@ func looksLikeDump(name string) bool {
 	return false
 }
 
-func walkFile(name string, fn func(Record) error) []error {
-	recs, errs := readFile(name)
+// file reads the dump at name; found says it was met in a folder walk
+// rather than named. Its records are yielded as they are read. It returns
+// false when fn says stop.
+func (w *walker) file(name string, found bool) bool {
 	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	for _, r := range recs {
+	goOn := true
+	f, err := OpenFile(name, KindDump)
+	errs := scanOpen(f, err, func(r Record) bool {
 		if m, ok := r.(*Measurement); ok && m.Target == "" {
 			m.Target = base
 		}
-		if err := fn(r); err != nil {
-			return append(errs, stopError{err})
+		goOn = w.yield(r)
+		return goOn
+	})
+	if found {
+		errs = foundIn(name, errs)
+	}
+	w.errs = append(w.errs, errs...)
+	return goOn
+}
+
+// scanOpen parses a dump opened by OpenFile or OpenRunFile and calls yield
+// with each record as it is read, until yield returns false. A regular
+// file is hashed first, so that its records need not wait for the end of
+// the file to carry its sha256: memory stays flat in the number of runs a
+// file holds (a stream is held whole, up to its limit).
+func scanOpen(f *RunFile, err error, yield func(Record) bool) []error {
+	if err != nil {
+		return []error{err}
+	}
+	defer f.Close()
+	var sum string
+	if f.Size() >= 0 {
+		if sum, err = ReaderSHA256(f); err != nil {
+			return []error{err}
+		}
+		if err := f.rewind(); err != nil {
+			return []error{err}
 		}
 	}
-	return errs
+	r := NewReader(f, f.Name())
+	if sum != "" {
+		r.SetSHA256(sum)
+	}
+	for r.Scan() {
+		if !yield(r.Result()) {
+			break
+		}
+	}
+	return r.Errs()
+}
+
+// walkFile is Walk of the one dump file name.
+func walkFile(name string, fn func(Record) error) []error {
+	w := &walker{fn: fn}
+	w.file(name, false)
+	return w.errs
 }
 
 // readFile parses one dump file named outside a run dir into its records,
@@ -149,11 +221,12 @@ func readMeasurements(dir *RunDir, rel string) ([]*Measurement, []error) {
 }
 
 // ReadAll is Walk that keeps everything, for callers that need the whole
-// set at once (statistics, pages). Measurements are sorted by run, target,
+// set at once (statistics, pages). Walk's warnings go to the Set's
+// Warnings; the errors are returned. Measurements are sorted by run, target,
 // scenario, warm-up and rep.
 func ReadAll(paths []string) (*Set, []error) {
 	s := &Set{}
-	errs := Walk(paths, func(r Record) error {
+	all := Walk(paths, func(r Record) error {
 		switch r := r.(type) {
 		case *Measurement:
 			s.Measurements = append(s.Measurements, r)
@@ -165,6 +238,15 @@ func ReadAll(paths []string) (*Set, []error) {
 		return nil
 	})
 	SortMeasurements(s.Measurements)
+	var errs []error
+	for _, err := range all {
+		var w *Warning
+		if errors.As(err, &w) {
+			s.Warnings = append(s.Warnings, w)
+		} else {
+			errs = append(errs, err)
+		}
+	}
 	return s, errs
 }
 
@@ -195,6 +277,9 @@ type Set struct {
 	Runs         []*Run
 	Targets      []*Target
 	Measurements []*Measurement
+	// Warnings are notes about the input that change no number read (a
+	// run met twice and read once), for the commands to print.
+	Warnings []*Warning
 }
 
 // String summarises the set for progress lines.

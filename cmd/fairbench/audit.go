@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
@@ -40,6 +39,9 @@ func (p *pairList) Set(s string) error {
 	if len(names) != 2 {
 		return fmt.Errorf("want two target names a,b, got %q", s)
 	}
+	if names[0] == names[1] {
+		return fmt.Errorf("%q pairs %s with itself: an A/A pair is two names of one program, such as gin,gin-again", s, names[0])
+	}
 	*p = append(*p, [2]string{names[0], names[1]})
 	return nil
 }
@@ -61,18 +63,24 @@ func runAudit(e *env, args []string) error {
 		return usageErr("audit: -format %q: want text or json", *format)
 	}
 	set, errs := parse.ReadAll(fs.Args())
-	if len(set.Measurements) == 0 {
-		if err := inputErrors(e.stderr, errs); err != nil {
-			return err
-		}
-		return usageErr("audit: no measurements in %q", fs.Args())
+	named, found, _ := parse.Problems(errs)
+	for _, w := range set.Warnings {
+		fmt.Fprintf(e.stderr, "fairbench: warning: %v\n", w)
 	}
-	inErr := inputErrors(e.stderr, errs) // shown; what could be read is still audited
-	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs})
+	inErr := inputErrors(e.stderr, named) // shown; what could be read is still audited
+	if len(set.Measurements) == 0 {
+		if inErr != nil {
+			return inErr
+		}
+		if len(set.Runs) == 0 {
+			return usageErr("audit: no measurements in %q", fs.Args())
+		}
+	}
+	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs, Unreadable: found})
 	if *table != "" {
-		f, err := os.Open(*table)
+		f, err := parse.OpenFile(*table, parse.KindTable)
 		if err != nil {
-			return usageErr("audit: %w", err)
+			return usageErr("audit: -table: %w", err)
 		}
 		tf, err := audit.AuditTable(f, *table, set)
 		f.Close()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
@@ -33,23 +34,49 @@ func runCompare(e *env, args []string) error {
 		return usageErr("compare: give exactly two runs, got %d", fs.NArg())
 	}
 	var sets [2]*parse.Set
-	var all []error
+	var inErr error
 	for i, p := range fs.Args() {
 		set, errs := parse.ReadAll([]string{p})
-		if err := inputErrors(e.stderr, errs); err != nil && len(set.Measurements) == 0 {
-			return err
+		for _, w := range set.Warnings {
+			fmt.Fprintf(e.stderr, "fairbench: warning: %v\n", w)
 		}
+		err := inputProblems(e.stderr, "compare", errs)
 		if len(set.Measurements) == 0 {
+			if err != nil {
+				return err
+			}
 			return usageErr("compare: no measurements in %s", p)
 		}
+		inErr = worse(inErr, err)
 		sets[i] = set
-		all = append(all, errs...)
+	}
+	if id, ok := sameRun(sets[0], sets[1]); ok {
+		return usageErr("compare: run %s is on both sides (%s and %s): compare two different runs", id, fs.Arg(0), fs.Arg(1))
 	}
 	if err := audit.WriteCompare(e.stdout, sets[0], sets[1], verdict.DefaultThresholds); err != nil {
 		return err
 	}
-	if len(all) > 0 { // shown above; what could be read was compared
-		return &exitError{code: 2, err: fmt.Errorf("compare: %d input problem(s)", len(all))}
+	return inErr // shown above; what could be read was compared
+}
+
+// sameRun returns a run id both sets hold.
+func sameRun(a, b *parse.Set) (string, bool) {
+	ids := map[string]bool{}
+	for _, r := range a.Runs {
+		ids[r.ID] = true
 	}
-	return nil
+	for _, r := range b.Runs {
+		if ids[r.ID] {
+			return r.ID, true
+		}
+	}
+	return "", false
+}
+
+// worse is the error of the higher exit status; a when they are equal.
+func worse(a, b error) error {
+	if report(io.Discard, b) > report(io.Discard, a) {
+		return b
+	}
+	return a
 }

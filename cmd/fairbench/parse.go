@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -47,7 +48,7 @@ func runParse(e *env, args []string) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	return inputErrors(e.stderr, errs)
+	return inputProblems(e.stderr, "parse", errs)
 }
 
 // newRecordWriter writes JSON Lines as they are (JSON escapes control
@@ -64,13 +65,44 @@ func newRecordWriter(format string, e *env) (recordWriter, func() error, error) 
 }
 
 // inputErrors prints each problem with an input and returns exit status 2
-// when there were any.
+// when there were any; warnings are printed as such and change nothing.
 func inputErrors(stderr io.Writer, errs []error) error {
-	if len(errs) == 0 {
+	var n int
+	for _, err := range errs {
+		var w *parse.Warning
+		if errors.As(err, &w) {
+			fmt.Fprintf(stderr, "fairbench: warning: %v\n", err)
+			continue
+		}
+		fmt.Fprintf(stderr, "fairbench: %v\n", err)
+		n++
+	}
+	if n == 0 {
 		return nil
 	}
-	for _, err := range errs {
+	return &exitError{code: 2, err: fmt.Errorf("%d input problem(s)", n)}
+}
+
+// inputProblems prints what Walk or ReadAll returned and gives the exit
+// status it calls for: 2 when a named path could not be read (or held no
+// dumps), 1 when a file met inside one could not be read, nil when there
+// were only warnings or nothing.
+func inputProblems(stderr io.Writer, cmd string, errs []error) error {
+	named, found, warnings := parse.Problems(errs)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "fairbench: warning: %v\n", w)
+	}
+	for _, err := range found {
 		fmt.Fprintf(stderr, "fairbench: %v\n", err)
 	}
-	return &exitError{code: 2, err: fmt.Errorf("%d input problem(s)", len(errs))}
+	for _, err := range named {
+		fmt.Fprintf(stderr, "fairbench: %v\n", err)
+	}
+	switch {
+	case len(named) > 0:
+		return &exitError{code: 2, err: fmt.Errorf("%s: %d input(s) named could not be read", cmd, len(named))}
+	case len(found) > 0:
+		return failure(fmt.Errorf("%s: %d file(s) met in the input could not be read", cmd, len(found)))
+	}
+	return nil
 }

@@ -116,6 +116,9 @@ type AuditOptions struct {
 	Pairs [][2]string
 	// NoIntegrity skips re-reading the dumps of run dirs (the integrity rules).
 	NoIntegrity bool
+	// Unreadable are the files ReadAll met and could not read (its
+	// *parse.FoundError values): each is a finding.
+	Unreadable []error
 }
 
 // Audit runs the checks of every rule (Rules, in their order) and returns
