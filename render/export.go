@@ -13,7 +13,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -319,7 +318,7 @@ func (m *model) verdictsCSV(out io.Writer) error {
 	}
 	_ = w.Write(verdictsCSVHeader)
 	for _, v := range m.dec.All() {
-		_ = w.Write([]string{csvText(v.Run), csvText(v.Scenario), v.Metric.String(), csvText(v.A), csvText(v.B),
+		_ = w.Write([]string{parse.CSVText(v.Run), parse.CSVText(v.Scenario), v.Metric.String(), parse.CSVText(v.A), parse.CSVText(v.B),
 			fl(v.Ratio), fl(v.Lo), fl(v.Hi), fl(v.Level), fl(v.P), fl(v.PAdj), strconv.Itoa(v.Family), fl(v.Floor),
 			v.Verdict, v.Reason, v.Method})
 	}
@@ -524,18 +523,6 @@ var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", 
 	"rps", "rps_basis", "tool_rps", "good_rps", "good_basis", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
 	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
 
-// csvText keeps a text field of results.csv from being read as a formula
-// by a spreadsheet: a field starting with =, +, -, @, a tab or a carriage
-// return gets a leading apostrophe, as OWASP advises against CSV
-// injection. Numeric fields are written by strconv and never start so,
-// except a negative number, which is not text.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 // csvRows writes a line for each repetition of c.
 func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -547,12 +534,12 @@ func (m *model) csvRows(w *csv.Writer, c exportCell) error {
 	}
 	for i, r := range c.reps {
 		dump := c.dumps[i]
-		row := []string{csvText(c.run), csvText(c.scenario), csvText(c.name), csvText(c.target), csvText(c.runtime),
-			strconv.Itoa(r.Rep), csvText(r.Tool), csvText(r.ToolVersion),
+		row := []string{parse.CSVText(c.run), parse.CSVText(c.scenario), parse.CSVText(c.name), parse.CSVText(c.target), parse.CSVText(c.runtime),
+			strconv.Itoa(r.Rep), parse.CSVText(r.Tool), parse.CSVText(r.ToolVersion),
 			fl(r.RPS), r.RPSBasis, fl(r.ToolRPS), fl(r.GoodRPS), r.GoodBasis, strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
-			csvText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256,
+			parse.CSVText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256,
 			parse.PhaseThroughput}
 		// a closed-loop row leaves the points' other columns empty
 		if err := w.Write(append(row, make([]string, len(pointCSVHeader)-1)...)); err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // TestCSVText checks text fields of results.csv that a spreadsheet would
@@ -14,12 +16,12 @@ func TestCSVText(t *testing.T) {
 		"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")", "+1": "'+1", "-2+3": "'-2+3", "@SUM(A1)": "'@SUM(A1)",
 		"\tx": "'\tx", "\rx": "'\rx", "chi": "chi", "": "", "a=b": "a=b",
 	} {
-		if got := csvText(in); got != want {
-			t.Errorf("csvText(%q) = %q, want %q", in, got, want)
+		if got := parse.CSVText(in); got != want {
+			t.Errorf("parse.CSVText(%q) = %q, want %q", in, got, want)
 		}
 		var b bytes.Buffer
 		w := csv.NewWriter(&b)
-		w.Write([]string{csvText(in)})
+		w.Write([]string{parse.CSVText(in)})
 		w.Flush()
 		rec, err := csv.NewReader(&b).Read()
 		if in != "" && (err != nil || rec[0] != want) {

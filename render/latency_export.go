@@ -233,12 +233,12 @@ func csvPoint(w *csv.Writer, r pointRecord) error {
 	if p.SuccessKnown {
 		success = fl(p.Success)
 	}
-	return w.Write([]string{csvText(r.run), csvText(p.Scenario), csvText(r.name), csvText(p.Target), csvText(p.Runtime),
-		strconv.Itoa(p.Rep), csvText(p.Tool), csvText(p.ToolVersion),
+	return w.Write([]string{parse.CSVText(r.run), parse.CSVText(p.Scenario), parse.CSVText(r.name), parse.CSVText(p.Target), parse.CSVText(p.Runtime),
+		strconv.Itoa(p.Rep), parse.CSVText(p.Tool), parse.CSVText(p.ToolVersion),
 		fl(p.RPS), "", "", "", "", "", "", "", dur(p.P50, p.HasP50), dur(p.P99, p.HasP99), "", "",
-		csvText(r.href), strconv.Itoa(p.Source.LineStart), strconv.Itoa(p.Source.LineEnd), p.Source.SHA256,
+		parse.CSVText(r.href), strconv.Itoa(p.Source.LineStart), strconv.Itoa(p.Source.LineEnd), p.Source.SHA256,
 		p.Phase, conns, pos(p.Rate), pos(p.Fraction), pos(p.Capacity), pos(p.SendRate), dur(p.Behind, p.Behind > 0),
-		csvText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)})
+		parse.CSVText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)})
 }
 
 // notOfferedRecord is a latency point the collector did not offer, as
