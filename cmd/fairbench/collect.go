@@ -12,7 +12,7 @@ import (
 
 var collectCommand = command{
 	summary: "run a suite: build, gate, load, and keep every raw dump",
-	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-fresh-build] [-resume RUNDIR]
+	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-fresh-build] [-seed N] [-resume RUNDIR]
 
 Starts the suite's services, builds and starts each target, checks its
 answers byte for byte (a target that fails a scenario is not measured in
@@ -75,12 +75,17 @@ the copy, not a cold build. Two collects sharing an entry take turns on it
 (flock on its lock file). -fresh-build empties each entry first: every
 build_s is a cold build's again.
 
+Each round takes the targets in a random order, drawn from a seed recorded
+in run.json (schedule), so that no target always follows the same one;
+-seed N takes the rounds in the order another run with that seed had.
+
 Examples:
   fairbench collect -suite site/suites/go.toml
   fairbench collect -suite site/suites/go.toml -fresh-build
   fairbench collect -suite site/suites/go.toml -hosts lab.toml -shard 1/2
   fairbench collect -suite site/suites/go.toml -only gin,chi -out /tmp/runs
   fairbench collect -suite site/suites/go.toml -shard 2/3 -out /tmp/runs
+  fairbench collect -suite site/suites/go.toml -seed 7
   fairbench collect -resume site/results/20261129T185000Z-bench`,
 	run: runCollect,
 }
@@ -95,6 +100,7 @@ func runCollect(e *env, args []string) error {
 	base := fs.String("base", ".", "folder that target and service dirs are relative to")
 	forcePinning := fs.Bool("force-pinning", false, "run even when the suite's [isolation] has a pinning problem (see fairbench pin); the run's audit reports it")
 	freshBuild := fs.Bool("fresh-build", false, "empty each target's build cache entry before its build: build_s is a cold build's")
+	seed := fs.Int64("seed", 0, "seed of the targets' random order in each round (0: draw one; run.json records it)")
 	hostsFile := fs.String("hosts", "", "hosts file: [[host]] tables with ssh destinations and roles (server, client)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -135,7 +141,7 @@ func runCollect(e *env, args []string) error {
 	defer cancel()
 	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
-		ForcePinning: *forcePinning, FreshBuild: *freshBuild,
+		ForcePinning: *forcePinning, FreshBuild: *freshBuild, Seed: *seed,
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
