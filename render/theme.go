@@ -59,7 +59,7 @@ func themeFS(site *Site, chosen fs.FS) (fs.FS, error) {
 		}
 		t, ok := themes.Get(name)
 		if !ok {
-			return nil, site.errorf("theme", "theme %q: no such theme (have: %v)", name, themes.Names())
+			return nil, usageError{site.errorf("theme", "theme %q: no such theme (have: %v)", name, themes.Names())}
 		}
 		chosen = t
 	}
