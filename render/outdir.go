@@ -139,8 +139,8 @@ func listed(fsys fs.FS, out string) (string, error) {
 	if err != nil {
 		return "", usagef("render: -out %s: %w", out, err)
 	}
-	if len(entries) == 0 {
-		return "", nil
+	if len(entries) == 0 || len(entries) == 1 && entries[0].Name() == lockName {
+		return "", nil // the lock of a render that holds the folder, or was killed
 	}
 	info, err := fs.Lstat(fsys, marker)
 	if err != nil || !info.Mode().IsRegular() {

@@ -93,6 +93,16 @@ var ErrNothingRead = errors.New("no measurement could be read")
 // out folder is left as it was.
 func BuildPaths(paths []string, opt Options) (index string, readErrs []error, err error) {
 	start := time.Now()
+	// Checked before the lock, which makes a file in the folder, and
+	// again under it, when no other render can change the folder.
+	if err := checkOut(opt.Out, paths); err != nil {
+		return "", nil, err
+	}
+	lock, err := lockOut(opt.Out)
+	if err != nil {
+		return "", nil, err
+	}
+	defer lock.release()
 	if err := checkOut(opt.Out, paths); err != nil {
 		return "", nil, err
 	}
@@ -113,7 +123,7 @@ func BuildPaths(paths []string, opt Options) (index string, readErrs []error, er
 		}
 		return "", nil, nothingToRender(paths, in.counts.runs)
 	}
-	index, err = BuildInput(in, opt)
+	index, err = buildInput(in, opt)
 	return index, errs, err
 }
 
@@ -132,6 +142,19 @@ func nothingToRender(paths []string, runs int) error {
 // BuildInput writes the site for in into opt.Out and returns the path of
 // its index.html. opt must name the same site and thresholds that Read got.
 func BuildInput(in *Input, opt Options) (string, error) {
+	if err := checkOut(opt.Out, in.inputs()); err != nil {
+		return "", err
+	}
+	lock, err := lockOut(opt.Out)
+	if err != nil {
+		return "", err
+	}
+	defer lock.release()
+	return buildInput(in, opt)
+}
+
+// buildInput is BuildInput for a caller that holds the out folder.
+func buildInput(in *Input, opt Options) (string, error) {
 	start := time.Now()
 	site := opt.site()
 	theme, err := themeFS(site, opt.Theme)

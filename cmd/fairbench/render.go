@@ -27,6 +27,13 @@ The site goes to -out (default DIR/public with -site, else ./public): a new
 or empty folder, or one an earlier render wrote, of which only the files it
 listed in .fairbench-site are removed first. A folder holding other files, an
 input, the current folder and / are refused. Its index.html path is printed.
+One render at a time writes into a folder: a second render into a folder
+another is writing fails at once (exit status 2) rather than wait.
+Exit status: 0 the site was written; 2 bad usage: an unknown flag, a
+refused -out, a missing or unreadable PATH, a PATH with no dumps (nothing
+to render; -out is left as it was), an unknown -theme, or a -readme that
+is missing, not a regular file, over 16 MiB, hard-linked or without the
+markers (checked before the site is touched).
 -readme FILE also writes results.md between the lines
 <!-- fairbench:start --> and <!-- fairbench:end --> of FILE.
 

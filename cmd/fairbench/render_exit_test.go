@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -43,11 +44,15 @@ func TestRenderExitStatus(t *testing.T) {
 		{"foreign -out", []string{"-out", foreign, wrk}, 2, "not empty and was not written by fairbench render", foreign},
 		{"-out is /", []string{"-out", "/", wrk}, 2, "is the root of the file system", ""},
 		{"-out is the input", []string{"-out", dir, dir}, 2, "is the input", dir},
+		{"-out held by another render", []string{"-out", good, wrk}, 2, "is being written by another fairbench render", good},
 		{"unknown -theme", []string{"-theme", "nope", "-out", good, runs}, 2, `theme "nope": no such theme`, good},
 		{"missing -readme", []string{"-readme", filepath.Join(dir, "nope.md"), "-out", good, wrk}, 2, "nope.md", good},
 		{"-readme without markers", []string{"-readme", noMarkers, "-out", good, wrk}, 2, "no <!-- fairbench:start -->", good},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.name == "-out held by another render" {
+				defer holdLock(t, c.out)()
+			}
 			var before map[string]string
 			if c.out != "" {
 				before = snapshot(t, c.out)
@@ -62,6 +67,24 @@ func TestRenderExitStatus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// holdLock takes out as a render does, by flock(2) on its lock file from
+// this process, and returns the function that lets it go.
+func holdLock(t *testing.T, out string) func() {
+	t.Helper()
+	path := filepath.Join(out, ".fairbench-lock")
+	lock, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err == nil {
+		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		os.Remove(path)
+		lock.Close()
 	}
 }
 

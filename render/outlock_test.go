@@ -1,0 +1,149 @@
+package render
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets a test run this test binary as a second, real render
+// process: FAIRBENCH_RENDER_OUT set renders the paths in
+// FAIRBENCH_RENDER_PATHS (split on "|") into that folder and exits. With
+// FAIRBENCH_RENDER_PAUSE set to a folder, the render stops at its first
+// progress line, after it has read its input and while it holds the out
+// folder: it makes the file "paused" there and goes on once the test
+// makes "go".
+func TestMain(m *testing.M) {
+	if out := os.Getenv("FAIRBENCH_RENDER_OUT"); out != "" {
+		opt := Options{Out: out}
+		if dir := os.Getenv("FAIRBENCH_RENDER_PAUSE"); dir != "" {
+			opt.Progress = &pauser{dir: dir}
+		}
+		_, _, err := BuildPaths(strings.Split(os.Getenv("FAIRBENCH_RENDER_PATHS"), "|"), opt)
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// pauser is a progress writer that holds a render at its first line.
+type pauser struct {
+	dir    string
+	paused bool
+}
+
+func (p *pauser) Write(b []byte) (int, error) {
+	if !p.paused {
+		p.paused = true
+		os.WriteFile(filepath.Join(p.dir, "paused"), nil, 0o644)
+		for {
+			if _, err := os.Stat(filepath.Join(p.dir, "go")); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return len(b), nil
+}
+
+// pausedRender starts a render of paths into out in a process of its own
+// and waits until it holds out, paused; resume lets it go on.
+func pausedRender(t *testing.T, out string, paths ...string) (cmd *exec.Cmd, stderr *strings.Builder, resume func()) {
+	t.Helper()
+	dir := t.TempDir()
+	cmd = exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "FAIRBENCH_RENDER_OUT="+out, "FAIRBENCH_RENDER_PATHS="+strings.Join(paths, "|"), "FAIRBENCH_RENDER_PAUSE="+dir)
+	stderr = &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	resume = func() { os.WriteFile(filepath.Join(dir, "go"), nil, 0o644) }
+	t.Cleanup(func() {
+		resume()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	for range 1000 {
+		if _, err := os.Stat(filepath.Join(dir, "paused")); err == nil {
+			return cmd, stderr, resume
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the render into %s did not start in 10s: %s", out, stderr)
+	return
+}
+
+// TestOutLockedByAnotherRender: while one render process writes into an
+// out folder, a second render into it fails at once, as ErrUsage naming
+// the folder, and the first finishes with its site whole.
+func TestOutLockedByAnotherRender(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	run := fixtureRun(t)
+	if err := renderTo(t, out, run); err != nil { // a site the first render replaces
+		t.Fatal(err)
+	}
+	first, stderr, resume := pausedRender(t, out, run)
+
+	start := time.Now()
+	_, _, err := BuildPaths([]string{run}, Options{Out: out})
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "-out "+out+" is being written by another fairbench render") {
+		t.Errorf("second render: %v, want a usage error naming the folder", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the second render took %s to give up, want at once", took)
+	}
+
+	resume()
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first render: %v\n%s", err, stderr)
+	}
+	site := tree(t, out)
+	text, ok := strings.CutPrefix(site[marker], markerHead)
+	if !ok {
+		t.Fatalf("the marker is not whole:\n%q", site[marker])
+	}
+	n := 0
+	for line := range strings.Lines(text) {
+		size, rel, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		if got, ok := site[rel]; !ok || size != itoa(len(got)) {
+			t.Errorf("the marker lists %s (%s bytes), the folder has %d bytes (present %v)", rel, size, len(got), ok)
+		}
+		n++
+	}
+	if n != len(site)-1 {
+		t.Errorf("the marker lists %d files, the folder holds %d besides it", n, len(site)-1)
+	}
+	if _, ok := site[lockName]; ok {
+		t.Errorf("the lock file is left in the site")
+	}
+}
+
+// TestOutLockOfDeadRender: a render killed while it held the folder
+// blocks no later render.
+func TestOutLockOfDeadRender(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	run := fixtureRun(t)
+	first, _, _ := pausedRender(t, out, run)
+	if _, err := os.Stat(filepath.Join(out, lockName)); err != nil {
+		t.Fatalf("the first render holds no lock file: %v", err)
+	}
+	first.Process.Kill()
+	first.Wait()
+	if err := renderTo(t, out, run); err != nil {
+		t.Fatalf("render after a killed one: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(out, lockName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock file is left in the site: %v", err)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
