@@ -107,7 +107,7 @@ func (l *linker) Target(name string) string {
 // Raw is the href of the copy of a source file, "" when it has none.
 func (l *linker) Raw(file string) string {
 	if p := l.raw[file]; p != "" {
-		return "raw/" + p
+		return "raw/" + inertName(p)
 	}
 	return ""
 }
@@ -120,7 +120,7 @@ func (l *linker) Dump(src parse.Source) string {
 		return ""
 	}
 	if !l.viewed[src.File] {
-		return "raw/" + p
+		return "raw/" + inertName(p)
 	}
 	href := "dump/" + p + ".html"
 	if src.LineStart > 0 {

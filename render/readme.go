@@ -67,8 +67,8 @@ func OpenReadme(path string) (*Readme, error) {
 		return nil, usagef("render: -readme %s is not a regular file (%s): give the README file itself", path, info.Mode().Type())
 	case info.Size() > MaxReadmeBytes:
 		return nil, usagef("render: -readme %s is %s bytes, over the %s a README may be: give the README file itself", path, group(info.Size()), group(MaxReadmeBytes))
-	case hardLinks(info) > 1:
-		return nil, usagef("render: -readme %s has %d hard links, and render replaces the file, which would part it from the others: make it a file of its own (cp %s x && mv x %s), or link it symbolically", path, hardLinks(info), path, path)
+	case links(info) > 1:
+		return nil, usagef("render: -readme %s has %d hard links, and render replaces the file, which would part it from the others: make it a file of its own (cp %s x && mv x %s), or link it symbolically", path, links(info), path, path)
 	}
 	src, err := io.ReadAll(io.LimitReader(f, MaxReadmeBytes+1))
 	if err != nil {
@@ -81,15 +81,6 @@ func OpenReadme(path string) (*Readme, error) {
 		return nil, usagef("render: -readme %s: %w", path, err)
 	}
 	return &Readme{Path: path, file: file, info: info, src: src}, nil
-}
-
-// hardLinks is the number of names the file of info has; 1 where the
-// system does not say.
-func hardLinks(info fs.FileInfo) uint64 {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 1
 }
 
 // Update puts table between the README's markers and writes it, only
@@ -133,6 +124,12 @@ func (r *Readme) Update(table []byte) error {
 	}
 	r.src, r.Changed = out, true
 	return nil
+}
+
+// links is how many names the file of info has.
+func links(info fs.FileInfo) uint64 {
+	_, n := deviceAndLinks(info)
+	return n
 }
 
 // RewriteReadme replaces the text between ReadmeStart and ReadmeEnd in the

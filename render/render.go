@@ -93,9 +93,14 @@ var ErrNothingRead = errors.New("no measurement could be read")
 // out folder is left as it was.
 func BuildPaths(paths []string, opt Options) (index string, readErrs []error, err error) {
 	start := time.Now()
-	// Checked before the lock, which makes a file in the folder, and
-	// again under it, when no other render can change the folder.
+	// What can be refused without reading the input is refused first:
+	// the out folder (checked before the lock, which makes a file in it,
+	// and again under the lock, when no other render can change it), and
+	// the theme's name.
 	if err := checkOut(opt.Out, paths); err != nil {
+		return "", nil, err
+	}
+	if _, err := themeFS(opt.site(), opt.Theme); err != nil {
 		return "", nil, err
 	}
 	lock, err := lockOut(opt.Out)
@@ -105,9 +110,6 @@ func BuildPaths(paths []string, opt Options) (index string, readErrs []error, er
 	defer lock.release()
 	if err := checkOut(opt.Out, paths); err != nil {
 		return "", nil, err
-	}
-	if _, err := themeFS(opt.site(), opt.Theme); err != nil {
-		return "", nil, err // before the input is read: an unknown theme is a typo
 	}
 	in, errs, err := Read(paths, opt)
 	if err != nil {
@@ -425,6 +427,9 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 		progress("not published: %v", err)
 	}
 	if err := w.page(downloads, downloads); err != nil {
+		return err
+	}
+	if err := w.write("_headers", headersFile(downloads.rawFolders())); err != nil {
 		return err
 	}
 	if err := m.writeExports(w); err != nil {
