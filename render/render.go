@@ -95,12 +95,15 @@ func BuildPaths(paths []string, opt Options) (index string, readErrs []error, er
 	start := time.Now()
 	// What can be refused without reading the input is refused first:
 	// the out folder (checked before the lock, which makes a file in it,
-	// and again under the lock, when no other render can change it), and
-	// the theme's name.
+	// and again under the lock, when no other render can change it), the
+	// theme's name, and the site folder's links.
 	if err := checkOut(opt.Out, paths); err != nil {
 		return "", nil, err
 	}
 	if _, err := themeFS(opt.site(), opt.Theme); err != nil {
+		return "", nil, err
+	}
+	if err := opt.site().checkLinks(); err != nil {
 		return "", nil, err
 	}
 	lock, err := lockOut(opt.Out)
@@ -145,6 +148,9 @@ func nothingToRender(paths []string, runs int) error {
 // its index.html. opt must name the same site and thresholds that Read got.
 func BuildInput(in *Input, opt Options) (string, error) {
 	if err := checkOut(opt.Out, in.inputs()); err != nil {
+		return "", err
+	}
+	if err := opt.site().checkLinks(); err != nil {
 		return "", err
 	}
 	lock, err := lockOut(opt.Out)
