@@ -147,3 +147,18 @@ func TestOutLockOfDeadRender(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestSpoolLeftByNoExit: a render ended by a signal, or killed, while it
+// holds its spool leaves no spool file in the temporary folder.
+func TestSpoolLeftByNoExit(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, os.Kill} {
+		tmp := t.TempDir()
+		t.Setenv("TMPDIR", tmp)
+		first, _, _ := pausedRender(t, filepath.Join(t.TempDir(), "public"), fixtureRun(t))
+		first.Process.Signal(sig)
+		first.Wait()
+		if left, _ := filepath.Glob(filepath.Join(tmp, "fairbench-render-*")); len(left) > 0 {
+			t.Errorf("a render ended by %v left %v", sig, left)
+		}
+	}
+}
