@@ -118,6 +118,13 @@ func openOut(out string) (*outDir, error) {
 	}
 	d.mf, d.list = mf, bufio.NewWriter(mf)
 	d.list.WriteString(markerHead)
+	if err := d.list.Flush(); err != nil {
+		// A head cut short lists nothing, and the next render takes it
+		// so (listed): the files listed before are gone already.
+		mf.Close()
+		root.Close()
+		return nil, fmt.Errorf("render: -out %s: writing %s: %w", out, marker, err)
+	}
 	return d, nil
 }
 
@@ -151,6 +158,11 @@ func listed(fsys fs.FS, out string) (string, error) {
 		return "", usagef("render: -out %s: %w", out, err)
 	}
 	text, ok := strings.CutPrefix(string(b), markerHead)
+	if !ok && strings.HasPrefix(markerHead, string(b)) {
+		// The head of a render whose disk filled as it began: it had
+		// removed the files listed before and wrote none.
+		return "", nil
+	}
 	if !ok {
 		return "", usagef("render: -out %s was written by an older fairbench render that did not list its files, so render cannot tell them from yours: remove the folder yourself and render again", out)
 	}
@@ -257,13 +269,25 @@ func (d *outDir) create(rel string) (*os.File, error) {
 	return f, nil
 }
 
-// wrote lists the file rel, of size bytes, in the marker.
-func (d *outDir) wrote(rel string, size int64) {
+// wrote lists the file rel, of size bytes, in the marker, at once: a
+// render that stops leaves no file unlisted. When the line cannot be
+// written (the disk is full), the caller must remove the file: a line cut
+// short is skipped by the next render, and a file it does not list would
+// block it.
+func (d *outDir) wrote(rel string, size int64) error {
 	d.list.WriteString(strconv.FormatInt(size, 10))
 	d.list.WriteByte(' ')
 	d.list.WriteString(rel)
 	d.list.WriteByte('\n')
-	d.list.Flush() // listed as soon as written: a render that stops leaves no file unlisted
+	if err := d.list.Flush(); err != nil {
+		return fmt.Errorf("render: listing %s in %s: %w", rel, marker, err)
+	}
+	return nil
+}
+
+// remove removes the file rel that render made and could not list.
+func (d *outDir) remove(rel string) {
+	d.root.Remove(filepath.FromSlash(rel))
 }
 
 // close writes the rest of the list and closes the folder.

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -17,12 +19,17 @@ import (
 // FAIRBENCH_RENDER_PAUSE set to a folder, the render stops at its first
 // progress line, after it has read its input and while it holds the out
 // folder: it makes the file "paused" there and goes on once the test
-// makes "go".
+// makes "go". With FAIRBENCH_RENDER_FSIZE set to a number of bytes, the
+// render's input is read as usual and then no file may grow beyond that
+// size (RLIMIT_FSIZE: a write past it fails, as on a full disk).
 func TestMain(m *testing.M) {
 	if out := os.Getenv("FAIRBENCH_RENDER_OUT"); out != "" {
 		opt := Options{Out: out}
 		if dir := os.Getenv("FAIRBENCH_RENDER_PAUSE"); dir != "" {
 			opt.Progress = &pauser{dir: dir}
+		}
+		if n, err := strconv.ParseUint(os.Getenv("FAIRBENCH_RENDER_FSIZE"), 10, 64); err == nil {
+			opt.Progress = &diskFiller{size: n}
 		}
 		_, _, err := BuildPaths(strings.Split(os.Getenv("FAIRBENCH_RENDER_PATHS"), "|"), opt)
 		if err != nil {
@@ -49,6 +56,24 @@ func (p *pauser) Write(b []byte) (int, error) {
 				break
 			}
 			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return len(b), nil
+}
+
+// diskFiller is a progress writer that, at a render's first line (its
+// input read), limits the size of every file the process writes.
+type diskFiller struct {
+	size uint64
+	set  bool
+}
+
+func (d *diskFiller) Write(b []byte) (int, error) {
+	if !d.set {
+		d.set = true
+		signal.Ignore(syscall.SIGXFSZ) // a write past the limit fails instead
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: d.size, Max: d.size}); err != nil {
+			panic(err)
 		}
 	}
 	return len(b), nil

@@ -249,17 +249,21 @@ func (w *writer) create(rel string) (*outFile, error) {
 	return &outFile{f, rel}, nil
 }
 
-// close closes a file from w.create, counts it and lists it in the marker.
+// close closes a file from w.create, counts it and lists it in the
+// marker; a file that cannot be listed is removed, so that the folder is
+// left as the next render can take it.
 func (w *writer) close(f *outFile) error {
-	info, err := f.Stat()
-	if err == nil {
-		w.files++
-		w.bytes += info.Size()
-		w.dir.wrote(f.rel, info.Size())
+	err := f.Close()
+	info, serr := w.dir.root.Lstat(filepath.FromSlash(f.rel))
+	if serr == nil {
+		serr = w.dir.wrote(f.rel, info.Size())
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if serr != nil {
+		w.dir.remove(f.rel)
+		return serr
 	}
+	w.files++
+	w.bytes += info.Size()
 	return err
 }
 
