@@ -26,6 +26,16 @@ func TestRenderExitStatus(t *testing.T) {
 	os.WriteFile(readme, []byte("# x\n<!-- fairbench:start -->\n<!-- fairbench:end -->\n"), 0o644)
 	noMarkers := filepath.Join(t.TempDir(), "README.md")
 	os.WriteFile(noMarkers, []byte("# x\n"), 0o644)
+	fifo := filepath.Join(t.TempDir(), "README.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hardLinked := filepath.Join(t.TempDir(), "README.md")
+	os.WriteFile(hardLinked, []byte("<!-- fairbench:start -->\n<!-- fairbench:end -->\n"), 0o644)
+	os.Link(hardLinked, hardLinked+".2")
+	leaky := t.TempDir() // a site folder whose theme links a file outside it
+	os.MkdirAll(filepath.Join(leaky, "theme"), 0o755)
+	os.Symlink(garbage, filepath.Join(leaky, "theme", "style.css"))
 	fresh := func() string { return filepath.Join(t.TempDir(), "public") }
 	for _, c := range []struct {
 		name string
@@ -47,6 +57,9 @@ func TestRenderExitStatus(t *testing.T) {
 		{"-out held by another render", []string{"-out", good, wrk}, 2, "is being written by another fairbench render", good},
 		{"unknown -theme", []string{"-theme", "nope", "-out", good, runs}, 2, `theme "nope": no such theme`, good},
 		{"missing -readme", []string{"-readme", filepath.Join(dir, "nope.md"), "-out", good, wrk}, 2, "nope.md", good},
+		{"-readme a FIFO", []string{"-readme", fifo, "-out", good, wrk}, 2, "is not a regular file", good},
+		{"-readme hard-linked", []string{"-readme", hardLinked, "-out", good, wrk}, 2, "has 2 hard links", good},
+		{"-site links out", []string{"-site", leaky, "-out", good, wrk}, 2, "outside the site folder", good},
 		{"-readme without markers", []string{"-readme", noMarkers, "-out", good, wrk}, 2, "no <!-- fairbench:start -->", good},
 	} {
 		t.Run(c.name, func(t *testing.T) {
