@@ -238,7 +238,7 @@ func rawOfOlder(dir, prefix, file string) string {
 	if err != nil || !filepath.IsLocal(rel) {
 		return ""
 	}
-	return prefix + safePath(filepath.ToSlash(rel))
+	return inertName(prefix + safePath(filepath.ToSlash(rel)))
 }
 
 // jsonIndenter encodes values as the results.json encoder writes them at

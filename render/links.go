@@ -116,7 +116,7 @@ func (l *linker) sitePath(file string) string {
 // Raw is the href of the copy of a source file, "" when it has none.
 func (l *linker) Raw(file string) string {
 	if p := l.raw[file]; p != "" {
-		return "raw/" + p
+		return "raw/" + inertName(p)
 	}
 	return ""
 }
@@ -129,7 +129,7 @@ func (l *linker) Dump(src parse.Source) string {
 		return ""
 	}
 	if !l.viewed[src.File] {
-		return "raw/" + p
+		return "raw/" + inertName(p)
 	}
 	href := "dump/" + p + ".html"
 	if src.LineStart > 0 {

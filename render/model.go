@@ -28,8 +28,10 @@ type model struct {
 	// openScenarios and openNames are the scenarios and targets with
 	// points but no closed-loop cell, which get pages of their points.
 	openScenarios, openNames []string
-	th                       verdict.Thresholds
-	metric                   verdict.Metric
+	// resultsMD is results.md as written, for a README's table.
+	resultsMD []byte
+	th        verdict.Thresholds
+	metric    verdict.Metric
 
 	// The runs on show are the newest run of each suite (a site may publish
 	// several suites: Go and JavaScript, say); older runs make the history.

@@ -62,17 +62,17 @@ func resolved(p string) string {
 // folder that holds anything but a site render wrote (ownFolder).
 func checkOut(out string, inputs []string) error {
 	if out == "" {
-		return errors.New("render: no -out folder given")
+		return usagef("render: no -out folder given")
 	}
 	o := resolved(out)
 	if filepath.Dir(o) == o {
-		return fmt.Errorf("render: -out %s is the root of the file system: give a folder of the site's own, such as ./public", out)
+		return usagef("render: -out %s is the root of the file system: give a folder of the site's own, such as ./public", out)
 	}
 	if wd, err := os.Getwd(); err == nil && within(o, resolved(wd)) {
-		return fmt.Errorf("render: -out %s is the current folder or holds it, and render removes what it wrote there: give a folder of the site's own, such as ./public", out)
+		return usagef("render: -out %s is the current folder or holds it, and render removes what it wrote there: give a folder of the site's own, such as ./public", out)
 	}
 	if home, err := os.UserHomeDir(); err == nil && home != "" && within(o, resolved(home)) {
-		return fmt.Errorf("render: -out %s is the home folder or holds it: give a folder of the site's own, such as ./public", out)
+		return usagef("render: -out %s is the home folder or holds it: give a folder of the site's own, such as ./public", out)
 	}
 	seen := map[string]bool{}
 	for _, in := range inputs {
@@ -83,11 +83,11 @@ func checkOut(out string, inputs []string) error {
 		r := resolved(in)
 		switch {
 		case o == r:
-			return fmt.Errorf("render: -out %s is the input %s: the site would be read back as input and its files removed; give -out a folder outside the inputs", out, in)
+			return usagef("render: -out %s is the input %s: the site would be read back as input and its files removed; give -out a folder outside the inputs", out, in)
 		case within(o, r):
-			return fmt.Errorf("render: -out %s holds the input %s: the next render would read its own copies as input; give -out a folder outside the inputs", out, in)
+			return usagef("render: -out %s holds the input %s: the next render would read its own copies as input; give -out a folder outside the inputs", out, in)
 		case within(r, o):
-			return fmt.Errorf("render: -out %s is inside the input %s: the next render would read its own copies as input; give -out a folder outside the inputs", out, in)
+			return usagef("render: -out %s is inside the input %s: the next render would read its own copies as input; give -out a folder outside the inputs", out, in)
 		}
 	}
 	return ownFolder(out)
@@ -118,6 +118,13 @@ func openOut(out string) (*outDir, error) {
 	}
 	d.mf, d.list = mf, bufio.NewWriter(mf)
 	d.list.WriteString(markerHead)
+	if err := d.list.Flush(); err != nil {
+		// A head cut short lists nothing, and the next render takes it
+		// so (listed): the files listed before are gone already.
+		mf.Close()
+		root.Close()
+		return nil, fmt.Errorf("render: -out %s: writing %s: %w", out, marker, err)
+	}
 	return d, nil
 }
 
@@ -137,22 +144,27 @@ func ownFolder(out string) error {
 func listed(fsys fs.FS, out string) (string, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return "", fmt.Errorf("render: %w", err)
+		return "", usagef("render: -out %s: %w", out, err)
 	}
-	if len(entries) == 0 {
-		return "", nil
+	if len(entries) == 0 || len(entries) == 1 && entries[0].Name() == lockName {
+		return "", nil // the lock of a render that holds the folder, or was killed
 	}
 	info, err := fs.Lstat(fsys, marker)
 	if err != nil || !info.Mode().IsRegular() {
-		return "", fmt.Errorf("render: -out %s is not empty and was not written by fairbench render (it has no %s listing render's files): give a new or empty folder; render removes only files it wrote", out, marker)
+		return "", usagef("render: -out %s is not empty and was not written by fairbench render (it has no %s listing render's files): give a new or empty folder; render removes only files it wrote", out, marker)
 	}
 	b, err := fs.ReadFile(fsys, marker)
 	if err != nil {
-		return "", fmt.Errorf("render: %w", err)
+		return "", usagef("render: -out %s: %w", out, err)
 	}
 	text, ok := strings.CutPrefix(string(b), markerHead)
+	if !ok && strings.HasPrefix(markerHead, string(b)) {
+		// The head of a render whose disk filled as it began: it had
+		// removed the files listed before and wrote none.
+		return "", nil
+	}
 	if !ok {
-		return "", fmt.Errorf("render: -out %s was written by an older fairbench render that did not list its files, so render cannot tell them from yours: remove the folder yourself and render again", out)
+		return "", usagef("render: -out %s was written by an older fairbench render that did not list its files, so render cannot tell them from yours: remove the folder yourself and render again", out)
 	}
 	return text, nil
 }
@@ -218,7 +230,7 @@ func (d *outDir) mkdir(dir string) error {
 		return fmt.Errorf("render: %w", err)
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("render: %s in the out folder is not a folder render made (%s): move it away; render does not write through it", dir, info.Mode().Type())
+		return usagef("render: %s in the out folder is not a folder render made (%s): move it away; render does not write through it", dir, info.Mode().Type())
 	}
 	d.dirs[dir] = true
 	return nil
@@ -249,7 +261,7 @@ func (d *outDir) create(rel string) (*os.File, error) {
 	}
 	f, err := d.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("render: %s is already in the out folder and render did not write it (or it was changed since): move it away; render writes no file over another", rel)
+		return nil, usagef("render: %s is already in the out folder and render did not write it (or it was changed since): move it away; render writes no file over another", rel)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
@@ -257,13 +269,25 @@ func (d *outDir) create(rel string) (*os.File, error) {
 	return f, nil
 }
 
-// wrote lists the file rel, of size bytes, in the marker.
-func (d *outDir) wrote(rel string, size int64) {
+// wrote lists the file rel, of size bytes, in the marker, at once: a
+// render that stops leaves no file unlisted. When the line cannot be
+// written (the disk is full), the caller must remove the file: a line cut
+// short is skipped by the next render, and a file it does not list would
+// block it.
+func (d *outDir) wrote(rel string, size int64) error {
 	d.list.WriteString(strconv.FormatInt(size, 10))
 	d.list.WriteByte(' ')
 	d.list.WriteString(rel)
 	d.list.WriteByte('\n')
-	d.list.Flush() // listed as soon as written: a render that stops leaves no file unlisted
+	if err := d.list.Flush(); err != nil {
+		return fmt.Errorf("render: listing %s in %s: %w", rel, marker, err)
+	}
+	return nil
+}
+
+// remove removes the file rel that render made and could not list.
+func (d *outDir) remove(rel string) {
+	d.root.Remove(filepath.FromSlash(rel))
 }
 
 // close writes the rest of the list and closes the folder.

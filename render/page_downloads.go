@@ -34,3 +34,16 @@ func (m *model) downloadsPage() *DownloadsPage {
 	}
 	return p
 }
+
+// rawFolders are the folders under raw/ that hold raw files: a run's
+// folder each, and "files" for dumps from outside run dirs.
+func (p *DownloadsPage) rawFolders() []string {
+	var out []string
+	for _, r := range p.Runs {
+		out = append(out, safePath(r.ID))
+	}
+	if len(p.Loose) > 0 {
+		out = append(out, "files")
+	}
+	return out
+}

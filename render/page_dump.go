@@ -56,7 +56,7 @@ func (m *model) dumpPage(file string, b []byte, ms []*parse.Measurement) *DumpPa
 	p := &DumpPage{File: file, Size: Bytes(int64(len(b)))}
 	p.Page = m.newPage("dump", "dump/"+rel+".html", "Dump "+rel)
 	p.SHA256 = parse.DumpSHA256(b)
-	p.Raw = p.href("raw/" + rel)
+	p.Raw = p.href("raw/" + inertName(rel))
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Source.LineStart < ms[j].Source.LineStart })
 	marked := map[int]bool{}
 	for _, meas := range ms {

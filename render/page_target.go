@@ -245,7 +245,7 @@ func (m *model) transcript(p Page, t *parse.Target) (text, href, why string) {
 	if err != nil {
 		return "", "", "The transcript could not be read: " + err.Error()
 	}
-	return string(b), p.href("raw/" + safePath(run.ID) + "/" + safePath(t.Transcript)), ""
+	return string(b), p.href("raw/" + inertName(safePath(run.ID)+"/"+safePath(t.Transcript))), ""
 }
 
 func joinComma(xs []string) string {

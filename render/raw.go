@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -21,16 +19,15 @@ import (
 // rawFile is a file copied byte for byte into the site's raw/ folder.
 type rawFile struct {
 	src  string // path on disk
-	dest string // path in the site: "raw/" + rel
-	rel  string // path under raw/, sharing dest's bytes
+	dest string // path in the site: "raw/" + rel, as inertName makes it
+	rel  string // path under raw/ as in the run dir: the archive's name for it
 	// root and name are the run dir and the slash path in it of a file of
 	// a run dir; root is "" for a dump read from outside run dirs.
 	root, name string
 }
 
 func newRawFile(src, rel string) rawFile {
-	dest := "raw/" + rel
-	return rawFile{src: src, dest: dest, rel: dest[len("raw/"):]}
+	return rawFile{src: src, dest: "raw/" + inertName(rel), rel: rel}
 }
 
 // link is the file's link from the downloads page.
@@ -62,30 +59,6 @@ func runFileKind(name string) parse.FileKind {
 		return parse.KindDump
 	}
 	return parse.KindOther
-}
-
-// runFiles lists every regular file of a run dir, sorted by its path under
-// raw/ (<run-id>/<path in the run dir>). Links are not followed.
-func runFiles(dir, id string) ([]rawFile, error) {
-	var out []rawFile
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		f := newRawFile(p, safePath(id)+"/"+safePath(filepath.ToSlash(rel)))
-		f.root, f.name = dir, filepath.ToSlash(rel)
-		out = append(out, f)
-		return nil
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out, err
 }
 
 // looseFiles are the dumps read from outside run dirs, sorted by their
@@ -140,10 +113,11 @@ func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement, progr
 			continue
 		}
 		done[r.id] = true
-		files, err := runFiles(r.path, r.id)
+		files, left, err := runFiles(r.path, r.id)
 		if err != nil {
 			return nil, nil, err
 		}
+		rw.refused = append(rw.refused, left...)
 		d := DownloadRun{ID: r.id}
 		dir := safePath(r.id)
 		suite, manifest := dir+"/suite.toml", dir+"/run.json"
@@ -306,6 +280,9 @@ func (rw *rawWriter) rest() error {
 		var b []byte
 		src := newRawFile(file, "")
 		src.root, src.name, _ = rw.m.links.runDirOf(file)
+		if src.root != "" && foreignFile(src.root, src.name) {
+			continue // not published, so not shown on a page either
+		}
 		f, err := src.open(nil)
 		if err == nil {
 			b, err = readAll(f, nil, f.Size())

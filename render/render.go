@@ -26,6 +26,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -45,6 +46,29 @@ type Options struct {
 	Thresholds verdict.Thresholds
 	// Progress receives a line per stage with its time; nil for none.
 	Progress io.Writer
+	// Readme, when set, gets the site's results.md between its markers
+	// once the site is written.
+	Readme *Readme
+}
+
+// site is the site opt names, with its title and defaults filled in.
+func (opt Options) site() *Site {
+	site := opt.Site
+	if site == nil {
+		s := DefaultSite
+		site = &s
+	}
+	if opt.Title != "" {
+		s := *site
+		s.Title = opt.Title
+		site = &s
+	}
+	if site.Title == "" {
+		s := *site
+		s.Title = DefaultTitle
+		site = &s
+	}
+	return site
 }
 
 // DefaultTitle is the site title when none is given.
@@ -63,10 +87,30 @@ var ErrNothingRead = errors.New("no measurement could be read")
 // BuildPaths reads paths with Read and builds the site from them, as Build
 // does from a set, in memory that does not grow with the number of dumps.
 // Problems with single files are returned apart from the error, which says
-// whether a site was written: a site is written unless nothing could be
-// read and there were problems (ErrNothingRead).
+// whether a site was written: a site is written unless no measurement
+// could be read, which is ErrNothingRead when there were problems and an
+// ErrUsage error ("nothing to render") when there were none; either way the
+// out folder is left as it was.
 func BuildPaths(paths []string, opt Options) (index string, readErrs []error, err error) {
 	start := time.Now()
+	// What can be refused without reading the input is refused first:
+	// the out folder (checked before the lock, which makes a file in it,
+	// and again under the lock, when no other render can change it), the
+	// theme's name, and the site folder's links.
+	if err := checkOut(opt.Out, paths); err != nil {
+		return "", nil, err
+	}
+	if _, err := themeFS(opt.site(), opt.Theme); err != nil {
+		return "", nil, err
+	}
+	if err := opt.site().checkLinks(); err != nil {
+		return "", nil, err
+	}
+	lock, err := lockOut(opt.Out)
+	if err != nil {
+		return "", nil, err
+	}
+	defer lock.release()
 	if err := checkOut(opt.Out, paths); err != nil {
 		return "", nil, err
 	}
@@ -78,30 +122,49 @@ func BuildPaths(paths []string, opt Options) (index string, readErrs []error, er
 	if opt.Progress != nil {
 		fmt.Fprintf(opt.Progress, "render: read %s (%s)\n", in, time.Since(start).Round(time.Millisecond))
 	}
-	if in.Measurements() == 0 && len(errs) > 0 {
-		return "", errs, ErrNothingRead
+	if in.Measurements() == 0 {
+		if len(errs) > 0 {
+			return "", errs, ErrNothingRead
+		}
+		return "", nil, nothingToRender(paths, in.counts.runs)
 	}
-	index, err = BuildInput(in, opt)
+	index, err = buildInput(in, opt)
 	return index, errs, err
+}
+
+// nothingToRender is BuildPaths' error for paths that were read without
+// a problem and held no measurement: an empty folder, or run dirs whose
+// every target failed. The out folder is left as it was, since an empty
+// site in place of a good one is no result.
+func nothingToRender(paths []string, runs int) error {
+	in := strings.Join(paths, ", ")
+	if runs == 0 {
+		return usagef("nothing to render: %s holds no dumps or run dirs", in)
+	}
+	return usagef("nothing to render: the run dirs in %s hold no dumps", in)
 }
 
 // BuildInput writes the site for in into opt.Out and returns the path of
 // its index.html. opt must name the same site and thresholds that Read got.
 func BuildInput(in *Input, opt Options) (string, error) {
+	if err := checkOut(opt.Out, in.inputs()); err != nil {
+		return "", err
+	}
+	if err := opt.site().checkLinks(); err != nil {
+		return "", err
+	}
+	lock, err := lockOut(opt.Out)
+	if err != nil {
+		return "", err
+	}
+	defer lock.release()
+	return buildInput(in, opt)
+}
+
+// buildInput is BuildInput for a caller that holds the out folder.
+func buildInput(in *Input, opt Options) (string, error) {
 	start := time.Now()
-	site := opt.Site
-	if site == nil {
-		s := DefaultSite
-		site = &s
-	}
-	if opt.Title != "" {
-		s := *site
-		s.Title = opt.Title
-		site = &s
-	}
-	if site.Title == "" {
-		site.Title = DefaultTitle
-	}
+	site := opt.site()
 	theme, err := themeFS(site, opt.Theme)
 	if err != nil {
 		return "", err
@@ -136,6 +199,11 @@ func BuildInput(in *Input, opt Options) (string, error) {
 		return "", err
 	}
 	progress("wrote %d files, %s", w.files, Bytes(w.bytes))
+	if opt.Readme != nil {
+		if err := opt.Readme.Update(m.resultsMD); err != nil {
+			return "", err
+		}
+	}
 	return filepath.Join(opt.Out, "index.html"), nil
 }
 
@@ -181,17 +249,21 @@ func (w *writer) create(rel string) (*outFile, error) {
 	return &outFile{f, rel}, nil
 }
 
-// close closes a file from w.create, counts it and lists it in the marker.
+// close closes a file from w.create, counts it and lists it in the
+// marker; a file that cannot be listed is removed, so that the folder is
+// left as the next render can take it.
 func (w *writer) close(f *outFile) error {
-	info, err := f.Stat()
-	if err == nil {
-		w.files++
-		w.bytes += info.Size()
-		w.dir.wrote(f.rel, info.Size())
+	err := f.Close()
+	info, serr := w.dir.root.Lstat(filepath.FromSlash(f.rel))
+	if serr == nil {
+		serr = w.dir.wrote(f.rel, info.Size())
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if serr != nil {
+		w.dir.remove(f.rel)
+		return serr
 	}
+	w.files++
+	w.bytes += info.Size()
 	return err
 }
 
@@ -367,10 +439,14 @@ func (m *model) writeFiles(w *writer, theme fs.FS, progress func(string, ...any)
 	if err := w.page(downloads, downloads); err != nil {
 		return err
 	}
+	if err := w.write("_headers", headersFile(downloads.rawFolders())); err != nil {
+		return err
+	}
 	if err := m.writeExports(w); err != nil {
 		return err
 	}
-	return w.write("results.md", m.resultsMarkdown())
+	m.resultsMD = m.resultsMarkdown()
+	return w.write("results.md", m.resultsMD)
 }
 
 // ResultsMarkdown renders only results.md for set, as Build would write it.

@@ -2,11 +2,8 @@ package render
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
@@ -377,69 +374,4 @@ func titleCase(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
-}
-
-// Readme markers: RewriteReadme replaces what lies between them.
-const (
-	ReadmeStart = "<!-- fairbench:start -->"
-	ReadmeEnd   = "<!-- fairbench:end -->"
-)
-
-// RewriteReadme replaces the text between ReadmeStart and ReadmeEnd in the
-// file at path with table, keeping the markers and everything else. It
-// writes only when the text changes, through a temporary file and rename.
-func RewriteReadme(path string, table []byte) (changed bool, err error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return false, err
-	}
-	out, err := spliceReadme(src, table)
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
-	}
-	if bytes.Equal(out, src) {
-		return false, nil
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return false, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".readme-*")
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Close(); err != nil {
-		return false, err
-	}
-	return true, os.Rename(tmp.Name(), path)
-}
-
-// spliceReadme puts table between the markers of src.
-func spliceReadme(src, table []byte) ([]byte, error) {
-	start := bytes.Index(src, []byte(ReadmeStart))
-	end := bytes.Index(src, []byte(ReadmeEnd))
-	switch {
-	case start < 0 || end < 0:
-		return nil, errors.New("no " + ReadmeStart + " … " + ReadmeEnd + " markers: put them, each on its own line, where the table goes")
-	case end < start:
-		return nil, errors.New(ReadmeEnd + " comes before " + ReadmeStart)
-	case bytes.Count(src, []byte(ReadmeStart)) > 1 || bytes.Count(src, []byte(ReadmeEnd)) > 1:
-		return nil, errors.New("the markers appear more than once; keep one pair")
-	}
-	var b bytes.Buffer
-	b.Write(src[:start+len(ReadmeStart)])
-	b.WriteString("\n\n")
-	b.Write(bytes.TrimRight(table, "\n"))
-	b.WriteString("\n\n")
-	b.Write(src[end:])
-	return b.Bytes(), nil
 }

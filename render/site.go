@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -225,14 +226,15 @@ func (s *Site) RunPaths() ([]string, error) {
 	return paths, nil
 }
 
-// content reads content/<name> from the site folder; "" when there is none.
+// content reads content/<name> from the site folder (siteFS); "" when
+// there is none.
 func (s *Site) content(name string) (string, string, error) {
 	if s.Dir == "" {
 		return "", "", nil
 	}
 	path := filepath.Join(s.Dir, "content", name)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	b, err := fs.ReadFile(siteFS{s.Dir, "content"}, name)
+	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", nil
 	}
 	return string(b), path, err

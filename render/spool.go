@@ -75,9 +75,18 @@ func newExportRep(r *parse.Measurement) exportRep {
 	return e
 }
 
+// newSpool makes the spool file in the temporary folder and removes its
+// name at once: the open file stays usable, and the system frees it when
+// the process ends, however it ends (a signal, a crash, SIGKILL), so no
+// spool of megabytes is left behind.
 func newSpool() (*spool, error) {
 	f, err := os.CreateTemp("", "fairbench-render-*.spool")
 	if err != nil {
+		return nil, err
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		os.Remove(f.Name())
 		return nil, err
 	}
 	return &spool{f: f, at: map[string]span{}}, nil
@@ -216,10 +225,5 @@ func (s *spool) close() error {
 	if s.f == nil {
 		return nil
 	}
-	name := s.f.Name()
-	err := s.f.Close()
-	if rerr := os.Remove(name); err == nil {
-		err = rerr
-	}
-	return err
+	return s.f.Close()
 }

@@ -49,7 +49,7 @@ func themeFS(site *Site, chosen fs.FS) (fs.FS, error) {
 	if site.Dir != "" {
 		dir := filepath.Join(site.Dir, "theme")
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
-			l = append(l, os.DirFS(dir))
+			l = append(l, siteFS{site.Dir, "theme"})
 		}
 	}
 	if chosen == nil {
@@ -59,7 +59,7 @@ func themeFS(site *Site, chosen fs.FS) (fs.FS, error) {
 		}
 		t, ok := themes.Get(name)
 		if !ok {
-			return nil, site.errorf("theme", "theme %q: no such theme (have: %v)", name, themes.Names())
+			return nil, usageError{site.errorf("theme", "theme %q: no such theme (have: %v)", name, themes.Names())}
 		}
 		chosen = t
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -28,6 +27,13 @@ The site goes to -out (default DIR/public with -site, else ./public): a new
 or empty folder, or one an earlier render wrote, of which only the files it
 listed in .fairbench-site are removed first. A folder holding other files, an
 input, the current folder and / are refused. Its index.html path is printed.
+One render at a time writes into a folder: a second render into a folder
+another is writing fails at once (exit status 2) rather than wait.
+Exit status: 0 the site was written; 2 bad usage: an unknown flag, a
+refused -out, a missing or unreadable PATH, a PATH with no dumps (nothing
+to render; -out is left as it was), an unknown -theme, or a -readme that
+is missing, not a regular file, over 16 MiB, hard-linked or without the
+markers (checked before the site is touched).
 -readme FILE also writes results.md between the lines
 <!-- fairbench:start --> and <!-- fairbench:end --> of FILE.
 
@@ -80,43 +86,54 @@ func runRender(e *env, args []string) error {
 			*out = filepath.Join(*siteDir, "public")
 		}
 	}
-	return buildSite(e, paths, *out, *title, &site, *readme)
+	var rd *render.Readme
+	if *readme != "" {
+		// Read and checked before the site is touched: a README render
+		// cannot use stops it with the site as it was.
+		var err error
+		if rd, err = render.OpenReadme(*readme); err != nil {
+			return renderErr(err)
+		}
+	}
+	return buildSite(e, paths, *out, *title, &site, rd)
+}
+
+// renderErr gives an error of package render its exit status: 2 for
+// render.ErrUsage (a refused -out, an unknown theme, a README render
+// cannot use, nothing to render), else as it is.
+func renderErr(err error) error {
+	if errors.Is(err, render.ErrUsage) {
+		return usageErr("%w", err)
+	}
+	return err
 }
 
 // renderSite parses paths and builds a site with the default settings,
 // printing the index path.
 func renderSite(e *env, paths []string, out, title string) error {
 	site := render.DefaultSite
-	return buildSite(e, paths, out, title, &site, "")
+	return buildSite(e, paths, out, title, &site, nil)
 }
 
 // buildSite reads paths a run at a time and builds the site (render.
 // BuildPaths), so that memory does not grow with the number of dumps; with
 // readme set, it copies the site's results.md into the README's table.
 // Progress goes to stderr, the index path to stdout.
-func buildSite(e *env, paths []string, out, title string, site *render.Site, readme string) error {
+func buildSite(e *env, paths []string, out, title string, site *render.Site, readme *render.Readme) error {
 	start := time.Now()
-	index, errs, err := render.BuildPaths(paths, render.Options{Out: out, Title: title, Site: site, Progress: e.stderr})
+	index, errs, err := render.BuildPaths(paths, render.Options{Out: out, Title: title, Site: site, Progress: e.stderr, Readme: readme})
 	inErr := inputErrors(e.stderr, errs)
 	if errors.Is(err, render.ErrNothingRead) && inErr != nil {
 		return inErr
 	}
 	if err != nil {
-		return err
+		return renderErr(err)
 	}
-	if readme != "" {
-		table, err := os.ReadFile(filepath.Join(out, "results.md"))
-		if err != nil {
-			return err
-		}
-		changed, err := render.RewriteReadme(readme, table)
-		if err != nil {
-			return err
-		}
-		if changed {
-			fmt.Fprintf(e.stderr, "render: wrote the results table into %s\n", readme)
+	if readme != nil {
+		if readme.Changed {
+			fmt.Fprintf(e.stderr, "render: wrote the results table into %s\n", readme.Path)
 		} else {
-			fmt.Fprintf(e.stderr, "render: %s already holds these results\n", readme)
+			fmt.Fprintf(e.stderr, "render: %s already holds these results\n", readme.Path)
 		}
 	}
 	fmt.Fprintf(e.stderr, "render: done in %s\n", time.Since(start).Round(time.Millisecond))

@@ -47,7 +47,7 @@ func TestRenderErrors(t *testing.T) {
 	}{
 		{[]string{"render"}, 2, "give at least one PATH, or -site DIR"},
 		{[]string{"render", "-site", bad}, 2, filepath.Join(bad, "site.toml") + `:3: unknown key "card.subjekt"`},
-		{[]string{"render", "-theme", "nope", "-out", t.TempDir(), filepath.Join("..", "..", "render", "testdata", "runs")}, 1, `theme "nope": no such theme`},
+		{[]string{"render", "-theme", "nope", "-out", t.TempDir(), filepath.Join("..", "..", "render", "testdata", "runs")}, 2, `theme "nope": no such theme`},
 	} {
 		_, stderr, code := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
