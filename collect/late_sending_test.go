@@ -112,8 +112,12 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 		t.Parallel()
 		l := attack(t, true, 4).Late
 		t.Logf("server stall: %+v", l)
-		if l.Workers != 4 || l.Requests < 15 || l.HeldWaitS < 0.8*l.WaitS {
-			t.Errorf("server stall: %+v, want 15 or more late, nearly all their wait held", l)
+		// The audit calls a point the target's when at least half of its
+		// late wait was held; on a busy host the client's own pauses add
+		// some unheld wait, so the test asks for a clear margin over that
+		// line, not for all of it.
+		if l.Workers != 4 || l.Requests < 15 || l.HeldWaitS < 0.65*l.WaitS {
+			t.Errorf("server stall: %+v, want 15 or more late, most of their wait held", l)
 		}
 	})
 	t.Run("client", func(t *testing.T) {

@@ -18,7 +18,8 @@ func TestNothingUsableMeasured(t *testing.T) {
 	for _, c := range []struct{ name, script, want string }{
 		{"silent", `:`, "bombardier printed no result: "},
 		{"bare result", `echo '{"result":{}}'`, "bombardier printed no result: "},
-		{"empty result", `echo '{"spec":{"numberOfConnections":4},"result":{}}'`, "bombardier reported 0 requests and no errors"},
+		{"empty result", `echo '{"spec":{"numberOfConnections":4},"result":{}}'`, "bombardier printed no result: "},
+		{"zero result", `echo '{"spec":{"numberOfConnections":4},"result":{"bytesRead":0,"bytesWritten":0,"timeTakenSeconds":1,"req1xx":0,"req2xx":0,"req3xx":0,"req4xx":0,"req5xx":0,"others":0,"rps":{"mean":0,"stddev":0,"max":0}}}'`, "bombardier reported 0 requests and no errors"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fc := newFaultCase(t, hi, "", "0s", 1, "")
