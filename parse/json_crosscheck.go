@@ -108,19 +108,21 @@ func (j *autocannonJSON) check(doc []byte) string {
 			return fmt.Sprintf("requests.total %g is not the %g responses its 1xx-5xx counts add up to: the dump was changed", total, byClass)
 		}
 	}
-	if j.Samples > 0 {
-		// Each per-second sample counts the requests of its second, so their
-		// mean times their number is the total, but for a part-second.
-		if bySample := j.Requests.mean * float64(j.Samples); far(total, bySample) && math.Abs(total-bySample) > j.Requests.max {
-			return fmt.Sprintf("requests.total %g disagrees with its %d per-second samples of mean %g (%g): the dump was changed", total, j.Samples, j.Requests.mean, bySample)
-		}
-	}
 	start, err1 := time.Parse(time.RFC3339Nano, j.Start)
 	finish, err2 := time.Parse(time.RFC3339Nano, j.Finish)
 	if err1 == nil && err2 == nil && finish.After(start) {
 		// Stamped to the millisecond; duration is rounded to 10 ms.
 		if wall := finish.Sub(start).Seconds(); far(j.Duration, wall) && math.Abs(j.Duration-wall) > 0.02 {
 			return fmt.Sprintf("duration %gs is more than %.0f%% away from the %gs between its start and finish: the dump was changed", j.Duration, windowSlack*100, wall)
+		}
+	}
+	if j.Duration > 0 && j.Requests.mean > 0 {
+		// The per-second samples' mean times the seconds run is the total,
+		// but for a part-second: autocannon's "samples" may count a last
+		// part-second its statistics leave out, so the duration is the
+		// measure of time here.
+		if bySecond := j.Requests.mean * j.Duration; far(total, bySecond) && math.Abs(total-bySecond) > j.Requests.max {
+			return fmt.Sprintf("requests.total %g disagrees with its per-second mean %g over %gs (%g): the dump was changed", total, j.Requests.mean, j.Duration, bySecond)
 		}
 	}
 	return ""

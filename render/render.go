@@ -123,13 +123,27 @@ func BuildPaths(paths []string, opt Options) (index string, readErrs []error, er
 		fmt.Fprintf(opt.Progress, "render: read %s (%s)\n", in, time.Since(start).Round(time.Millisecond))
 	}
 	if in.Measurements() == 0 {
-		if len(errs) > 0 {
-			return "", errs, ErrNothingRead
+		if onlyEmpty(errs) {
+			return "", nil, nothingToRender(paths, in.counts.runs)
 		}
-		return "", nil, nothingToRender(paths, in.counts.runs)
+		return "", errs, ErrNothingRead
 	}
 	index, err = buildInput(in, opt)
 	return index, errs, err
+}
+
+// onlyEmpty reports whether every problem reading the paths was a path
+// with no dumps in it, or a warning: nothing was unreadable, there was
+// only nothing to read.
+func onlyEmpty(errs []error) bool {
+	for _, err := range errs {
+		var empty *parse.NoDumpsError
+		var w *parse.Warning
+		if !errors.As(err, &empty) && !errors.As(err, &w) {
+			return false
+		}
+	}
+	return true
 }
 
 // nothingToRender is BuildPaths' error for paths that were read without
