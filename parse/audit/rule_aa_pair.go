@@ -11,7 +11,8 @@ import (
 )
 
 // aaFindings checks each run's A/A pair against the documented threshold
-// (Thresholds.Noise): per scenario a one-sided Welch test on logs of
+// (Thresholds.Noise): per scenario a one-sided t-test on logs (the test
+// Decide gives the pair: verdict.PairTest) of
 // "|log ratio| > log(1+Noise)", Holm-adjusted across the run's scenarios.
 // One error finding per run lists the scenarios where the twins differ by
 // more than the threshold; one warning per pair never measured together.
@@ -68,7 +69,7 @@ func aaRun(run string, pair [2]string, groups [][]*verdict.Cell, th verdict.Thre
 		if !okA || !okB {
 			continue
 		}
-		w := verdict.WelchLog(a.RPS.Values, b.RPS.Values)
+		w := verdict.PairTest(g, a, b, verdict.MetricRPS, th)
 		checks = append(checks, check{g[0].Scenario, math.Exp(w.Diff), aaExceedP(w, math.Log1p(th.Noise))})
 		dumps = append(dumps, a.Dumps()...)
 		dumps = append(dumps, b.Dumps()...)

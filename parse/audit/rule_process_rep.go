@@ -170,14 +170,8 @@ func processTests(cells []*verdict.Cell) []processTest {
 
 // meanSD is the mean and the sample standard deviation of v (len ≥ 2).
 func meanSD(v []float64) (mean, sd float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	for _, x := range v {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(v)-1))
+	mean, variance := verdict.MeanVar(v)
+	return mean, math.Sqrt(variance)
 }
 
 // scenarioRatio is the tested repetition's req/s in cell c over the median

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/fairbench/fairbench/parse"
@@ -46,6 +47,7 @@ type ScenarioVerdicts struct {
 	// ClientBound are the cells the client-saturated rule holds to "~".
 	ClientBound map[*Cell]bool
 	index       map[[2]*Cell]int
+	test        *familyTest // on Metric, for Power
 }
 
 // Rank is where the verdicts place a cell among k ranked cells: Lo = 1 +
@@ -139,18 +141,36 @@ func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound m
 			sv.Pairs = append(sv.Pairs, Verdict{Run: sv.Run, Scenario: sv.Scenario, A: a.Name, B: b.Name, CellA: a, CellB: b})
 		}
 	}
-	sv.Family = Judge(sv.Pairs, m, th, floor, bound)
+	sv.test = newFamilyTest(sv.Cells, m, th)
+	sv.Family = judge(sv.Pairs, th, floor, bound, sv.test, newFamilyTest(sv.Cells, MetricEfficiency, th))
 	sv.Ranks = ranks(sv, m, th)
 	return sv
 }
 
 // Judge decides vs as one family: each pair's CellA against its CellB on
-// metric m, Welch's t on logs, Holm over the pairs tested, a claim only
-// when the interval at the pair's Holm step clears the floor's margin. The
-// A/A pair is judged against the threshold alone, since the margin is made
-// of its own difference. Pairs that cannot be tested read "~" with their
-// reason. It returns the family's size.
+// metric m, a t-test on logs (blocked by round where the cells are one
+// run's, measured in the same rounds: MethodBlockedLog; else Welch's),
+// Holm over the pairs tested, a claim only when the interval at the pair's
+// Holm step clears the floor's margin. The A/A pair is judged against the
+// threshold alone, since the margin is made of its own difference. Pairs
+// that cannot be tested read "~" with their reason. It returns the
+// family's size.
 func Judge(vs []Verdict, m Metric, th Thresholds, floor Floor, bound map[*Cell]bool) int {
+	var cells []*Cell
+	for _, v := range vs {
+		for _, c := range []*Cell{v.CellA, v.CellB} {
+			if !slices.Contains(cells, c) {
+				cells = append(cells, c)
+			}
+		}
+	}
+	return judge(vs, th, floor, bound, newFamilyTest(cells, m, th), newFamilyTest(cells, MetricEfficiency, th))
+}
+
+// judge is Judge with the family's tests on its metric and on
+// MetricEfficiency made.
+func judge(vs []Verdict, th Thresholds, floor Floor, bound map[*Cell]bool, test, efficiencyTest *familyTest) int {
+	m := test.m
 	var tested []int
 	var ps []float64
 	var tests []Welch
@@ -176,16 +196,16 @@ func Judge(vs []Verdict, m Metric, th Thresholds, floor Floor, bound map[*Cell]b
 			// server it does not cap, so the pair is decided on that.
 			v.Metric = MetricEfficiency
 			v.Ratio = a.Efficiency.GeoMean / b.Efficiency.GeoMean
-			w := WelchLog(a.Efficiency.Values, b.Efficiency.Values)
-			v.Method, v.P = MethodWelchLog, w.p
+			w := efficiencyTest.test(a, b)
+			v.Method, v.P = efficiencyTest.method(), w.p
 			tested = append(tested, i)
 			ps = append(ps, w.p)
 			tests = append(tests, w)
 		case bound[a] && bound[b]:
 			v.Reason = ReasonClientBound
 		default:
-			w := WelchLog(a.Stat(m).Values, b.Stat(m).Values)
-			v.Method, v.P = MethodWelchLog, w.p
+			w := test.test(a, b)
+			v.Method, v.P = test.method(), w.p
 			tested = append(tested, i)
 			ps = append(ps, w.p)
 			tests = append(tests, w)

@@ -112,7 +112,7 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 			okA, _ := Testable(a, m, th)
 			okB, _ := Testable(b, m, th)
 			if okA && okB {
-				w := WelchLog(a.Stat(m).Values, b.Stat(m).Values)
+				w := PairTest(g, a, b, m, th)
 				floors[i].AADiff, floors[i].AASE = w.Diff, w.SE
 				diffs = append(diffs, w)
 			}

@@ -9,8 +9,9 @@ const powerTarget = 0.8
 // and noise.
 type Power struct {
 	N int // repetitions per cell (the median over the family's cells)
-	// Sigma is the pooled standard deviation of log throughput within a
-	// cell (≈ the relative noise of one repetition).
+	// Sigma is the noise of one repetition on log throughput as the
+	// family's test sees it: each cell's residual after its round, where
+	// the test is blocked, else its spread; root mean square over cells.
 	Sigma float64
 	// Smallest is the smallest relative difference the family could claim
 	// at its first Holm step: log(1+Smallest) = log(1+floor) + q·σ·√(2/n).
@@ -25,22 +26,21 @@ type Power struct {
 // over the pairs it tested; ok is false when fewer than two cells could be
 // tested or no pair was (both sides client-bound everywhere).
 func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
-	var ns []float64
-	var pooled, dof float64
+	var ranked []*Cell
 	for _, r := range sv.Ranks {
-		if !r.Ranked {
-			continue
+		if r.Ranked {
+			ranked = append(ranked, r.Cell)
 		}
-		v := r.Cell.Stat(sv.Metric).Values
-		_, variance := LogMeanVar(v)
-		pooled += variance * float64(len(v)-1)
-		dof += float64(len(v) - 1)
-		ns = append(ns, float64(len(v)))
 	}
-	if len(ns) < 2 || dof == 0 || sv.Family == 0 {
+	test := sv.test
+	if test == nil {
+		test = newFamilyTest(sv.Cells, sv.Metric, th)
+	}
+	sigma, n := test.sigma(ranked)
+	if len(ranked) < 2 || sv.Family == 0 || n < 2 {
 		return Power{}, false
 	}
-	p := Power{N: int(MedianOf(ns)), Sigma: math.Sqrt(pooled / dof)}
+	p := Power{N: n, Sigma: sigma}
 	m := sv.Family
 	floor := math.Log1p(sv.Floor.Value)
 	p.Smallest = math.Expm1(floor + detectable(p.N, m, p.Sigma, th.Alpha, 0.5))

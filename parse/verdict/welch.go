@@ -31,15 +31,14 @@ import (
 //     variances.
 //
 // Assumptions, stated: the log throughputs of one cell are independent and
-// roughly normal. Repetitions are interleaved in time (repetition 1 of every
-// cell, then repetition 2), so a host-wide slow spell touches every cell
-// alike and does not bias one pair; it widens both samples instead. Heavy
-// tails and a single outlier repetition inflate the variance and make the
-// test more cautious, not less; the simulation tests (verdict_sim_test.go)
-// check the family-wise false-claim rate under Gaussian noise, heavy tails,
-// one outlier, unequal variances and residuals resampled from real A/A runs.
-// A test paired by repetition would remove the shared host effect but leave
-// n−1 = 3 degrees of freedom at n = 4, too few to survive the correction.
+// roughly normal. Heavy tails and a single outlier repetition inflate the
+// variance and make the test more cautious, not less; the simulation tests
+// (verdict_sim_test.go) check the family-wise false-claim rate under
+// Gaussian noise, heavy tails, one outlier, unequal variances and residuals
+// resampled from real A/A runs. Where the cells were measured in rounds,
+// MethodBlockedLog takes the host's shared state of each round out first;
+// Welch is for cells whose rounds are not known (dumps read without
+// run.json, a repetition missing, two runs).
 const MethodWelchLog = "welch-t-log"
 
 // Welch is Welch's two-sample t-test on log values.
@@ -85,13 +84,22 @@ func (w Welch) Interval(level float64) (lo, hi float64) {
 
 // LogMeanVar is the mean and the sample variance of log v.
 func LogMeanVar(v []float64) (mean, variance float64) {
+	logs := make([]float64, len(v))
+	for i, x := range v {
+		logs[i] = math.Log(x)
+	}
+	return MeanVar(logs)
+}
+
+// MeanVar is the mean and the sample variance of v; the variance is 0 for
+// fewer than two values.
+func MeanVar(v []float64) (mean, variance float64) {
 	for _, x := range v {
-		mean += math.Log(x)
+		mean += x
 	}
 	mean /= float64(len(v))
 	for _, x := range v {
-		d := math.Log(x) - mean
-		variance += d * d
+		variance += (x - mean) * (x - mean)
 	}
 	if len(v) > 1 {
 		variance /= float64(len(v) - 1)
