@@ -263,6 +263,7 @@ func (c *collector) createRunDir() error {
 		Tools:       c.tools,
 		Isolation:   c.suite.Isolation,
 		AAPair:      c.suite.AAPair,
+		Planted:     c.suite.Planted(),
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}

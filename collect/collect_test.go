@@ -53,8 +53,10 @@ expect = { status = 200, headers = { content-type = "text/plain*" }, body = "Hi"
 func TestGateSkipsWrongBytes(t *testing.T) {
 	t.Parallel()
 	bin := buildHiServer(t)
-	// aa_pair (here only to see it carried into run.json and read back).
+	// aa_pair and planted_on (here only to see them carried into run.json
+	// and read back).
 	src := strings.Replace(strings.ReplaceAll(gateSuite, "BIN", bin), "name = \"gate\"\n", "name = \"gate\"\naa_pair = [\"good\", \"bad\"]\n", 1)
+	src = strings.Replace(src, "name = \"bad\"\n", "name = \"bad\"\nplanted_on = \"good\"\n", 1)
 	// good's packages: its module's version, read from the binary it starts.
 	src = strings.Replace(src, "name = \"good\"\n", "name = \"good\"\nruntime = \"go\"\npackages = [\"github.com/fairbench/fairbench\"]\n", 1)
 	suite, err := suite.ParseSuite([]byte(src), "gate.toml")
@@ -78,6 +80,9 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	}
 	if !slices.Equal(run.AAPair, []string{"good", "bad"}) {
 		t.Errorf("run.json aa_pair read back as %q, want [good bad]", run.AAPair)
+	}
+	if len(run.Planted) != 1 || run.Planted["bad"] != "good" {
+		t.Errorf("run.json planted read back as %v, want bad on good", run.Planted)
 	}
 	verdicts := map[string]string{}
 	for _, tr := range m.Targets {

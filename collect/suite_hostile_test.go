@@ -229,6 +229,32 @@ func TestSuiteAAPair(t *testing.T) {
 	}
 }
 
+// TestSuitePlanted checks planted_on: another target of the suite that is
+// itself no planted one, at the target's line.
+func TestSuitePlanted(t *testing.T) {
+	targets := func(a, b string) string {
+		return "name = \"x\"\n[[target]]\nname = \"a\"\nstart = [\"a\"]\n" + a +
+			"[[target]]\nname = \"b\"\nstart = [\"b\"]\n" + b + okScenario
+	}
+	for _, c := range []struct{ name, src, want string }{
+		{"itself", targets("", "planted_on = \"b\"\n"), `h.toml:8: planted_on: "b" names the target itself`},
+		{"not a target", targets("", "planted_on = \"c\"\n"), `h.toml:8: planted_on: "c" is not a target of this suite`},
+		{"planted on planted", targets("planted_on = \"b\"\n", "planted_on = \"a\"\n"), `planted_on: "b" is itself planted on another target`},
+	} {
+		_, err := suite.ParseSuite([]byte(c.src), "h.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	s, err := suite.ParseSuite([]byte(targets("", "planted_on = \"a\"\n")), "h.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Planted(); len(got) != 1 || got["b"] != "a" {
+		t.Errorf("Planted() = %v, want b on a", got)
+	}
+}
+
 // TestSuitePackages refuses a packages name that could read outside
 // node_modules, or is listed twice, at its target's packages line, and
 // takes npm names, scoped ones and Go module paths.

@@ -98,7 +98,10 @@ func TestPlantedSuite(t *testing.T) {
 		if n, err := strconv.Atoi(tg.Env["PLANT_LOOPS"]); err != nil || n <= 0 {
 			t.Errorf("%s: PLANT_LOOPS=%q, want a positive loop count", tg.Name, tg.Env["PLANT_LOOPS"])
 		}
-		tg.Env, base.Env = nil, nil
+		if tg.PlantedOn != p.base {
+			t.Errorf("%s: planted_on = %q, want %q", tg.Name, tg.PlantedOn, p.base)
+		}
+		tg.Env, base.Env, tg.PlantedOn = nil, nil, ""
 		if programKey(tg) != programKey(base) {
 			t.Errorf("%s differs from %s in more than PLANT_LOOPS: plant the cost in the base's program", tg.Name, base.Name)
 		}

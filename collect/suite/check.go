@@ -131,6 +131,7 @@ func (s *Suite) check() error {
 		s.checkLoad(e, p+".load", sc.Load, s.loadAt(p+".load", sc.Load))
 	}
 	s.checkAAPair(e, targets)
+	s.checkPlanted(e, targets)
 	s.checkResets(e) // reset.go
 	s.checkRandom(e) // gate_random.go
 	s.checkPhases(e) // phase.go
@@ -238,6 +239,26 @@ func (s *Suite) checkAAPair(e *suiteErrors, targets nameSet) {
 	for _, name := range s.AAPair {
 		if !targets.has(name) {
 			e.add("", "aa_pair", "%q is not a target of this suite", name)
+		}
+	}
+}
+
+// checkPlanted checks each target's planted_on: another target of the
+// suite, itself no planted one (a difference is planted on a base).
+func (s *Suite) checkPlanted(e *suiteErrors, targets nameSet) {
+	planted := map[string]bool{}
+	for _, t := range s.Targets {
+		planted[t.Name] = t.PlantedOn != ""
+	}
+	for i, t := range s.Targets {
+		switch base := t.PlantedOn; {
+		case base == "":
+		case base == t.Name:
+			e.add(at("target", i), "planted_on", "%q names the target itself: name the target it adds a cost to", base)
+		case !targets.has(base):
+			e.add(at("target", i), "planted_on", "%q is not a target of this suite", base)
+		case planted[base]:
+			e.add(at("target", i), "planted_on", "%q is itself planted on another target: name the base", base)
 		}
 	}
 }

@@ -107,6 +107,11 @@ type Target struct {
 	// Dir/node_modules/<name>/package.json), module paths for Go (read
 	// with `go version -m` from the artifact, or else the start command).
 	Packages []string `toml:"packages"`
+	// PlantedOn names the target this one is, plus a known cost added per
+	// request (a calibration suite: site/suites/planted.toml). Verdicts
+	// and the audit report whether the run resolved each planted
+	// difference: the host's resolving power.
+	PlantedOn string `toml:"planted_on"`
 }
 
 // Scenario is one request to measure and the response it must get.
@@ -386,4 +391,18 @@ func (s *Suite) phaseScenarios(names []string) []string {
 		return []string{s.Scenarios[0].Name}
 	}
 	return names
+}
+
+// Planted is each planted target's base (planted_on), nil when none is.
+func (s *Suite) Planted() map[string]string {
+	var out map[string]string
+	for _, t := range s.Targets {
+		if t.PlantedOn != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[t.Name] = t.PlantedOn
+		}
+	}
+	return out
 }

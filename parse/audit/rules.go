@@ -37,6 +37,15 @@ type input struct {
 	runs      map[string]*parse.Run // by ID
 	scenarios map[string]int        // run ID → its scenarios with cells
 	checked   map[string]bool       // runs whose dumps Integrity re-reads
+	decided   *verdict.Verdicts     // req/s verdicts, made on first use
+}
+
+// verdicts are the set's req/s verdicts, decided once for every rule.
+func (in *input) verdicts() *verdict.Verdicts {
+	if in.decided == nil {
+		in.decided = verdict.Decide(in.set, in.cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: in.th, AAPairs: in.opts.Pairs})
+	}
+	return in.decided
 }
 
 func newInput(set *parse.Set, opts AuditOptions) *input {
@@ -205,8 +214,11 @@ var rules = []Rule{
 	{ID: RulePower, Levels: info,
 		Doc: "The smallest difference each scenario of a run could claim, and about how many repetitions 5% and 10% need. Run more repetitions, or quiet the host, to resolve smaller differences.",
 		check: func(in *input) []Finding {
-			return powerFindings(verdict.Decide(in.set, in.cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: in.th, AAPairs: in.opts.Pairs}))
+			return powerFindings(in.verdicts())
 		}},
+	{ID: RuleResolving, Levels: anyLevel,
+		Doc:   "A calibration run (targets with planted_on: one server and copies of it with a known cost per request) states the smallest planted cost its verdicts resolved; a run of the same host with fewer repetitions or shorter windows is warned that it can miss differences of that size. An error: a copy claimed faster than its base, or twins claimed apart. Collect at the calibration's settings or above.",
+		check: func(in *input) []Finding { return resolvingFindings(in.set, in.verdicts()) }},
 	{ID: RuleDumpMissing, Levels: errorOnly,
 		Doc: "A dump run.json lists is missing or cannot be read, so its numbers cannot be checked. Restore it from a copy, or measure again.",
 		check: func(in *input) []Finding {

@@ -33,6 +33,9 @@ type Manifest struct {
 	// AAPair names two targets of the suite that are one program under two
 	// names (the suite's aa_pair): their difference is the run's noise.
 	AAPair []string `json:"aa_pair,omitempty"`
+	// Planted maps each calibration target (the suite's planted_on) to the
+	// target it is plus a known cost per request.
+	Planted map[string]string `json:"planted,omitempty"`
 	// Shard is "I/N" when the run took the I-th of N deterministic shares
 	// of the suite's targets (collect -shard).
 	Shard string `json:"shard,omitempty"`
