@@ -80,7 +80,11 @@ func resolvingSentence(r verdict.Resolving) string {
 		}
 	}
 	fmt.Fprintf(&b, "; the A/A twins were claimed apart in %d of %d scenarios", r.TwinsClaimed, r.Twins)
-	b.WriteString("; smaller differences read \"~\" at these settings: add repetitions, or quiet the host, to resolve them")
+	if math.IsNaN(r.Smallest) {
+		b.WriteString("; differences of that size read \"~\" at these settings: add repetitions, or quiet the host, to resolve them")
+	} else {
+		b.WriteString("; smaller differences read \"~\" at these settings: add repetitions, or quiet the host, to resolve them")
+	}
 	return b.String()
 }
 
