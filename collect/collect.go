@@ -24,7 +24,9 @@
 // ends runjson.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
 //
-// Collect leaves parsing, statistics and pages to packages parse and render.
+// Collect leaves running, copying and observing processes, here or over
+// SSH, to package machine, and parsing, statistics and pages to packages
+// parse and render.
 package collect
 
 import (
@@ -39,6 +41,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/loadgen"
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -104,9 +107,9 @@ type collector struct {
 	// hosts are the suite's SSH hosts. server and client are the machines
 	// targets and load tools run on: the hosts with those roles, else
 	// here, this machine, for both.
-	hosts          []*sshHost
-	here           *localMachine
-	server, client Machine
+	hosts          []*machine.SSHHost
+	here           *machine.Local
+	server, client machine.Machine
 	live           []runjson.Leftover // process groups started on hosts, not seen to end
 	rps            map[string]float64 // closed-loop req/s by dump, for the latency phase's capacity
 	// binRun names this collect's folder of {bin}s on the server
@@ -140,7 +143,7 @@ func newCollector(suite *suite.Suite, opt Options) *collector {
 	if opt.pinningRoots == (pinning.Roots{}) {
 		opt.pinningRoots = pinning.DefaultRoots
 	}
-	here := &localMachine{tools: tools, roots: opt.pinningRoots, cache: opt.buildCache}
+	here := &machine.Local{Tools: tools, Roots: opt.pinningRoots, Cache: opt.buildCache, Client: gateClient}
 	return &collector{suite: suite, opt: opt, drivers: map[string]loadgen.Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
 		here: here, server: here, client: here, binRun: randomName()}
 }
@@ -187,7 +190,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return c.dir, err
 	}
-	c.here.dir = c.bins
+	c.here.Dir = c.bins
 	defer os.RemoveAll(c.bins)
 
 	err = c.startServices(ctx)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -17,7 +18,7 @@ import (
 // AskFacts reads this machine's facts from /proc, /sys and /etc, and its
 // CPU topology. A fact that cannot be read is left empty.
 func AskFacts() runjson.Facts {
-	h, _ := askFacts(context.Background(), &localMachine{}) // local reads do not fail
+	h, _ := askFacts(context.Background(), &machine.Local{}) // local reads do not fail
 	h.Pinning = &runjson.Pinning{Topology: pinning.Read(pinning.DefaultRoots)}
 	return h
 }
@@ -25,14 +26,14 @@ func AskFacts() runjson.Facts {
 // askFacts reads the facts of m from its own /proc, /sys and /etc, here
 // or on an SSH host alike. A file that cannot be read leaves its facts
 // empty; only a machine that cannot be asked at all is an error.
-func askFacts(ctx context.Context, m Machine) (runjson.Facts, error) {
-	files, err := m.readFiles(ctx, append(slices.Clone(factFiles), hostnameFile))
+func askFacts(ctx context.Context, m machine.Machine) (runjson.Facts, error) {
+	files, err := m.ReadFiles(ctx, append(slices.Clone(factFiles), hostnameFile))
 	if err != nil {
-		return runjson.Facts{}, fmt.Errorf("host %s: facts: %w", m.name(), err)
+		return runjson.Facts{}, fmt.Errorf("host %s: facts: %w", m.Name(), err)
 	}
 	h := readFacts(func(p string) string { return files[p] })
 	h.Hostname = strings.TrimSpace(files[hostnameFile])
-	h.Arch = m.goarch()
+	h.Arch = m.GoArch()
 	return h, nil
 }
 
@@ -41,7 +42,7 @@ func askFacts(ctx context.Context, m Machine) (runjson.Facts, error) {
 // hosts the sets apply to the hosts, whose topology is not read).
 func (c *collector) localFacts(ctx context.Context) runjson.Facts {
 	h, _ := askFacts(ctx, c.here)
-	h.Pinning = &runjson.Pinning{Topology: pinning.Read(c.here.roots)}
+	h.Pinning = &runjson.Pinning{Topology: pinning.Read(c.here.Roots)}
 	if len(c.suite.Hosts) > 0 {
 		return h
 	}
@@ -145,18 +146,18 @@ var runtimeFlags = map[string]string{"go": "version", "node": "--version", "bun"
 
 // runtimeVersion asks a target's runtime ("go", "node", "bun", "deno") on
 // m for its version.
-func runtimeVersion(ctx context.Context, m Machine, t suite.Target, dir string) (runjson.Version, bool) {
+func runtimeVersion(ctx context.Context, m machine.Machine, t suite.Target, dir string) (runjson.Version, bool) {
 	argv, ok := runtimeArgv(t, dir)
 	if !ok {
 		return runjson.Version{}, false
 	}
-	v, err := m.version(ctx, argv)
+	v, err := m.Version(ctx, argv)
 	return v, err == nil
 }
 
 // askRuntimes asks the runtime of each target on m its version, which m
 // remembers, each binary once: four Go targets ask `go version` once.
-func askRuntimes(ctx context.Context, m Machine, targets []suite.Target, dir func(suite.Target) string) {
+func askRuntimes(ctx context.Context, m machine.Machine, targets []suite.Target, dir func(suite.Target) string) {
 	asked := map[string]bool{}
 	for _, t := range targets {
 		argv, ok := runtimeArgv(t, dir(t))
@@ -165,8 +166,8 @@ func askRuntimes(ctx context.Context, m Machine, targets []suite.Target, dir fun
 			continue
 		}
 		asked[key] = true
-		if v, err := m.version(ctx, argv); err == nil {
-			m.remember(t.Runtime, v)
+		if v, err := m.Version(ctx, argv); err == nil {
+			m.Remember(t.Runtime, v)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -43,15 +44,15 @@ const (
 )
 
 // speedTimer times the probe on the CPU list cpus of m, in seconds.
-type speedTimer func(ctx context.Context, m Machine, cpus string) (float64, error)
+type speedTimer func(ctx context.Context, m machine.Machine, cpus string) (float64, error)
 
 // timeSpeed runs speedScript on m, pinned to cpus.
-func timeSpeed(ctx context.Context, m Machine, cpus string) (float64, error) {
+func timeSpeed(ctx context.Context, m machine.Machine, cpus string) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := m.run(ctx, program{argv: pinned(cpus, []string{"sh", "-c", speedScript})})
+	out, err := m.Run(ctx, machine.Program{Argv: machine.Pinned(cpus, []string{"sh", "-c", speedScript})})
 	if err != nil {
-		return 0, fmt.Errorf("host speed probe%s: %v: %s", onMachine(m), err, strings.TrimSpace(string(out)))
+		return 0, fmt.Errorf("host speed probe%s: %v: %s", machine.OnMachine(m), err, strings.TrimSpace(string(out)))
 	}
 	return parseSpeed(out)
 }
@@ -108,15 +109,15 @@ func (c *collector) keepFastest(p runjson.Probe) {
 		c.atSpeed = runjson.Fastest(c.dir.Manifest().Measurements)
 	}
 	iso := c.suite.Isolation
-	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(true, c.server.name(), iso.ServerCPUs), p.ServerS)
-	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(false, c.client.name(), iso.ClientCPUs), p.ClientS)
+	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(true, c.server.Name(), iso.ServerCPUs), p.ServerS)
+	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(false, c.client.Name(), iso.ClientCPUs), p.ClientS)
 }
 
 // slowdown is how much slower than ref (fastest times by set) p ran; 0:
 // unknown.
 func (c *collector) slowdown(p runjson.Probe, ref map[string]float64) float64 {
 	mr := runjson.Measurement{HostSpeed: &runjson.HostSpeed{Before: p},
-		ServerHost: c.server.name(), ClientHost: c.client.name(),
+		ServerHost: c.server.Name(), ClientHost: c.client.Name(),
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs}
 	return mr.Slowdown(ref)
 }

@@ -23,7 +23,7 @@ type speedMemo map[string][]float64
 // slower for good is waited for in five collects at most.
 const speedRuns = 5
 
-func (c *collector) memoPath() string { return c.here.cachePath("host-speed.json") }
+func (c *collector) memoPath() string { return c.here.CachePath("host-speed.json") }
 
 // readMemo reads the memo; empty when there is none or it cannot be read.
 func (c *collector) readMemo() speedMemo {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -26,7 +27,7 @@ func TestSpeedProbeSeesASharedCPU(t *testing.T) {
 		t.Skip("taskset not installed")
 	}
 	ctx := context.Background()
-	here := &localMachine{}
+	here := &machine.Local{}
 	times := func() []float64 {
 		var out []float64
 		for range 3 {
@@ -128,7 +129,7 @@ type slowCalls struct {
 	slow []int
 }
 
-func (s *slowCalls) time(context.Context, Machine, string) (float64, error) {
+func (s *slowCalls) time(context.Context, machine.Machine, string) (float64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n++
@@ -295,7 +296,7 @@ func TestSlowStartWaitsAgainstMemo(t *testing.T) {
 	if first.Rep != 1 || first.HostSpeed.WaitedS < speedEvery.Seconds() || first.Error != "" {
 		t.Errorf("with the memo, the first turn: rep %d waited %v s, error %q; want it waited for the host and counted", first.Rep, first.HostSpeed.WaitedS, first.Error)
 	}
-	c := &collector{here: &localMachine{cache: remembered}}
+	c := &collector{here: &machine.Local{Cache: remembered}}
 	if m := c.readMemo(); len(m) != 2 || len(m[runjson.SpeedSet(true, "", "")]) != 2 || m[runjson.SpeedSet(false, "", "")][0] != 0.05 {
 		t.Errorf("memo after two collects: %v, want the server's and the client's set (unpinned) with two times each, 0.05 s first", m)
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -28,8 +29,8 @@ const statRead = 5 * time.Second
 // client's machines, with the CPU time fairbench's own processes had used
 // when it started.
 type windowStart struct {
-	machines       []Machine      // the server's, then the client's when another
-	before, after  []pinning.Stat // by machines
+	machines       []machine.Machine // the server's, then the client's when another
+	before, after  []pinning.Stat    // by machines
 	at             time.Time
 	window         float64 // seconds between the reads
 	ok             bool    // every read succeeded
@@ -39,7 +40,7 @@ type windowStart struct {
 // cpuGroup is CPU time fairbench's own work spent in a window, the machine
 // it ran on and the CPUs it was pinned to there ("": any).
 type cpuGroup struct {
-	m       Machine
+	m       machine.Machine
 	cpus    string
 	seconds float64
 }
@@ -47,7 +48,7 @@ type cpuGroup struct {
 // startWindow reads /proc/stat and fairbench's own CPU time before a
 // window; nil when /proc/stat cannot be read.
 func (c *collector) startWindow(ctx context.Context) *windowStart {
-	w := &windowStart{machines: []Machine{c.server}}
+	w := &windowStart{machines: []machine.Machine{c.server}}
 	if c.client != c.server {
 		w.machines = append(w.machines, c.client)
 	}
@@ -73,7 +74,7 @@ func (w *windowStart) end(ctx context.Context) {
 
 // readStats reads /proc/stat on each machine, all at once: two hosts cost
 // one round trip, not two.
-func readStats(ctx context.Context, ms []Machine) ([]pinning.Stat, bool) {
+func readStats(ctx context.Context, ms []machine.Machine) ([]pinning.Stat, bool) {
 	out := make([]pinning.Stat, len(ms))
 	errs := make([]error, len(ms))
 	var wg sync.WaitGroup
@@ -92,14 +93,14 @@ func readStats(ctx context.Context, ms []Machine) ([]pinning.Stat, bool) {
 }
 
 // readStat reads /proc/stat on m.
-func readStat(ctx context.Context, m Machine) (pinning.Stat, error) {
+func readStat(ctx context.Context, m machine.Machine) (pinning.Stat, error) {
 	ctx, cancel := context.WithTimeout(ctx, statRead)
 	defer cancel()
-	files, err := m.readFiles(ctx, []string{"/proc/stat"})
+	files, err := m.ReadFiles(ctx, []string{"/proc/stat"})
 	if err != nil {
 		return pinning.Stat{}, err
 	}
-	return pinning.ParseStat([]byte(files["/proc/stat"]), "/proc/stat"+onMachine(m))
+	return pinning.ParseStat([]byte(files["/proc/stat"]), "/proc/stat"+machine.OnMachine(m))
 }
 
 // endWindow returns the load on each set from the two reads; target and
@@ -128,7 +129,7 @@ func (c *collector) endWindow(w *windowStart, target, tool float64) *runjson.Int
 // as fairbench's on the set when it ran on m and may have run there (it was
 // not pinned, or pinned to CPUs the set shares). Nil when list cannot be
 // read.
-func setLoad(a, b pinning.Stat, m Machine, list string, groups []cpuGroup) *runjson.CPUSetLoad {
+func setLoad(a, b pinning.Stat, m machine.Machine, list string, groups []cpuGroup) *runjson.CPUSetLoad {
 	set, err := runjson.ParseCPUList(list)
 	if err != nil {
 		return nil

@@ -96,7 +96,7 @@ func (c *collector) preflight(ctx context.Context, targets []suite.Target, load 
 			errs = append(errs, err)
 			continue
 		}
-		v, err := c.here.version(ctx, sv.Version)
+		v, err := c.here.Version(ctx, sv.Version)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("service %s: version %q: %w", sv.Name, sv.Version, err))
 			continue
@@ -133,7 +133,7 @@ func (c *collector) checkPinning() error {
 		return nil
 	}
 	iso := c.suite.Isolation
-	fs, err := pinning.Audit(pinning.Read(c.here.roots), iso.ServerCPUs, iso.ClientCPUs)
+	fs, err := pinning.Audit(pinning.Read(c.here.Roots), iso.ServerCPUs, iso.ClientCPUs)
 	if err != nil {
 		return asUsage(fmt.Errorf("%s: isolation: %w", c.suite.File, err))
 	}
