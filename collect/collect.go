@@ -40,6 +40,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
@@ -89,9 +90,9 @@ type Options struct {
 	// runjson.Schedule), to take a run's rounds in the order of another;
 	// 0 draws one. A resumed run keeps the seed it was started with.
 	Seed int64
-	// speedTimer times the host speed probe; nil: timeSpeed. Tests give
+	// speedTimer times the host speed probe; nil: hostcheck.TimeSpeed. Tests give
 	// one that makes the host slow for a turn.
-	speedTimer speedTimer
+	speedTimer hostcheck.SpeedTimer
 }
 
 type collector struct {
@@ -120,7 +121,7 @@ type collector struct {
 	// noted; speedWaited: the waits for it so far; retaking: the turn
 	// running is taken again (host_speed.go).
 	atSpeed     map[string]float64
-	memo        speedMemo // read at the first turn of a suite with retake_slow
+	memo        hostcheck.SpeedMemo // read at the first turn of a suite with retake_slow
 	speedFailed bool
 	speedWaited time.Duration
 	retaking    bool
@@ -382,7 +383,7 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 			}
 		}
 	}
-	c.rememberSpeed() // host_speed_memo.go
+	c.rememberSpeed() // host_speed.go
 	return c.phases(ctx, ready)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
@@ -165,12 +166,12 @@ func (c *collector) measure(ctx context.Context, srv *machine.Server, t suite.Ta
 	back := c.offServerCPUs()
 	peak := srv.WatchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
-	w := c.startWindow(ctx) // interference.go
+	w := hostcheck.StartWindow(ctx, c.server, c.client, c.servicesCPU)
 	mr.Start = c.opt.Now().UTC()
 	mr.ServerHost, mr.ClientHost = srv.Host(), c.client.Name()
 	tr := c.client.RunTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
-	w.end(ctx)
+	w.End(ctx)
 	back()
 	if load.Tool == "vegeta" && ctx.Err() == nil {
 		var s schedule
@@ -184,7 +185,7 @@ func (c *collector) measure(ctx context.Context, srv *machine.Server, t suite.Ta
 		return mr, ctx.Err()
 	}
 	mr.ExitStatus, mr.ClientCPUSeconds = tr.Exit, tr.CPU
-	mr.Interference = c.endWindow(w, mr.ServerCPUSeconds, tr.CPU)
+	mr.Interference = w.Interference(c.here, c.suite.Isolation.ServerCPUs, c.suite.Isolation.ClientCPUs, mr.ServerCPUSeconds, tr.CPU)
 	switch {
 	case tr.Overran:
 		mr.Error = fmt.Sprintf("%s ran past its window (%v) + timeout + grace, %v in all: killed; its dump is kept but not counted", load.Tool, window, limit)
@@ -235,4 +236,16 @@ func replaceAll(argv []string, old, new string) []string {
 		out[i] = strings.ReplaceAll(a, old, new)
 	}
 	return out
+}
+
+// servicesCPU is the CPU seconds the services (on the server's machine)
+// have used.
+func (c *collector) servicesCPU() float64 {
+	var s float64
+	for _, rs := range c.services {
+		if rs.proc != nil {
+			s += rs.proc.CPUSeconds()
+		}
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
@@ -63,7 +64,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 		return err
 	}
 	for _, h := range c.hosts {
-		facts, err := askFacts(ctx, h)
+		facts, err := hostcheck.Facts(ctx, h)
 		if err != nil {
 			errs = append(errs, err)
 		}
