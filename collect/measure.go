@@ -24,7 +24,7 @@ import (
 const DefaultToolGrace = 30 * time.Second
 
 // rssSampleEvery is how often the server's RSS is sampled during a window
-// for its peak where the kernel cannot keep it (localGroup.watchPeak).
+// for its peak where the kernel cannot keep it (machine.Server.WatchPeak).
 const rssSampleEvery = 20 * time.Millisecond
 
 // repetition starts a fresh server for t and takes every measurement of rep

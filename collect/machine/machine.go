@@ -44,10 +44,10 @@ type Machine interface {
 	// ScratchDir makes an empty folder for rel there, owned by user when
 	// one is given and fairbench may give it away, and returns its path.
 	ScratchDir(ctx context.Context, rel, user string) (string, error)
-	// Mirror is where sync puts the local folder src: rel in the work
+	// Mirror is where Sync puts the local folder src: rel in the work
 	// folder on a host, src itself here.
 	Mirror(src, rel string) string
-	// Sync copies the local folder src to dst there (mirror's path); here,
+	// Sync copies the local folder src to dst there (Mirror's path); here,
 	// where dst is src, it does nothing.
 	Sync(ctx context.Context, src, dst string) error
 	// ReadFiles returns the text of each file there; a file that cannot
@@ -65,7 +65,7 @@ type Machine interface {
 	Remember(name string, v runjson.Version)
 	// RunTool runs a load tool's argv there, killed after limit. scratch
 	// is the local folder of the files it needs, which argv names as
-	// there (mirror's path).
+	// there (Mirror's path).
 	RunTool(ctx context.Context, argv []string, scratch, there string, limit time.Duration) ToolRun
 }
 

@@ -59,7 +59,7 @@ type SSHHost struct {
 	Track Tracker
 }
 
-// NewSSHHost prepares h; connect opens its master connection. The control
+// NewSSHHost prepares h; Connect opens its master connection. The control
 // socket lives in scratch, which must be a short path (sockets are limited
 // to about 100 bytes).
 func NewSSHHost(h suite.HostEntry, scratch string) *SSHHost {
