@@ -25,7 +25,8 @@
 // the run at once.
 //
 // Collect leaves running, copying and observing processes, here or over
-// SSH, to package machine, and parsing, statistics and pages to packages
+// SSH, to package machine; reading a host's facts, speed and interference
+// to package hostcheck; and parsing, statistics and pages to packages
 // parse and render.
 package collect
 
