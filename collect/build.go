@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -56,7 +57,7 @@ func (c *collector) buildAll(ctx context.Context, targets []suite.Target) map[st
 			defer wg.Done()
 			for _, t := range lane {
 				slots <- struct{}{}
-				steps <- fmt.Sprintf("%s: building%s (%d at a time)", t.Name, onMachine(c.server), width)
+				steps <- fmt.Sprintf("%s: building%s (%d at a time)", t.Name, machine.OnMachine(c.server), width)
 				b := c.build(ctx, t)
 				<-slots
 				mu.Lock()
@@ -126,9 +127,9 @@ func buildLanes(targets []suite.Target, dirOf func(suite.Target) string) [][]sui
 }
 
 // onlineCPUs is how many CPUs m has online, 1 when it cannot be read.
-func onlineCPUs(ctx context.Context, m Machine) int {
+func onlineCPUs(ctx context.Context, m machine.Machine) int {
 	const online = "/sys/devices/system/cpu/online"
-	files, err := m.readFiles(ctx, []string{online})
+	files, err := m.ReadFiles(ctx, []string{online})
 	if err != nil {
 		return 1
 	}
@@ -147,7 +148,7 @@ func (c *collector) build(ctx context.Context, t suite.Target) (b built) {
 	m := c.server
 	dir := c.dirOn(t)
 	if t.RemoteDir == "" { // remote_dir: the files are there already
-		if b.err = m.sync(ctx, c.targetDir(t), dir); b.err != nil {
+		if b.err = m.Sync(ctx, c.targetDir(t), dir); b.err != nil {
 			return b
 		}
 	}
@@ -158,13 +159,13 @@ func (c *collector) build(ctx context.Context, t suite.Target) (b built) {
 		}
 	case len(t.Build) > 0:
 		argv := c.expandAll(t, t.Build)
-		if out, err := m.run(ctx, program{argv: []string{"mkdir", "-p", c.binDir(t)}}); err != nil {
-			b.err = fmt.Errorf("build: make %s%s: %v\n%s", c.binDir(t), onMachine(m), err, out)
+		if out, err := m.Run(ctx, machine.Program{Argv: []string{"mkdir", "-p", c.binDir(t)}}); err != nil {
+			b.err = fmt.Errorf("build: make %s%s: %v\n%s", c.binDir(t), machine.OnMachine(m), err, out)
 			return b
 		}
 		start := time.Now()
-		if out, err := m.run(ctx, program{dir: dir, argv: argv}); err != nil {
-			b.err = fmt.Errorf("build %q in %s%s: %v\n%s", argv, dir, onMachine(m), err, out)
+		if out, err := m.Run(ctx, machine.Program{Dir: dir, Argv: argv}); err != nil {
+			b.err = fmt.Errorf("build %q in %s%s: %v\n%s", argv, dir, machine.OnMachine(m), err, out)
 			return b
 		}
 		b.seconds = time.Since(start).Seconds()
@@ -174,8 +175,8 @@ func (c *collector) build(ctx context.Context, t suite.Target) (b built) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		if b.artifact, b.err = m.size(ctx, path); b.err != nil {
-			b.err = fmt.Errorf("artifact%s: %w", onMachine(m), b.err)
+		if b.artifact, b.err = m.Size(ctx, path); b.err != nil {
+			b.err = fmt.Errorf("artifact%s: %w", machine.OnMachine(m), b.err)
 		}
 	}
 	return b

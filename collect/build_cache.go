@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
@@ -70,7 +71,7 @@ func (c *collector) cacheKey(t suite.Target) string {
 // cacheEntry is the folder of key's entry on the server machine.
 func (c *collector) cacheEntry(key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return c.server.cachePath("bin/" + hex.EncodeToString(sum[:12]))
+	return c.server.CachePath("bin/" + hex.EncodeToString(sum[:12]))
 }
 
 // cached reports whether t's build goes through the cache: its argv
@@ -88,8 +89,8 @@ func (c *collector) buildCached(ctx context.Context, t suite.Target, dir string)
 	m := c.server
 	key := c.cacheKey(t)
 	entry := c.cacheEntry(key)
-	if out, err := m.run(ctx, program{argv: []string{"mkdir", "-p", entry}}); err != nil {
-		return 0, false, fmt.Errorf("build cache: make %s%s: %v\n%s", entry, onMachine(m), err, out)
+	if out, err := m.Run(ctx, machine.Program{Argv: []string{"mkdir", "-p", entry}}); err != nil {
+		return 0, false, fmt.Errorf("build cache: make %s%s: %v\n%s", entry, machine.OnMachine(m), err, out)
 	}
 	fresh := "0"
 	if c.opt.FreshBuild {
@@ -101,14 +102,14 @@ func (c *collector) buildCached(ctx context.Context, t suite.Target, dir string)
 	}
 	argv := append([]string{"flock", entry + "/lock", "sh", "-c", buildCacheScript, "fairbench-build", entry, c.binDir(t), fresh, key}, build...)
 	start := time.Now()
-	out, err := m.run(ctx, program{dir: dir, argv: argv})
+	out, err := m.Run(ctx, machine.Program{Dir: dir, Argv: argv})
 	seconds = time.Since(start).Seconds()
 	said, rest, _ := strings.Cut(string(out), "\n")
 	if err != nil {
 		if said != "warm" && said != "cold" { // flock or sh did not start
-			return seconds, false, fmt.Errorf("build cache: flock %s%s: %v\n%s(flock(1) is in util-linux: apt-get install util-linux)", entry, onMachine(m), err, out)
+			return seconds, false, fmt.Errorf("build cache: flock %s%s: %v\n%s(flock(1) is in util-linux: apt-get install util-linux)", entry, machine.OnMachine(m), err, out)
 		}
-		return seconds, false, fmt.Errorf("build %q in %s%s: %v\n%s", build, dir, onMachine(m), err, rest)
+		return seconds, false, fmt.Errorf("build %q in %s%s: %v\n%s", build, dir, machine.OnMachine(m), err, rest)
 	}
 	return seconds, said == "warm", nil
 }
@@ -117,5 +118,5 @@ func (c *collector) buildCached(ctx context.Context, t suite.Target, dir string)
 // dir is gone; an entry in use is left alone. It is best effort: a cache
 // that cannot be pruned still serves.
 func (c *collector) pruneBuildCache(ctx context.Context) {
-	c.server.run(ctx, program{argv: []string{"sh", "-c", pruneCacheScript, "fairbench-prune", c.server.cachePath("bin")}})
+	c.server.Run(ctx, machine.Program{Argv: []string{"sh", "-c", pruneCacheScript, "fairbench-prune", c.server.CachePath("bin")}})
 }

@@ -136,7 +136,7 @@ expect = { status = 200, body = "Hi" }
 		t.Helper()
 		opt.buildCache = cache
 		c := newCollector(suite, opt)
-		c.here.dir = t.TempDir()
+		c.here.Dir = t.TempDir()
 		b := c.buildAll(ctx, suite.Targets)["hi"]
 		if b.err != nil {
 			t.Fatal(b.err)
@@ -182,7 +182,7 @@ echo 'echo whole' >> {bin}/server; chmod +x {bin}/server`
 		go func() {
 			defer wg.Done()
 			c := newCollector(suite, Options{buildCache: cache})
-			c.here.dir = t.TempDir()
+			c.here.Dir = t.TempDir()
 			for round := range 4 {
 				b := c.buildAll(ctx, suite.Targets)["slow"]
 				if b.err != nil {
@@ -221,7 +221,7 @@ func TestBuildCachePruned(t *testing.T) {
 	for _, dir := range []string{kept, gone} {
 		suite := &suite.Suite{Targets: []suite.Target{target(dir)}}
 		c := newCollector(suite, Options{buildCache: cache})
-		c.here.dir = t.TempDir()
+		c.here.Dir = t.TempDir()
 		if err := c.buildAll(ctx, suite.Targets)["t"].err; err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func TestBuildCachePruned(t *testing.T) {
 	}
 	suite := &suite.Suite{Targets: []suite.Target{target(kept)}}
 	c := newCollector(suite, Options{buildCache: cache})
-	c.here.dir = t.TempDir()
+	c.here.Dir = t.TempDir()
 	if err := c.buildAll(ctx, suite.Targets)["t"].err; err != nil {
 		t.Fatal(err)
 	}

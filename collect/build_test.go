@@ -39,7 +39,7 @@ func TestBuildsSideBySide(t *testing.T) {
 		{Name: "broken", Dir: own, Build: []string{"sh", "-c", "echo no such package >&2; exit 2"}},
 	}}
 	c := newCollector(suite, Options{buildCache: t.TempDir()})
-	c.here.dir = t.TempDir()
+	c.here.Dir = t.TempDir()
 	cpus := onlineCPUs(context.Background(), c.server)
 	start := time.Now()
 	got := c.buildAll(context.Background(), suite.Targets)

@@ -24,7 +24,10 @@
 // ends runjson.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
 //
-// Collect leaves parsing, statistics and pages to packages parse and render.
+// Collect leaves running, copying and observing processes, here or over
+// SSH, to package machine; reading a host's facts, speed and interference
+// to package hostcheck; and parsing, statistics and pages to packages
+// parse and render.
 package collect
 
 import (
@@ -38,7 +41,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -86,9 +91,9 @@ type Options struct {
 	// runjson.Schedule), to take a run's rounds in the order of another;
 	// 0 draws one. A resumed run keeps the seed it was started with.
 	Seed int64
-	// speedTimer times the host speed probe; nil: timeSpeed. Tests give
+	// speedTimer times the host speed probe; nil: hostcheck.TimeSpeed. Tests give
 	// one that makes the host slow for a turn.
-	speedTimer speedTimer
+	speedTimer hostcheck.SpeedTimer
 }
 
 type collector struct {
@@ -104,9 +109,9 @@ type collector struct {
 	// hosts are the suite's SSH hosts. server and client are the machines
 	// targets and load tools run on: the hosts with those roles, else
 	// here, this machine, for both.
-	hosts          []*sshHost
-	here           *localMachine
-	server, client Machine
+	hosts          []*machine.SSHHost
+	here           *machine.Local
+	server, client machine.Machine
 	live           []runjson.Leftover // process groups started on hosts, not seen to end
 	rps            map[string]float64 // closed-loop req/s by dump, for the latency phase's capacity
 	// binRun names this collect's folder of {bin}s on the server
@@ -117,7 +122,7 @@ type collector struct {
 	// noted; speedWaited: the waits for it so far; retaking: the turn
 	// running is taken again (host_speed.go).
 	atSpeed     map[string]float64
-	memo        speedMemo // read at the first turn of a suite with retake_slow
+	memo        hostcheck.SpeedMemo // read at the first turn of a suite with retake_slow
 	speedFailed bool
 	speedWaited time.Duration
 	retaking    bool
@@ -140,7 +145,7 @@ func newCollector(suite *suite.Suite, opt Options) *collector {
 	if opt.pinningRoots == (pinning.Roots{}) {
 		opt.pinningRoots = pinning.DefaultRoots
 	}
-	here := &localMachine{tools: tools, roots: opt.pinningRoots, cache: opt.buildCache}
+	here := &machine.Local{Tools: tools, Roots: opt.pinningRoots, Cache: opt.buildCache, Client: gateClient}
 	return &collector{suite: suite, opt: opt, drivers: map[string]loadgen.Driver{}, tools: tools, vars: map[string]string{}, rps: map[string]float64{},
 		here: here, server: here, client: here, binRun: randomName()}
 }
@@ -187,7 +192,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return c.dir, err
 	}
-	c.here.dir = c.bins
+	c.here.Dir = c.bins
 	defer os.RemoveAll(c.bins)
 
 	err = c.startServices(ctx)
@@ -380,7 +385,7 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 			}
 		}
 	}
-	c.rememberSpeed() // host_speed_memo.go
+	c.rememberSpeed() // host_speed.go
 	return c.phases(ctx, ready)
 }
 

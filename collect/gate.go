@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
@@ -44,8 +45,8 @@ func (g GateResult) Passed(scenario string) bool {
 
 // gateClient talks to targets without keep-alive surprises or redirects.
 var gateClient = &http.Client{
-	Timeout:       targetTimeout,
-	CheckRedirect: noRedirect,
+	Timeout:       machine.TargetTimeout,
+	CheckRedirect: machine.NoRedirect,
 	Transport:     &http.Transport{DisableKeepAlives: true, DisableCompression: true, DialContext: dialRecorded},
 }
 
@@ -57,7 +58,7 @@ func Gate(ctx context.Context, addr string, scenarios []suite.Scenario) GateResu
 }
 
 // gateWith is Gate through client, whose connections may start elsewhere
-// (on the client host, see viaHost). reset, when not nil, runs before the
+// (on the client host, see SSHHost.HTTPClient). reset, when not nil, runs before the
 // checks of a scenario with a reset key (reset.go); each scenario's checks
 // get their own {random} (gate_random.go).
 func gateWith(ctx context.Context, client *http.Client, addr string, scenarios []suite.Scenario, reset func(context.Context, suite.Scenario) error) GateResult {

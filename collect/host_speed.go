@@ -6,28 +6,18 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
-// The host speed probe (runjson.HostSpeed): a shell counts to
-// speedLoops on the server's CPUs and on the client's, before and after
-// each target's turn, and times itself. The run's fastest time on each
-// set is the host at speed; a turn around which the probe took
-// retake_slow times as long is taken again at once (takeTurn).
-
-// speedLoops takes dash about 250 ms on a current server core: long
-// against the clock's and a fork's jitter and against a busy neighbour's
-// spells of milliseconds (a 50 ms probe varied by ±30% on an idle VM,
-// this one by ±3%), short against a turn.
-const speedLoops = 300000
-
-// speedScript prints the clock before and after the loop, in ns, so that
-// an SSH round trip is not timed.
-var speedScript = `s=$(date +%s%N); i=0; while [ $i -lt ` + strconv.Itoa(speedLoops) + ` ]; do i=$((i+1)); done; echo $s $(date +%s%N)`
+// What a run does with the host speed probe (hostcheck.Probe), around
+// each target's turn: the run's fastest time on each set is the host at
+// speed; before a turn it waits for a slow host (beforeTurn), and a turn
+// around which the probe took retake_slow times as long, or which ran
+// beside other load, is taken again at once (takeTurn).
 
 // speedWait bounds the wait before a turn for the host to come back to
 // speed, speedBudget all such waits of a collect, and speedEvery is how
@@ -42,55 +32,12 @@ const (
 	retakeShare = 0.5
 )
 
-// speedTimer times the probe on the CPU list cpus of m, in seconds.
-type speedTimer func(ctx context.Context, m Machine, cpus string) (float64, error)
-
-// timeSpeed runs speedScript on m, pinned to cpus.
-func timeSpeed(ctx context.Context, m Machine, cpus string) (float64, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	out, err := m.run(ctx, program{argv: pinned(cpus, []string{"sh", "-c", speedScript})})
-	if err != nil {
-		return 0, fmt.Errorf("host speed probe%s: %v: %s", onMachine(m), err, strings.TrimSpace(string(out)))
-	}
-	return parseSpeed(out)
-}
-
-// parseSpeed reads the two clock readings speedScript prints.
-func parseSpeed(out []byte) (float64, error) {
-	f := strings.Fields(string(out))
-	if len(f) != 2 {
-		return 0, fmt.Errorf("host speed probe printed %q, not two clock readings", out)
-	}
-	a, err1 := strconv.ParseInt(f[0], 10, 64)
-	b, err2 := strconv.ParseInt(f[1], 10, 64)
-	if err1 != nil || err2 != nil || b <= a {
-		return 0, fmt.Errorf("host speed probe printed %q, not two rising clock readings in ns", out)
-	}
-	return float64(b-a) / 1e9, nil
-}
-
-// speedProbe times the probe on the server's CPUs and the client's, at
-// once when they are different sets; once, for both, when they are the
-// same. A probe that fails leaves 0 and is noted once per run.
+// speedProbe times the probe on the server's CPUs and the client's
+// (hostcheck.Probe). A probe that fails leaves 0 and is noted once per
+// run.
 func (c *collector) speedProbe(ctx context.Context) runjson.Probe {
 	iso := c.suite.Isolation
-	timer := c.opt.speedTimer
-	if timer == nil {
-		timer = timeSpeed
-	}
-	var p runjson.Probe
-	var errs [2]error
-	if c.server == c.client && iso.ServerCPUs == iso.ClientCPUs {
-		p.ServerS, errs[0] = timer(ctx, c.server, iso.ServerCPUs)
-		p.ClientS = p.ServerS
-	} else {
-		var wg sync.WaitGroup
-		wg.Add(2)
-		go func() { defer wg.Done(); p.ServerS, errs[0] = timer(ctx, c.server, iso.ServerCPUs) }()
-		go func() { defer wg.Done(); p.ClientS, errs[1] = timer(ctx, c.client, iso.ClientCPUs) }()
-		wg.Wait()
-	}
+	p, errs := hostcheck.Probe(ctx, c.opt.speedTimer, c.server, c.client, iso.ServerCPUs, iso.ClientCPUs)
 	for _, err := range errs {
 		if err != nil && ctx.Err() == nil && !c.speedFailed {
 			c.speedFailed = true
@@ -108,22 +55,31 @@ func (c *collector) keepFastest(p runjson.Probe) {
 		c.atSpeed = runjson.Fastest(c.dir.Manifest().Measurements)
 	}
 	iso := c.suite.Isolation
-	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(true, c.server.name(), iso.ServerCPUs), p.ServerS)
-	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(false, c.client.name(), iso.ClientCPUs), p.ClientS)
+	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(true, c.server.Name(), iso.ServerCPUs), p.ServerS)
+	runjson.KeepFastest(c.atSpeed, runjson.SpeedSet(false, c.client.Name(), iso.ClientCPUs), p.ClientS)
 }
 
 // slowdown is how much slower than ref (fastest times by set) p ran; 0:
 // unknown.
 func (c *collector) slowdown(p runjson.Probe, ref map[string]float64) float64 {
 	mr := runjson.Measurement{HostSpeed: &runjson.HostSpeed{Before: p},
-		ServerHost: c.server.name(), ClientHost: c.client.name(),
+		ServerHost: c.server.Name(), ClientHost: c.client.Name(),
 		ServerCPUList: c.suite.Isolation.ServerCPUs, ClientCPUList: c.suite.Isolation.ClientCPUs}
 	return mr.Slowdown(ref)
 }
 
+// rememberSpeed adds this collect's fastest times to the memo on disk
+// (hostcheck.SpeedMemo), for a suite that retakes slow turns.
+func (c *collector) rememberSpeed() {
+	if c.suite.Isolation.RetakeSlow <= 0 || len(c.atSpeed) == 0 {
+		return
+	}
+	hostcheck.RememberSpeed(hostcheck.MemoPath(c.here), c.atSpeed)
+}
+
 // beforeTurn probes the host before a turn. Where the suite retakes slow
 // turns and the probe ran retake_slow times as long as its fastest, in
-// this run or in this machine's last collects (speedMemo), it waits for
+// this run or in this machine's last collects (hostcheck.SpeedMemo), it waits for
 // the host to come back to speed, probing every speedEvery, at most
 // speedWait: the turn then runs at speed and is not taken again.
 func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duration) {
@@ -133,11 +89,11 @@ func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duratio
 		return p, 0
 	}
 	if c.memo == nil {
-		c.memo = c.readMemo()
+		c.memo = hostcheck.ReadSpeedMemo(hostcheck.MemoPath(c.here))
 	}
 	start := time.Now()
 	defer func() { c.speedWaited += time.Since(start) }()
-	for s := c.slowdown(p, c.reference()); s >= limit && ctx.Err() == nil; s = c.slowdown(p, c.reference()) {
+	for s := c.slowdown(p, c.memo.Reference(c.atSpeed)); s >= limit && ctx.Err() == nil; s = c.slowdown(p, c.memo.Reference(c.atSpeed)) {
 		waited := time.Since(start)
 		if waited >= speedWait {
 			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects) after a wait of %v: the turn runs now", s, waited.Round(time.Second))
@@ -166,7 +122,7 @@ func (c *collector) afterTurn(ctx context.Context, t suite.Target, first int, be
 		for i := range m.Measurements {
 			mr := &m.Measurements[i]
 			if mr.Target == t.Name && mr.Order > first && mr.Phase == "" {
-				mr.HostSpeed = &runjson.HostSpeed{Before: before, After: after, WaitedS: round3(waited.Seconds()), Retake: retake}
+				mr.HostSpeed = &runjson.HostSpeed{Before: before, After: after, WaitedS: hostcheck.Round3(waited.Seconds()), Retake: retake}
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -15,20 +16,20 @@ import (
 // on -resume; the boot id and start time recorded with it keep a reboot or
 // a reused number from ending something else.
 
-// started records a process group fairbench started on a host.
-func (c *collector) started(l runjson.Leftover) {
+// Started records a process group fairbench started on a host.
+func (c *collector) Started(l runjson.Leftover) {
 	c.live = append(c.live, l)
 	c.saveLive()
 }
 
-// ended forgets a process group seen to end.
-func (c *collector) ended(l runjson.Leftover) {
+// Ended forgets a process group seen to end.
+func (c *collector) Ended(l runjson.Leftover) {
 	c.live = slices.DeleteFunc(c.live, func(x runjson.Leftover) bool { return x.Host == l.Host && x.Group == l.Group })
 	c.saveLive()
 }
 
-// unended keeps a process group that could not be ended, and says so.
-func (c *collector) unended(l runjson.Leftover, err error) {
+// Unended keeps a process group that could not be ended, and says so.
+func (c *collector) Unended(l runjson.Leftover, err error) {
 	if !slices.ContainsFunc(c.live, func(x runjson.Leftover) bool { return x.Host == l.Host && x.Group == l.Group }) {
 		c.live = append(c.live, l)
 		c.saveLive()
@@ -44,15 +45,15 @@ func (c *collector) saveLive() {
 
 // endLeftovers ends, over a fresh connection, the groups still recorded
 // on h (every host when h is nil).
-func (c *collector) endLeftovers(ctx context.Context, h *sshHost) {
+func (c *collector) endLeftovers(ctx context.Context, h *machine.SSHHost) {
 	for _, l := range slices.Clone(c.live) {
 		host := c.hostNamed(l.Host)
 		if host == nil || (h != nil && host != h) {
 			continue
 		}
 		c.opt.Progress.Step(fmt.Sprintf("host %s: ending %s (process group %d) left running", l.Host, l.What, l.Group), 0)
-		if _, err := host.fresh(ctx, killGroupScript(l.Group, l.BootID, l.Start)); err == nil {
-			c.ended(l)
+		if host.EndLeftover(ctx, l) == nil {
+			c.Ended(l)
 		}
 	}
 }

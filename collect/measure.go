@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
@@ -22,7 +24,7 @@ import (
 const DefaultToolGrace = 30 * time.Second
 
 // rssSampleEvery is how often the server's RSS is sampled during a window
-// for its peak where the kernel cannot keep it (localGroup.watchPeak).
+// for its peak where the kernel cannot keep it (machine.Server.WatchPeak).
 const rssSampleEvery = 20 * time.Millisecond
 
 // repetition starts a fresh server for t and takes every measurement of rep
@@ -82,7 +84,7 @@ func (c *collector) turn(ctx context.Context, t suite.Target, rep int, todo []su
 // target in progress and errors, reps is "<rep>/<of>". It returns the
 // measurement's record, and an error when one could not be kept or the
 // server exited.
-func (c *collector) take(ctx context.Context, srv *Server, t suite.Target, sc suite.Scenario, folder, what string, rep int, reps string, load suite.Load, set func(*runjson.Measurement)) (runjson.Measurement, error) {
+func (c *collector) take(ctx context.Context, srv *machine.Server, t suite.Target, sc suite.Scenario, folder, what string, rep int, reps string, load suite.Load, set func(*runjson.Measurement)) (runjson.Measurement, error) {
 	var mr runjson.Measurement
 	for _, warmup := range []bool{true, false} {
 		window, step, during := load.Duration.Std(), "rep", what
@@ -102,7 +104,7 @@ func (c *collector) take(ctx context.Context, srv *Server, t suite.Target, sc su
 			return mr, err
 		}
 		if srv.Exited() {
-			return mr, fmt.Errorf("%s exited during %s: %s", t.Name, during, srv.exitReason(ctx))
+			return mr, fmt.Errorf("%s exited during %s: %s", t.Name, during, srv.ExitReason(ctx))
 		}
 	}
 	return mr, nil
@@ -122,7 +124,7 @@ func (c *collector) reps() int {
 // dumps/<target>/<folder>. The record is returned for the caller to
 // complete and add to run.json; an interrupted run stores nothing. For
 // vegeta the dump is its two reports (vegetaReports).
-func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc suite.Scenario, folder string, rep int, warmup bool, load suite.Load) (runjson.Measurement, error) {
+func (c *collector) measure(ctx context.Context, srv *machine.Server, t suite.Target, sc suite.Scenario, folder string, rep int, warmup bool, load suite.Load) (runjson.Measurement, error) {
 	d := c.drivers[load.Tool]
 	window := load.Duration.Std()
 	if warmup {
@@ -132,9 +134,9 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return runjson.Measurement{}, err
 	}
-	tool := c.client.tool(load.Tool)
+	tool := c.client.Tool(load.Tool)
 	req := sc.Request
-	if c.client.name() != "" && req.BodyPath != "" {
+	if c.client.Name() != "" && req.BodyPath != "" {
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
 		if err := machine.WriteFileAtomic(body, []byte(req.Body)); err != nil {
@@ -146,10 +148,10 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	if err != nil {
 		return runjson.Measurement{}, err
 	}
-	argv = pinned(c.suite.Isolation.ClientCPUs, argv)
+	argv = machine.Pinned(c.suite.Isolation.ClientCPUs, argv)
 	c.order++
 	// What the client machine runs, with its own copy of the scratch folder.
-	there := c.client.mirror(scratch, "scratch/"+strconv.Itoa(c.order))
+	there := c.client.Mirror(scratch, "scratch/"+strconv.Itoa(c.order))
 	argv = replaceAll(argv, scratch, there)
 	mr := runjson.Measurement{
 		Target: t.Name, Scenario: sc.Name, Rep: rep, Warmup: warmup, Order: c.order,
@@ -162,14 +164,14 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	// The tool stops by itself after its window; the context bounds a hang.
 	limit := window + load.Timeout.Std() + c.opt.ToolGrace
 	back := c.offServerCPUs()
-	peak := srv.group.watchPeak(rssSampleEvery)
+	peak := srv.WatchPeak(rssSampleEvery)
 	serverCPU := srv.CPUSeconds()
-	w := c.startWindow(ctx) // interference.go
+	w := hostcheck.StartWindow(ctx, c.server, c.client, c.servicesCPU)
 	mr.Start = c.opt.Now().UTC()
-	mr.ServerHost, mr.ClientHost = srv.group.host(), c.client.name()
-	tr := c.client.runTool(ctx, argv, scratch, there, limit)
+	mr.ServerHost, mr.ClientHost = srv.Host(), c.client.Name()
+	tr := c.client.RunTool(ctx, argv, scratch, there, limit)
 	mr.End = c.opt.Now().UTC()
-	w.end(ctx)
+	w.End(ctx)
 	back()
 	if load.Tool == "vegeta" && ctx.Err() == nil {
 		var s schedule
@@ -182,21 +184,21 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 	if ctx.Err() != nil {
 		return mr, ctx.Err()
 	}
-	mr.ExitStatus, mr.ClientCPUSeconds = tr.exit, tr.cpu
-	mr.Interference = c.endWindow(w, mr.ServerCPUSeconds, tr.cpu)
+	mr.ExitStatus, mr.ClientCPUSeconds = tr.Exit, tr.CPU
+	mr.Interference = w.Interference(c.here, c.suite.Isolation.ServerCPUs, c.suite.Isolation.ClientCPUs, mr.ServerCPUSeconds, tr.CPU)
 	switch {
-	case tr.overran:
+	case tr.Overran:
 		mr.Error = fmt.Sprintf("%s ran past its window (%v) + timeout + grace, %v in all: killed; its dump is kept but not counted", load.Tool, window, limit)
-	case tr.err != nil:
-		mr.Error = fmt.Sprintf("%s: %v; its dump is kept but not counted", load.Tool, tr.err)
+	case tr.Err != nil:
+		mr.Error = fmt.Sprintf("%s: %v; its dump is kept but not counted", load.Tool, tr.Err)
 	}
 	if srv.Exited() {
-		mr.Error = fmt.Sprintf("%s exited during the window: %s", t.Name, srv.exitReason(ctx))
+		mr.Error = fmt.Sprintf("%s exited during the window: %s", t.Name, srv.ExitReason(ctx))
 	}
 	if mr.Error == "" {
-		mr.Error = countProblem(load.Tool, tr.stdout) // usable.go
+		mr.Error = countProblem(load.Tool, tr.Stdout) // usable.go
 	}
-	stdout, stderr := bytes.NewBuffer(tr.stdout), bytes.NewBuffer(tr.stderr)
+	stdout, stderr := bytes.NewBuffer(tr.Stdout), bytes.NewBuffer(tr.Stderr)
 	base := c.dumpBase(t.Name, folder, rep, warmup)
 	mr.Dump = base + ".txt"
 	if mr.SHA256, err = c.dir.WriteDump(mr.Dump, stdout.Bytes()); err != nil {
@@ -212,7 +214,7 @@ func (c *collector) measure(ctx context.Context, srv *Server, t suite.Target, sc
 }
 
 // offServerCPUs keeps fairbench off the server's CPUs for a window
-// (keepOff) when the server runs here and the suite pins both the server
+// (machine.KeepOff) when the server runs here and the suite pins both the server
 // and the load tool (whose taskset then sets its own CPUs whatever it
 // inherits); the returned function undoes it.
 func (c *collector) offServerCPUs() func() {
@@ -220,36 +222,30 @@ func (c *collector) offServerCPUs() func() {
 	if c.server != c.here || iso.ServerCPUs == "" || iso.ClientCPUs == "" {
 		return func() {}
 	}
-	return keepOff(iso.ServerCPUs)
-}
-
-// toolRun is what one run of a load tool left.
-type toolRun struct {
-	stdout, stderr []byte
-	exit           int     // -1: killed by a signal
-	cpu            float64 // user+system seconds of the tool
-	overran        bool    // killed past its limit
-	err            error   // why it failed, if it did
-}
-
-// runTool runs argv here, in a process group of its own killed after
-// limit; the scratch folder argv names is here already.
-func (l *localMachine) runTool(ctx context.Context, argv []string, _, _ string, limit time.Duration) toolRun {
-	rctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	cmd := machine.Command(rctx, argv)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	tr := toolRun{err: cmd.Run()}
-	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
-	tr.overran = rctx.Err() == context.DeadlineExceeded
-	if cmd.ProcessState != nil {
-		tr.exit = cmd.ProcessState.ExitCode()
-		tr.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
-	}
-	return tr
+	return machine.KeepOff(iso.ServerCPUs)
 }
 
 func (c *collector) addMeasurement(mr runjson.Measurement) error {
 	return c.dir.Update(func(m *runjson.Manifest) { m.Measurements = append(m.Measurements, mr) })
+}
+
+// replaceAll replaces old by new in every argument.
+func replaceAll(argv []string, old, new string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, old, new)
+	}
+	return out
+}
+
+// servicesCPU is the CPU seconds the services (on the server's machine)
+// have used.
+func (c *collector) servicesCPU() float64 {
+	var s float64
+	for _, rs := range c.services {
+		if rs.proc != nil {
+			s += rs.proc.CPUSeconds()
+		}
+	}
+	return s
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -17,7 +18,7 @@ import (
 // module list the built binary carries (`go version -m`), the binary being
 // the target's artifact or else its start command. A package that cannot
 // be read is recorded with an empty version, and why in errs.
-func packageVersions(ctx context.Context, m Machine, t suite.Target, dir string) (pkgs []runjson.Package, errs []error) {
+func packageVersions(ctx context.Context, m machine.Machine, t suite.Target, dir string) (pkgs []runjson.Package, errs []error) {
 	if len(t.Packages) == 0 {
 		return nil, nil
 	}
@@ -51,9 +52,9 @@ func packageVersions(ctx context.Context, m Machine, t suite.Target, dir string)
 }
 
 // nodePackage reads the version field of dir/node_modules/name/package.json.
-func nodePackage(ctx context.Context, m Machine, dir, name string) (version, source string, err error) {
+func nodePackage(ctx context.Context, m machine.Machine, dir, name string) (version, source string, err error) {
 	source = path.Join("node_modules", name, "package.json")
-	out, err := m.run(ctx, program{dir: dir, argv: []string{"cat", source}})
+	out, err := m.Run(ctx, machine.Program{Dir: dir, Argv: []string{"cat", source}})
 	if err != nil {
 		return "", source, fmt.Errorf("read %s in %s: %v: install the target's packages (npm ci)", source, dir, err)
 	}
@@ -72,7 +73,7 @@ func nodePackage(ctx context.Context, m Machine, dir, name string) (version, sou
 
 // goModules asks `go version -m` for the modules the target's binary was
 // built with, by module path; the main module is listed too.
-func goModules(ctx context.Context, m Machine, t suite.Target, dir string) (map[string]string, string, error) {
+func goModules(ctx context.Context, m machine.Machine, t suite.Target, dir string) (map[string]string, string, error) {
 	bin := t.Artifact
 	if bin == "" && len(t.Start) > 0 {
 		bin = t.Start[0]
@@ -81,7 +82,7 @@ func goModules(ctx context.Context, m Machine, t suite.Target, dir string) (map[
 	if bin == "" {
 		return nil, source, fmt.Errorf("no binary to ask: give the target an artifact")
 	}
-	out, err := m.run(ctx, program{dir: dir, argv: []string{"go", "version", "-m", bin}})
+	out, err := m.Run(ctx, machine.Program{Dir: dir, Argv: []string{"go", "version", "-m", bin}})
 	if err != nil {
 		return nil, source, fmt.Errorf("%s: %v\n%s", source, err, out)
 	}

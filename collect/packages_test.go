@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -37,7 +38,7 @@ func TestPackageVersionsGo(t *testing.T) {
 	}
 	want = append(want, runjson.Package{Name: "example.com/absent", Source: "go version -m " + bin})
 	target := suite.Target{Name: "fb", Runtime: "go", Artifact: bin, Packages: append(mods, "example.com/absent")}
-	got, errs := packageVersions(context.Background(), &localMachine{}, target, root)
+	got, errs := packageVersions(context.Background(), &machine.Local{}, target, root)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("packages\n got %+v\nwant %+v", got, want)
 	}
@@ -65,7 +66,7 @@ func TestPackageVersionsNode(t *testing.T) {
 		}
 	}
 	target := suite.Target{Name: "nest", Runtime: "bun", Packages: []string{"@nestjs/core", "express", "absent", "broken"}}
-	got, errs := packageVersions(context.Background(), &localMachine{}, target, dir)
+	got, errs := packageVersions(context.Background(), &machine.Local{}, target, dir)
 	want := []runjson.Package{
 		{Name: "@nestjs/core", Version: "12.5.1", Source: "node_modules/@nestjs/core/package.json"},
 		{Name: "express", Version: "5.3.0", Source: "node_modules/express/package.json"},
@@ -79,7 +80,7 @@ func TestPackageVersionsNode(t *testing.T) {
 		!strings.Contains(errs[1].Error(), "package broken: node_modules/broken/package.json") {
 		t.Errorf("errors %v, want the absent and the broken package named", errs)
 	}
-	if got, errs := packageVersions(context.Background(), &localMachine{}, suite.Target{Runtime: "node"}, dir); got != nil || errs != nil {
+	if got, errs := packageVersions(context.Background(), &machine.Local{}, suite.Target{Runtime: "node"}, dir); got != nil || errs != nil {
 		t.Errorf("no packages named: got %v, %v, want nothing", got, errs)
 	}
 }

@@ -173,7 +173,7 @@ func (c *collector) clientCPUCount() int {
 		}
 	}
 	m := c.dir.Manifest()
-	if name := c.client.name(); name != "" {
+	if name := c.client.Name(); name != "" {
 		for _, h := range m.Hosts {
 			if h.Name == name {
 				return h.Facts.Threads

@@ -130,9 +130,9 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newCollector(&suite.Suite{}, Options{})
-	tr := c.client.runTool(ctx, argv, scratch, scratch, 30*time.Second)
-	if tr.err != nil {
-		t.Fatalf("%q: %v\n%s", argv, tr.err, tr.stderr)
+	tr := c.client.RunTool(ctx, argv, scratch, scratch, 30*time.Second)
+	if tr.Err != nil {
+		t.Fatalf("%q: %v\n%s", argv, tr.Err, tr.Stderr)
 	}
 	results := loadgen.VegetaResults(scratch)
 	kept, err := os.ReadFile(results)
@@ -144,8 +144,8 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, s := c.vegetaReports(ctx, v.Path, results, scratch, 50, 4, 30*time.Second, tr)
-	if got.err != nil {
-		t.Fatal(got.err)
+	if got.Err != nil {
+		t.Fatal(got.Err)
 	}
 	var want []byte
 	for _, a := range loadgen.VegetaReportArgvs(v.Path, copied) {
@@ -155,8 +155,8 @@ func TestVegetaReportsKeptAndResultsRemoved(t *testing.T) {
 		}
 		want = append(want, out...)
 	}
-	if !bytes.Equal(got.stdout, want) {
-		t.Errorf("dump differs from vegeta's two reports:\n%s\nwant:\n%s", got.stdout, want)
+	if !bytes.Equal(got.Stdout, want) {
+		t.Errorf("dump differs from vegeta's two reports:\n%s\nwant:\n%s", got.Stdout, want)
 	}
 	if _, err := os.Stat(results); !os.IsNotExist(err) {
 		t.Errorf("results stream %s still there (err %v)", results, err)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
@@ -96,7 +97,7 @@ func (c *collector) preflight(ctx context.Context, targets []suite.Target, load 
 			errs = append(errs, err)
 			continue
 		}
-		v, err := c.here.version(ctx, sv.Version)
+		v, err := c.here.Version(ctx, sv.Version)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("service %s: version %q: %w", sv.Name, sv.Version, err))
 			continue
@@ -133,7 +134,7 @@ func (c *collector) checkPinning() error {
 		return nil
 	}
 	iso := c.suite.Isolation
-	fs, err := pinning.Audit(pinning.Read(c.here.roots), iso.ServerCPUs, iso.ClientCPUs)
+	fs, err := pinning.Audit(pinning.Read(c.here.Roots), iso.ServerCPUs, iso.ClientCPUs)
 	if err != nil {
 		return asUsage(fmt.Errorf("%s: isolation: %w", c.suite.File, err))
 	}
@@ -165,4 +166,21 @@ func lookCommand(who, key string, argv []string) error {
 		return fmt.Errorf("%s: %s: %s not found on PATH: %s", who, key, argv[0], hint)
 	}
 	return nil
+}
+
+// localFacts are this machine's facts with its topology and, when the
+// suite runs here, the audit of the suite's [isolation] on it (with SSH
+// hosts the sets apply to the hosts, whose topology is not read).
+func (c *collector) localFacts(ctx context.Context) runjson.Facts {
+	h, _ := hostcheck.Facts(ctx, c.here)
+	h.Pinning = &runjson.Pinning{Topology: pinning.Read(c.here.Roots)}
+	if len(c.suite.Hosts) > 0 {
+		return h
+	}
+	p := h.Pinning
+	p.ServerCPUs, p.ClientCPUs = c.suite.Isolation.ServerCPUs, c.suite.Isolation.ClientCPUs
+	p.Findings, _ = pinning.Audit(p.Topology, p.ServerCPUs, p.ClientCPUs) // a usage error stopped the run in preflight
+	p.Forced = c.opt.ForcePinning && pinning.Problem(p.Findings)
+	p.Findings = append(p.Findings, pinning.Machine(p.Topology, p.ServerCPUs, p.ClientCPUs)...)
+	return h
 }

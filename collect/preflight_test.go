@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -69,7 +70,7 @@ func TestPortTakenNamesHolder(t *testing.T) {
 	}
 	defer l.Close()
 	port := l.Addr().(*net.TCPAddr).Port
-	_, err = StartServer(suite.Target{Name: "a", Start: []string{"/bin/true"}}, "", port, "")
+	_, err = machine.StartServer(context.Background(), &machine.Local{}, suite.Target{Name: "a", Start: []string{"/bin/true"}}, "", port, "")
 	if err == nil {
 		t.Fatal("a server started on a taken port")
 	}
@@ -95,7 +96,7 @@ func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "bun"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	v, ok := runtimeVersion(context.Background(), &localMachine{}, suite.Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
+	v, ok := runtimeVersion(context.Background(), &machine.Local{}, suite.Target{Runtime: "bun", Start: []string{"node_modules/.bin/bun", "app.js"}}, dir)
 	if !ok || v.Version != "9.9.9-own" || v.Path != filepath.Join(bin, "bun") {
 		t.Errorf("runtimeVersion = %+v, %v; want the target's own bun asked", v, ok)
 	}
@@ -103,13 +104,13 @@ func TestRuntimeVersionAsksTheTargetsOwnBinary(t *testing.T) {
 
 // versionCounter is a machine that counts the versions asked of it.
 type versionCounter struct {
-	Machine
+	machine.Machine
 	asked [][]string
 }
 
-func (m *versionCounter) version(ctx context.Context, argv []string) (runjson.Version, error) {
+func (m *versionCounter) Version(ctx context.Context, argv []string) (runjson.Version, error) {
 	m.asked = append(m.asked, argv)
-	return m.Machine.version(ctx, argv)
+	return m.Machine.Version(ctx, argv)
 }
 
 // TestRuntimeAskedOnce: targets on one runtime binary ask it once, and
@@ -120,7 +121,7 @@ func TestRuntimeAskedOnce(t *testing.T) {
 		t.Skip("no go on PATH")
 	}
 	tools := map[string]runjson.Version{}
-	m := &versionCounter{Machine: &localMachine{tools: tools}}
+	m := &versionCounter{Machine: &machine.Local{Tools: tools}}
 	targets := []suite.Target{{Name: "a", Runtime: "go"}, {Name: "b", Runtime: "go"}, {Name: "c", Runtime: "go"}, {Name: "d", Runtime: "bun", Start: []string{"/nonexistent/bun"}}, {Name: "e"}}
 	askRuntimes(context.Background(), m, targets, func(suite.Target) string { return "" })
 	if want := [][]string{{"go", "version"}, {"/nonexistent/bun", "--version"}}; !slices.EqualFunc(m.asked, want, slices.Equal) {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 )
 
@@ -13,7 +14,7 @@ import (
 // on the server machine: what start, env and the artifact name. A build
 // through the cache (build_cache.go) fills it with a copy of its entry.
 func (c *collector) binDir(t suite.Target) string {
-	return c.server.path("bin/" + c.binRun + "/" + t.Name)
+	return c.server.Path("bin/" + c.binRun + "/" + t.Name)
 }
 
 // randomName names a collect's folder of {bin}s on the server machine,
@@ -26,14 +27,14 @@ func randomName() string { return fmt.Sprintf("%016x", rand.Uint64()) }
 func (c *collector) removeBins() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c.server.run(ctx, program{argv: []string{"rm", "-rf", c.server.path("bin/" + c.binRun)}})
+	c.server.Run(ctx, machine.Program{Argv: []string{"rm", "-rf", c.server.Path("bin/" + c.binRun)}})
 }
 
 // dirOn is where t's files are on the server machine: its remote_dir, or
 // where they are copied to (here: where they are).
 func (c *collector) dirOn(t suite.Target) string {
 	if t.RemoteDir != "" {
-		return c.server.path(t.RemoteDir)
+		return c.server.Path(t.RemoteDir)
 	}
-	return c.server.mirror(c.targetDir(t), "targets/"+t.Name)
+	return c.server.Mirror(c.targetDir(t), "targets/"+t.Name)
 }

@@ -172,7 +172,7 @@ func TestRemoteCollect(t *testing.T) {
 		if mr.ServerHost != "server" || mr.ClientHost != "client" {
 			t.Errorf("%s rep %d: ran on %q → %q", mr.Scenario, mr.Rep, mr.ClientHost, mr.ServerHost)
 		}
-		// /proc/stat is read on both hosts through ssh (interference.go).
+		// /proc/stat is read on both hosts through ssh (hostcheck.Window).
 		if in := mr.Interference; in == nil || in.Server == nil || in.Client == nil || in.Server.CapacityS < 1 || in.Client.CapacityS < 1 || in.Server.OursS < mr.ServerCPUSeconds-0.001 {
 			t.Errorf("%s rep %d: interference %+v, server %+v, client %+v", mr.Scenario, mr.Rep, in, in.Server, in.Client)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -25,8 +26,8 @@ const commandProbe = 10 * time.Second
 // runningService is a started service.
 type runningService struct {
 	suite.Service
-	m       Machine // the server machine, where it runs
-	proc    *Server
+	m       machine.Machine // the server machine, where it runs
+	proc    *machine.Server
 	port    int
 	scratch string
 	dir     string // where its argvs run, on its machine
@@ -40,31 +41,31 @@ func (c *collector) startService(ctx context.Context, sv suite.Service) (*runnin
 	m := c.server
 	rec := runjson.Service{Name: sv.Name}
 	rs := &runningService{Service: sv, m: m}
-	v := m.tool(sv.Name)
+	v := m.Tool(sv.Name)
 	if v.Path == "" {
 		var err error
-		if v, err = m.version(ctx, sv.Version); err != nil {
-			return nil, rec, fmt.Errorf("service %s: version %q%s: %w", sv.Name, sv.Version, onMachine(m), err)
+		if v, err = m.Version(ctx, sv.Version); err != nil {
+			return nil, rec, fmt.Errorf("service %s: version %q%s: %w", sv.Name, sv.Version, machine.OnMachine(m), err)
 		}
-		m.remember(sv.Name, v)
+		m.Remember(sv.Name, v)
 	}
 	rec.Version = v.Version
 	var err error
-	if rs.port, err = m.claimPort(ctx, sv.Port); err != nil {
+	if rs.port, err = m.ClaimPort(ctx, sv.Port); err != nil {
 		return nil, rec, fmt.Errorf("service %s: %w", sv.Name, err)
 	}
 	rec.Port = rs.port
-	if rs.scratch, err = m.scratchDir(ctx, "services/"+sv.Name, sv.User); err != nil {
-		return nil, rec, fmt.Errorf("service %s: scratch folder%s: %w", sv.Name, onMachine(m), err)
+	if rs.scratch, err = m.ScratchDir(ctx, "services/"+sv.Name, sv.User); err != nil {
+		return nil, rec, fmt.Errorf("service %s: scratch folder%s: %w", sv.Name, machine.OnMachine(m), err)
 	}
 	src := c.serviceDir(sv)
-	dir := m.mirror(src, "")
+	dir := m.Mirror(src, "")
 	if sv.Dir != "" {
-		dir = m.mirror(src, "services/"+sv.Name+"-files")
-		if m.name() != "" {
-			c.opt.Progress.Step("service "+sv.Name+": copying to host "+m.name(), 0)
+		dir = m.Mirror(src, "services/"+sv.Name+"-files")
+		if m.Name() != "" {
+			c.opt.Progress.Step("service "+sv.Name+": copying to host "+m.Name(), 0)
 		}
-		if err := m.sync(ctx, src, dir); err != nil {
+		if err := m.Sync(ctx, src, dir); err != nil {
 			rs.stop()
 			return nil, rec, err
 		}
@@ -76,7 +77,7 @@ func (c *collector) startService(ctx context.Context, sv suite.Service) (*runnin
 			return nil, rec, err
 		}
 	}
-	if rs.proc, err = m.start(sv.Name, rs.program(sv.Start, dir)); err != nil {
+	if rs.proc, err = m.Start(sv.Name, rs.program(sv.Start, dir)); err != nil {
 		rs.stop()
 		return nil, rec, err
 	}
@@ -96,7 +97,7 @@ func (rs *runningService) readyAndSeed(ctx context.Context, rec *runjson.Service
 	}
 	startup, err := rs.proc.WaitReady(ctx, timeout, commandProbe, func(ctx context.Context) bool { return rs.ready(ctx, dir) })
 	if err != nil {
-		return fmt.Errorf("service %s%s: %w", rs.Name, onMachine(rs.m), err)
+		return fmt.Errorf("service %s%s: %w", rs.Name, machine.OnMachine(rs.m), err)
 	}
 	rec.StartupS = startup.Seconds()
 	if len(rs.Seed) > 0 {
@@ -129,16 +130,16 @@ func (rs *runningService) env() []string {
 
 // program is one of the service's argvs in dir, with its environment, as
 // its user.
-func (rs *runningService) program(argv []string, dir string) program {
-	return program{dir: dir, env: rs.env(), user: rs.User, argv: rs.expand(argv)}
+func (rs *runningService) program(argv []string, dir string) machine.Program {
+	return machine.Program{Dir: dir, Env: rs.env(), User: rs.User, Argv: rs.expand(argv)}
 }
 
 // runOnce runs an init or seed argv to completion.
 func (rs *runningService) runOnce(ctx context.Context, step string, argv []string, dir string) error {
 	ctx, cancel := context.WithTimeout(ctx, serviceTimeout)
 	defer cancel()
-	if out, err := rs.m.run(ctx, rs.program(argv, dir)); err != nil {
-		return fmt.Errorf("service %s: %s %q%s: %v\n%s", rs.Name, step, rs.expand(argv), onMachine(rs.m), err, out)
+	if out, err := rs.m.Run(ctx, rs.program(argv, dir)); err != nil {
+		return fmt.Errorf("service %s: %s %q%s: %v\n%s", rs.Name, step, rs.expand(argv), machine.OnMachine(rs.m), err, out)
 	}
 	return nil
 }
@@ -146,9 +147,9 @@ func (rs *runningService) runOnce(ctx context.Context, step string, argv []strin
 // ready runs the readiness argv, or asks whether the port is listened on.
 func (rs *runningService) ready(ctx context.Context, dir string) bool {
 	if len(rs.Ready) == 0 {
-		return rs.m.listening(ctx, rs.port)
+		return rs.m.Listening(ctx, rs.port)
 	}
-	_, err := rs.m.run(ctx, rs.program(rs.Ready, dir))
+	_, err := rs.m.Run(ctx, rs.program(rs.Ready, dir))
 	return err == nil
 }
 
@@ -160,7 +161,7 @@ func (rs *runningService) stop() {
 	if rs.scratch != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		rs.m.run(ctx, program{argv: []string{"rm", "-rf", rs.scratch}})
+		rs.m.Run(ctx, machine.Program{Argv: []string{"rm", "-rf", rs.scratch}})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -191,7 +192,7 @@ func TestResumeKeepsShard(t *testing.T) {
 	s := parseShardSuite(t, buildHi(t))
 	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "shard2", Suite: s.Name, SuiteSHA256: s.SHA256(),
-		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(), Shard: "2/2",
+		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: hostcheck.AskFacts(), Shard: "2/2",
 	}, s.Source)
 	if err != nil {
 		t.Fatal(err)

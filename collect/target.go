@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -46,7 +46,7 @@ func (c *collector) prepare(ctx context.Context, t suite.Target, b built) (runjs
 	if err := c.dir.WriteFile(rec.Transcript, []byte(g.Transcript)); err != nil {
 		return rec, err
 	}
-	rec.Host = c.server.name()
+	rec.Host = c.server.Name()
 	if g.Local != nil {
 		rec.LocalTranscript = filepath.ToSlash(filepath.Join("conformance", t.Name+".local.txt"))
 		if err := c.dir.WriteFile(rec.LocalTranscript, []byte(g.Local.Transcript)); err != nil {
@@ -58,7 +58,7 @@ func (c *collector) prepare(ctx context.Context, t suite.Target, b built) (runjs
 		}
 		if !slices.Equal(g.Local.Failed, g.Failed) {
 			c.note("%s: the gate from host %s failed %v, from here %v: something between the hosts changes the answers (see %s and %s)",
-				t.Name, c.client.name(), g.Failed, g.Local.Failed, rec.Transcript, rec.LocalTranscript)
+				t.Name, c.client.Name(), g.Failed, g.Local.Failed, rec.Transcript, rec.LocalTranscript)
 		}
 	}
 	for _, f := range g.Failed {
@@ -92,8 +92,8 @@ func (c *collector) gate(ctx context.Context, t suite.Target) (gateRun, error) {
 	}
 	defer srv.Stop(2 * time.Second)
 	g := gateRun{Startup: startup, RSS: srv.RSS()}
-	g.GateResult = gateWith(ctx, c.client.httpClient(), srv.Addr(), c.suite.Scenarios, c.gateReset)
-	if c.client.name() != "" {
+	g.GateResult = gateWith(ctx, c.client.HTTPClient(), srv.Addr(), c.suite.Scenarios, c.gateReset)
+	if c.client.Name() != "" {
 		local := gateWith(ctx, gateClient, srv.Addr(), c.suite.Scenarios, c.gateReset)
 		g.Local = &local
 	}
@@ -102,11 +102,11 @@ func (c *collector) gate(ctx context.Context, t suite.Target) (gateRun, error) {
 
 // start starts a fresh server process for t and waits until it answers
 // its readiness request correctly; the wait is polled every readyPoll.
-func (c *collector) start(ctx context.Context, t suite.Target) (*Server, time.Duration, error) {
+func (c *collector) start(ctx context.Context, t suite.Target) (*machine.Server, time.Duration, error) {
 	if err := c.reconnect(ctx); err != nil {
 		return nil, 0, err
 	}
-	srv, err := startServer(ctx, c.server, c.expanded(t), c.dirOn(t), t.Port, c.suite.Isolation.ServerCPUs)
+	srv, err := machine.StartServer(ctx, c.server, c.expanded(t), c.dirOn(t), t.Port, c.suite.Isolation.ServerCPUs)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", t.Name, err)
 	}
@@ -138,22 +138,3 @@ func (c *collector) start(ctx context.Context, t suite.Target) (*Server, time.Du
 
 // httpProbe bounds one readiness request to a target.
 const httpProbe = 250 * time.Millisecond
-
-// sizeOf is the size of a file, or of every regular file below a folder.
-func sizeOf(path string) (int64, error) {
-	var total int64
-	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.Type().IsRegular() {
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			total += info.Size()
-		}
-		return nil
-	})
-	return total, err
-}

@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/loadgen"
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -43,10 +44,10 @@ func (c *collector) openHosts(ctx context.Context, targets []suite.Target) (func
 func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 	var errs []error
 	for _, spec := range c.suite.Hosts {
-		h := newSSHHost(spec, scratch)
-		h.track = c
-		c.opt.Progress.Step("host "+spec.Name+": connecting to "+h.destination(), 0)
-		if err := h.connect(ctx); err != nil {
+		h := machine.NewSSHHost(spec, scratch)
+		h.Track = c
+		c.opt.Progress.Step("host "+spec.Name+": connecting to "+h.Destination(), 0)
+		if err := h.Connect(ctx); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -63,11 +64,11 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 		return err
 	}
 	for _, h := range c.hosts {
-		facts, err := askFacts(ctx, h)
+		facts, err := hostcheck.Facts(ctx, h)
 		if err != nil {
 			errs = append(errs, err)
 		}
-		h.facts, h.tools = facts, map[string]runjson.Version{}
+		h.Facts, h.Tools = facts, map[string]runjson.Version{}
 	}
 	return errors.Join(errs...)
 }
@@ -75,7 +76,7 @@ func (c *collector) connectHosts(ctx context.Context, scratch string) error {
 // closeHosts ends every master connection.
 func (c *collector) closeHosts() {
 	for _, h := range c.hosts {
-		h.close()
+		h.Close()
 	}
 }
 
@@ -83,48 +84,56 @@ func (c *collector) closeHosts() {
 func (c *collector) hostRecords() []runjson.Host {
 	var out []runjson.Host
 	for _, h := range c.hosts {
-		out = append(out, runjson.Host{Name: h.spec.Name, Destination: h.destination(), Roles: h.spec.Roles, Facts: h.facts, Tools: h.tools})
+		out = append(out, runjson.Host{Name: h.Spec.Name, Destination: h.Destination(), Roles: h.Spec.Roles, Facts: h.Facts, Tools: h.Tools})
 	}
 	return out
 }
 
-// goArch names a `uname -m` machine the way Go does.
-func goArch(machine string) string {
-	switch machine {
-	case "x86_64":
-		return "amd64"
-	case "aarch64", "arm64":
-		return "arm64"
-	case "i386", "i686":
-		return "386"
-	}
-	return machine
-}
-
 // provideTools makes every load tool runnable on the client machine and
-// keeps its version there: here, the tool preflight found; on a host, see
-// (*sshHost).provideTool.
+// keeps its version there (provideTool).
 func (c *collector) provideTools(ctx context.Context) error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(c.drivers)) {
 		if c.drivers[name] == nil {
 			continue
 		}
-		v, err := c.client.provideTool(ctx, name, c.tools[name])
+		v, err := provideTool(ctx, c.client, name, c.tools[name])
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		c.client.remember(name, v)
+		c.client.Remember(name, v)
 	}
 	return errors.Join(errs...)
 }
 
+// provideTool makes the load tool name runnable on m and says which it
+// is: here the one fairbench found (local); on an SSH host the binary
+// fairbench pins (bombardier, vegeta) copied there and checked by sha256,
+// or the host's own (wrk, autocannon) found on its PATH.
+func provideTool(ctx context.Context, m machine.Machine, name string, local runjson.Version) (runjson.Version, error) {
+	h, ok := m.(*machine.SSHHost)
+	if !ok {
+		return local, nil
+	}
+	var v runjson.Version
+	var err error
+	if loadgen.CopiedTool(name) {
+		v, err = h.CopyTool(ctx, name, local)
+	} else {
+		v, err = askToolOnHost(ctx, h, name)
+	}
+	if err != nil {
+		return v, fmt.Errorf("host %s: %w", h.Spec.Name, err)
+	}
+	return v, nil
+}
+
 // askToolOnHost finds tool on h's PATH and asks its version the way its
 // driver does here.
-func askToolOnHost(ctx context.Context, h *sshHost, tool string) (runjson.Version, error) {
+func askToolOnHost(ctx context.Context, h *machine.SSHHost, tool string) (runjson.Version, error) {
 	flag := map[string]string{"wrk": "-v", "autocannon": "--version"}[tool]
-	out, err := h.output(ctx, "p=$(command -v "+tool+") || exit 3; echo \"$p\"; \"$p\" "+flag+" 2>&1; true")
+	out, err := h.Output(ctx, "p=$(command -v "+tool+") || exit 3; echo \"$p\"; \"$p\" "+flag+" 2>&1; true")
 	if err != nil {
 		return runjson.Version{}, fmt.Errorf("%s not found on PATH there: install it on the host", tool)
 	}
@@ -135,33 +144,8 @@ func askToolOnHost(ctx context.Context, h *sshHost, tool string) (runjson.Versio
 	} else {
 		v, err = loadgen.AutocannonVersionIn(p, text)
 	}
-	v.Asked = []string{"ssh", h.spec.Name, p, flag}
+	v.Asked = []string{"ssh", h.Spec.Name, p, flag}
 	return v, err
-}
-
-// copyTool copies local, the tool binary fairbench resolved here, to h's
-// work folder, checks its sha256 there and that it runs.
-func (h *sshHost) copyTool(ctx context.Context, tool string, local runjson.Version) (runjson.Version, error) {
-	if goArch(h.arch) != runtime.GOARCH {
-		return runjson.Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
-	}
-	sum, err := sha256Of(local.Path)
-	if err != nil {
-		return runjson.Version{}, err
-	}
-	dst := "tools/" + tool + "-" + local.Version
-	if err := h.put(ctx, local.Path, dst); err != nil {
-		return runjson.Version{}, err
-	}
-	q := shellQuote(h.path(dst))
-	out, err := h.output(ctx, "sha256sum "+q+" && "+q+" --version 2>&1")
-	if err != nil {
-		return runjson.Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.path(dst), err)
-	}
-	if got, _, _ := strings.Cut(string(out), " "); got != sum {
-		return runjson.Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.path(dst), got, sum)
-	}
-	return runjson.Version{Path: h.path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
 }
 
 // preflightHosts finds the load tools on the client host and the targets'
@@ -169,7 +153,7 @@ func (h *sshHost) copyTool(ctx context.Context, tool string, local runjson.Versi
 func (c *collector) preflightHosts(ctx context.Context, targets []suite.Target) error {
 	var errs []error
 	errs = append(errs, c.provideTools(ctx))
-	if c.server.name() == "" {
+	if c.server.Name() == "" {
 		return errors.Join(append(errs, fmt.Errorf("%s: a suite with hosts needs one with the role %q: the targets run there", c.suite.File, suite.RoleServer))...)
 	}
 	askRuntimes(ctx, c.server, targets, c.dirOn)
@@ -186,9 +170,9 @@ func (c *collector) recordHosts(ctx context.Context) error {
 	})
 }
 
-func (c *collector) hostNamed(name string) *sshHost {
+func (c *collector) hostNamed(name string) *machine.SSHHost {
 	for _, h := range c.hosts {
-		if h.spec.Name == name {
+		if h.Spec.Name == name {
 			return h
 		}
 	}
@@ -200,10 +184,10 @@ func (c *collector) hostNamed(name string) *sshHost {
 // running there when the link went.
 func (c *collector) reconnect(ctx context.Context) error {
 	for _, h := range c.hosts {
-		if h.alive(ctx) {
+		if h.Alive(ctx) {
 			continue
 		}
-		if err := h.reconnect(ctx); err != nil {
+		if err := h.Reconnect(ctx); err != nil {
 			return err
 		}
 		c.endLeftovers(ctx, h)
@@ -226,7 +210,7 @@ func (c *collector) sameHosts() error {
 		had = append(had, h.Name+"="+h.Destination)
 	}
 	for _, h := range c.suite.Hosts {
-		have = append(have, h.Name+"="+newSSHHost(h, "").destination())
+		have = append(have, h.Name+"="+machine.NewSSHHost(h, "").Destination())
 	}
 	slices.Sort(had)
 	slices.Sort(have)

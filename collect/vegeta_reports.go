@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/loadgen"
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -18,37 +19,37 @@ import (
 // succeeded), and removes the results: they
 // take about 100 bytes a request (20 MB for a 4 s window at 50k req/s),
 // and what they say is kept in the reports and in run.json.
-func (c *collector) vegetaReports(ctx context.Context, bin, results, there string, rate, workers int, limit time.Duration, tr toolRun) (toolRun, schedule) {
-	defer c.client.run(context.WithoutCancel(ctx), program{argv: []string{"rm", "-f", results}})
+func (c *collector) vegetaReports(ctx context.Context, bin, results, there string, rate, workers int, limit time.Duration, tr machine.ToolRun) (machine.ToolRun, schedule) {
+	defer c.client.Run(context.WithoutCancel(ctx), machine.Program{Argv: []string{"rm", "-f", results}})
 	// An attack that failed or was killed may have left results: they are
 	// reported too, and its error stays the measurement's.
-	failed := tr.err != nil
+	failed := tr.Err != nil
 	var stdout, stderr bytes.Buffer
-	stderr.Write(tr.stderr)
+	stderr.Write(tr.Stderr)
 	for _, argv := range loadgen.VegetaReportArgvs(bin, results) {
-		r := c.client.runTool(ctx, argv, "", there, limit)
-		stdout.Write(r.stdout)
-		stderr.Write(r.stderr)
-		if r.err != nil {
+		r := c.client.RunTool(ctx, argv, "", there, limit)
+		stdout.Write(r.Stdout)
+		stderr.Write(r.Stderr)
+		if r.Err != nil {
 			if !failed {
-				tr.err, tr.exit = fmt.Errorf("vegeta %s: %w", argv[2], r.err), r.exit
+				tr.Err, tr.Exit = fmt.Errorf("vegeta %s: %w", argv[2], r.Err), r.Exit
 			}
 			failed = true
 			break
 		}
 	}
-	tr.stdout, tr.stderr = stdout.Bytes(), stderr.Bytes()
+	tr.Stdout, tr.Stderr = stdout.Bytes(), stderr.Bytes()
 	if failed {
 		return tr, schedule{}
 	}
-	r := c.client.runTool(ctx, loadgen.VegetaEncodeArgv(bin, results), "", there, limit)
-	if r.err != nil {
-		tr.err = fmt.Errorf("vegeta encode: %w", r.err)
+	r := c.client.RunTool(ctx, loadgen.VegetaEncodeArgv(bin, results), "", there, limit)
+	if r.Err != nil {
+		tr.Err = fmt.Errorf("vegeta encode: %w", r.Err)
 		return tr, schedule{}
 	}
-	s, err := readSchedule(bytes.NewReader(r.stdout), "vegeta encode -to=csv "+results, float64(rate), workers)
+	s, err := readSchedule(bytes.NewReader(r.Stdout), "vegeta encode -to=csv "+results, float64(rate), workers)
 	if err != nil {
-		tr.err = err
+		tr.Err = err
 	}
 	return tr, s
 }

@@ -46,7 +46,7 @@ func VerifyEach(ctx context.Context, suite *suite.Suite, opt Options, checked fu
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return err
 	}
-	c.here.dir = c.bins
+	c.here.Dir = c.bins
 	defer os.RemoveAll(c.bins)
 	defer c.removeBins() // after the services, and the targets the gate stopped
 	defer c.stopServices()

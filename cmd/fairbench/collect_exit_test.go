@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -108,7 +109,7 @@ func TestResumeAfterKill(t *testing.T) {
 	}
 	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
-		Status: runjson.StatusRunning, Start: time.Now().UTC(), Facts: collect.AskFacts(),
+		Status: runjson.StatusRunning, Start: time.Now().UTC(), Facts: hostcheck.AskFacts(),
 	}, st)
 	if err != nil {
 		t.Fatal(err)

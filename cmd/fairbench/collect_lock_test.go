@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 
@@ -38,7 +39,7 @@ expect = { status = 200, body = "Hi" }
 	}
 	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
-		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: collect.AskFacts(),
+		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: hostcheck.AskFacts(),
 	}, st)
 	if err != nil {
 		t.Fatal(err)

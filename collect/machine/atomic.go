@@ -60,6 +60,8 @@ func WriteTempFrom(path string, r io.Reader) (string, error) {
 	return f.Name(), nil
 }
 
+// SyncDir flushes dir's entries to disk, so that a rename in it lasts;
+// where the filesystem refuses, it does nothing.
 func SyncDir(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {

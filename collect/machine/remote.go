@@ -1,4 +1,4 @@
-package collect
+package machine
 
 // Remote hosts are reached with the system OpenSSH client, not with
 // golang.org/x/crypto/ssh. A lab's hosts are set up for ssh already: keys
@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,59 +31,60 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // sshLost is ssh's exit status when the connection itself failed.
 const sshLost = 255
 
-// sshHost is one host of the suite and its master connection.
-type sshHost struct {
-	spec   suite.HostEntry
-	ctl    string // the master's control socket
+// SSHHost is one host of the suite and its master connection.
+type SSHHost struct {
+	Spec   suite.HostEntry // the host's entry in the hosts file
+	ctl    string          // the master's control socket
 	master *exec.Cmd
 	ended  chan struct{} // closed when master has been waited for
 	// dir is the host's work folder, absolute, as the host resolved it.
 	dir  string
 	arch string // uname -m
 	root bool   // the login is root: a service's user is taken with runuser
-	// facts and tools are what the host said of itself and of the tools
-	// and runtimes found on it.
-	facts runjson.Facts
-	tools map[string]runjson.Version
+	// Facts is what the host said of itself, set once it is connected.
+	Facts runjson.Facts
+	// Tools are the tools and runtimes found on it.
+	Tools map[string]runjson.Version
 	// addr is where the client host reaches targets on this host, and the
 	// address they listen on ($HOST): an IP address where one is known.
 	addr string
-	// track keeps the process groups started here until they end.
-	track tracker
+	// Track keeps the process groups started here until they end.
+	Track Tracker
 }
 
-// newSSHHost prepares h; connect opens its master connection. The control
+// NewSSHHost prepares h; Connect opens its master connection. The control
 // socket lives in scratch, which must be a short path (sockets are limited
 // to about 100 bytes).
-func newSSHHost(h suite.HostEntry, scratch string) *sshHost {
-	return &sshHost{spec: h, ctl: filepath.Join(scratch, "ssh-"+h.Name)}
+func NewSSHHost(h suite.HostEntry, scratch string) *SSHHost {
+	return &SSHHost{Spec: h, ctl: filepath.Join(scratch, "ssh-"+h.Name)}
 }
 
-// destination is the host as ssh is given it, with the port when set.
-func (h *sshHost) destination() string {
-	if h.spec.Port != 0 {
-		return h.spec.SSH + ":" + strconv.Itoa(h.spec.Port)
+// Destination is the host as ssh is given it, with the port when set.
+func (h *SSHHost) Destination() string {
+	if h.Spec.Port != 0 {
+		return h.Spec.SSH + ":" + strconv.Itoa(h.Spec.Port)
 	}
-	return h.spec.SSH
+	return h.Spec.SSH
 }
 
-// address is where the client host reaches targets on h, and what they
+// Address is where the client host reaches targets on h, and what they
 // listen on: the host's address key, else the address ssh connects to (an
 // alias in the ssh config resolved by `ssh -G`, a name looked up here).
-func (h *sshHost) address() string {
+func (h *SSHHost) Address() string {
 	if h.addr != "" {
 		return h.addr
 	}
-	if h.spec.Address != "" {
-		return h.spec.Address
+	if h.Spec.Address != "" {
+		return h.Spec.Address
 	}
-	addr := h.spec.SSH
+	addr := h.Spec.SSH
 	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
 		addr = addr[i+1:]
 	}
@@ -92,11 +94,11 @@ func (h *sshHost) address() string {
 // resolveAddress settles address once: a name becomes the IP address it
 // has here, so that a target does not listen on what the host calls
 // itself (Debian maps its own name to 127.0.1.1).
-func (h *sshHost) resolveAddress(ctx context.Context) {
-	addr := h.address()
-	if h.spec.Address == "" {
+func (h *SSHHost) resolveAddress(ctx context.Context) {
+	addr := h.Address()
+	if h.Spec.Address == "" {
 		a := append([]string{"ssh", "-G"}, h.options()...)
-		if out, err := exec.CommandContext(ctx, a[0], append(a[1:], h.spec.SSH)...).Output(); err == nil {
+		if out, err := exec.CommandContext(ctx, a[0], append(a[1:], h.Spec.SSH)...).Output(); err == nil {
 			for _, l := range strings.Split(string(out), "\n") {
 				if v, ok := strings.CutPrefix(l, "hostname "); ok {
 					addr = strings.TrimSpace(v)
@@ -119,29 +121,29 @@ func (h *sshHost) resolveAddress(ctx context.Context) {
 }
 
 // options are the ssh options every connection to h takes.
-func (h *sshHost) options() []string {
+func (h *SSHHost) options() []string {
 	o := []string{"-o", "BatchMode=yes", "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3", "-o", "ConnectTimeout=10"}
-	if h.spec.Config != "" {
-		o = append(o, "-F", h.spec.Config)
+	if h.Spec.Config != "" {
+		o = append(o, "-F", h.Spec.Config)
 	}
-	if h.spec.Port != 0 {
-		o = append(o, "-p", strconv.Itoa(h.spec.Port))
+	if h.Spec.Port != 0 {
+		o = append(o, "-p", strconv.Itoa(h.Spec.Port))
 	}
-	if h.spec.Identity != "" {
-		o = append(o, "-i", h.spec.Identity, "-o", "IdentitiesOnly=yes")
+	if h.Spec.Identity != "" {
+		o = append(o, "-i", h.Spec.Identity, "-o", "IdentitiesOnly=yes")
 	}
-	if h.spec.KnownHosts != "" {
-		o = append(o, "-o", "UserKnownHostsFile="+h.spec.KnownHosts, "-o", "StrictHostKeyChecking=yes")
+	if h.Spec.KnownHosts != "" {
+		o = append(o, "-o", "UserKnownHostsFile="+h.Spec.KnownHosts, "-o", "StrictHostKeyChecking=yes")
 	}
 	return o
 }
 
 // argv is the ssh command line that runs script on h through the master
 // connection; extra options go before the destination.
-func (h *sshHost) argv(script string, extra ...string) []string {
+func (h *SSHHost) argv(script string, extra ...string) []string {
 	a := append([]string{"ssh", "-S", h.ctl, "-o", "ControlMaster=no"}, h.options()...)
 	a = append(a, extra...)
-	return append(a, h.spec.SSH, "--", posix(script))
+	return append(a, h.Spec.SSH, "--", posix(script))
 }
 
 // posix makes script the same on every host: whatever the login shell
@@ -163,19 +165,19 @@ func sshHint(stderr string) string {
 	return ""
 }
 
-// connect opens the master connection and learns the host's work folder
+// Connect opens the master connection and learns the host's work folder
 // and architecture. It fails with ssh's own words when the host cannot be
 // reached or refuses the key.
-func (h *sshHost) connect(ctx context.Context) error {
+func (h *SSHHost) Connect(ctx context.Context) error {
 	a := append([]string{"ssh", "-M", "-N", "-S", h.ctl, "-o", "ControlPersist=no"}, h.options()...)
-	a = append(a, h.spec.SSH)
+	a = append(a, h.Spec.SSH)
 	cmd := exec.Command(a[0], a[1:]...)
 	var stderr tailBuffer
 	stderr.max = 4 << 10
 	cmd.Stderr = &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("host %s: start ssh: %w", h.spec.Name, err)
+		return fmt.Errorf("host %s: start ssh: %w", h.Spec.Name, err)
 	}
 	var waitErr error
 	ended := make(chan struct{})
@@ -183,36 +185,36 @@ func (h *sshHost) connect(ctx context.Context) error {
 	h.master, h.ended = cmd, ended
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		if exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.spec.SSH).Run() == nil {
+		if exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.Spec.SSH).Run() == nil {
 			break
 		}
 		select {
 		case <-ended:
 			h.master = nil
-			return fmt.Errorf("host %s (%s) cannot be reached: %v: %s%s", h.spec.Name, h.destination(), waitErr, strings.TrimSpace(stderr.String()), sshHint(stderr.String()))
+			return fmt.Errorf("host %s (%s) cannot be reached: %v: %s%s", h.Spec.Name, h.Destination(), waitErr, strings.TrimSpace(stderr.String()), sshHint(stderr.String()))
 		case <-ctx.Done():
-			h.close()
+			h.Close()
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			h.close()
-			return fmt.Errorf("host %s (%s): no connection after 15 s: %s", h.spec.Name, h.destination(), strings.TrimSpace(stderr.String()))
+			h.Close()
+			return fmt.Errorf("host %s (%s): no connection after 15 s: %s", h.Spec.Name, h.Destination(), strings.TrimSpace(stderr.String()))
 		}
 	}
-	dir := strings.TrimPrefix(h.spec.Dir, "~/") // relative paths are in the home already
+	dir := strings.TrimPrefix(h.Spec.Dir, "~/") // relative paths are in the home already
 	if dir == "" {
 		dir = ".cache/fairbench-remote"
 	}
-	out, err := h.output(ctx, "mkdir -p "+shellQuote(dir)+" && cd "+shellQuote(dir)+" && pwd && uname -m && id -u")
+	out, err := h.Output(ctx, "mkdir -p "+shellQuote(dir)+" && cd "+shellQuote(dir)+" && pwd && uname -m && id -u")
 	if err != nil {
-		h.close()
-		return fmt.Errorf("host %s: work folder %s: %w", h.spec.Name, dir, err)
+		h.Close()
+		return fmt.Errorf("host %s: work folder %s: %w", h.Spec.Name, dir, err)
 	}
 	f := strings.Fields(string(out))
 	if len(f) != 3 {
-		h.close()
-		return fmt.Errorf("host %s: pwd, uname -m and id -u said %q", h.spec.Name, out)
+		h.Close()
+		return fmt.Errorf("host %s: pwd, uname -m and id -u said %q", h.Spec.Name, out)
 	}
 	h.dir, h.arch, h.root = f[0], f[1], f[2] == "0"
 	h.resolveAddress(ctx)
@@ -223,7 +225,7 @@ func (h *sshHost) connect(ctx context.Context) error {
 // or its ssh exited (unanswered keep-alives end it within seconds of a
 // cut). It costs nothing to ask, and a command over a lost master would
 // not fail at once: ssh would wait for a new connection's timeout.
-func (h *sshHost) lost() bool {
+func (h *SSHHost) lost() bool {
 	if h.master == nil {
 		return true
 	}
@@ -236,33 +238,33 @@ func (h *sshHost) lost() bool {
 }
 
 // lostError says the link to h is lost.
-func (h *sshHost) lostError() error {
-	return fmt.Errorf("the link to host %s (%s) is lost", h.spec.Name, h.destination())
+func (h *SSHHost) lostError() error {
+	return fmt.Errorf("the link to host %s (%s) is lost", h.Spec.Name, h.Destination())
 }
 
-// alive reports whether the master connection still stands.
-func (h *sshHost) alive(ctx context.Context) bool {
+// Alive reports whether the master connection still stands.
+func (h *SSHHost) Alive(ctx context.Context) bool {
 	if h.lost() {
 		return false
 	}
-	return exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.spec.SSH).Run() == nil
+	return exec.CommandContext(ctx, "ssh", "-S", h.ctl, "-O", "check", h.Spec.SSH).Run() == nil
 }
 
-// reconnect opens a new master connection when the old one is gone.
-func (h *sshHost) reconnect(ctx context.Context) error {
-	if h.alive(ctx) {
+// Reconnect opens a new master connection when the old one is gone.
+func (h *SSHHost) Reconnect(ctx context.Context) error {
+	if h.Alive(ctx) {
 		return nil
 	}
-	h.close()
-	return h.connect(ctx)
+	h.Close()
+	return h.Connect(ctx)
 }
 
-// close ends the master connection.
-func (h *sshHost) close() {
+// Close ends the master connection.
+func (h *SSHHost) Close() {
 	if h.master == nil {
 		return
 	}
-	exec.Command("ssh", "-S", h.ctl, "-O", "exit", h.spec.SSH).Run()
+	exec.Command("ssh", "-S", h.ctl, "-O", "exit", h.Spec.SSH).Run()
 	select {
 	case <-h.ended:
 	default:
@@ -279,7 +281,7 @@ func (h *sshHost) close() {
 }
 
 // command is script run on h through the master connection.
-func (h *sshHost) command(ctx context.Context, script string, extra ...string) *exec.Cmd {
+func (h *SSHHost) command(ctx context.Context, script string, extra ...string) *exec.Cmd {
 	a := h.argv(script, extra...)
 	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -288,9 +290,9 @@ func (h *sshHost) command(ctx context.Context, script string, extra ...string) *
 	return cmd
 }
 
-// output runs script on h and returns its stdout; a failure carries its stderr.
+// Output runs script on h and returns its stdout; a failure carries its stderr.
 // A master known to be lost fails it at once.
-func (h *sshHost) output(ctx context.Context, script string) ([]byte, error) {
+func (h *SSHHost) Output(ctx context.Context, script string) ([]byte, error) {
 	if h.lost() {
 		return nil, h.lostError()
 	}
@@ -304,7 +306,7 @@ func (h *sshHost) output(ctx context.Context, script string) ([]byte, error) {
 }
 
 // failure words an ssh error: a lost link is said so.
-func (h *sshHost) failure(err error, stderr string) error {
+func (h *SSHHost) failure(err error, stderr string) error {
 	var exit *exec.ExitError
 	msg := strings.TrimSpace(stderr)
 	if errors.As(err, &exit) && exit.ExitCode() == sshLost {
@@ -318,9 +320,9 @@ func (h *sshHost) failure(err error, stderr string) error {
 
 // fresh runs script on h over a new connection of its own, not the master:
 // the way to reach a host after its master connection died.
-func (h *sshHost) fresh(ctx context.Context, script string) ([]byte, error) {
+func (h *SSHHost) fresh(ctx context.Context, script string) ([]byte, error) {
 	a := append([]string{"ssh", "-S", "none", "-n"}, h.options()...)
-	a = append(a, h.spec.SSH, "--", posix(script))
+	a = append(a, h.Spec.SSH, "--", posix(script))
 	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -330,33 +332,33 @@ func (h *sshHost) fresh(ctx context.Context, script string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
-// sync copies the local folder src to dst on h (relative to the work
+// Sync copies the local folder src to dst on h (relative to the work
 // folder) with rsync over the master connection; files that are gone from
 // src are deleted from dst.
-func (h *sshHost) sync(ctx context.Context, src, dst string) error {
-	if _, err := h.output(ctx, "mkdir -p "+shellQuote(h.path(dst))); err != nil {
+func (h *SSHHost) Sync(ctx context.Context, src, dst string) error {
+	if _, err := h.Output(ctx, "mkdir -p "+shellQuote(h.Path(dst))); err != nil {
 		return err
 	}
-	return h.rsync(ctx, strings.TrimSuffix(src, "/")+"/", h.path(dst)+"/", "--delete")
+	return h.rsync(ctx, strings.TrimSuffix(src, "/")+"/", h.Path(dst)+"/", "--delete")
 }
 
 // put copies the local file src to dst on h (relative to the work
 // folder) with rsync over the master connection.
-func (h *sshHost) put(ctx context.Context, src, dst string) error {
-	if _, err := h.output(ctx, "mkdir -p "+shellQuote(path.Dir(h.path(dst)))); err != nil {
+func (h *SSHHost) put(ctx context.Context, src, dst string) error {
+	if _, err := h.Output(ctx, "mkdir -p "+shellQuote(path.Dir(h.Path(dst)))); err != nil {
 		return err
 	}
-	return h.rsync(ctx, src, h.path(dst))
+	return h.rsync(ctx, src, h.Path(dst))
 }
 
 // rsync runs rsync -a from the local src to dst on h over the master
 // connection.
-func (h *sshHost) rsync(ctx context.Context, src, dst string, flags ...string) error {
+func (h *SSHHost) rsync(ctx context.Context, src, dst string, flags ...string) error {
 	rsh := strings.Join(quoteAll(append([]string{"ssh", "-S", h.ctl, "-o", "ControlMaster=no"}, h.options()...)), " ")
-	a := append(append([]string{"rsync", "-a"}, flags...), "-e", rsh, src, rsyncHost(h.spec.SSH)+":"+dst)
+	a := append(append([]string{"rsync", "-a"}, flags...), "-e", rsh, src, rsyncHost(h.Spec.SSH)+":"+dst)
 	cmd := exec.CommandContext(ctx, a[0], a[1:]...)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("copy %s to host %s: %v: %s", src, h.spec.Name, err, strings.TrimSpace(string(out)))
+		return fmt.Errorf("copy %s to host %s: %v: %s", src, h.Spec.Name, err, strings.TrimSpace(string(out)))
 	}
 	return nil
 }
@@ -377,8 +379,8 @@ func rsyncHost(dest string) string {
 	return host
 }
 
-// path is rel inside the host's work folder; absolute paths stay.
-func (h *sshHost) path(rel string) string {
+// Path is rel inside the host's work folder; absolute paths stay.
+func (h *SSHHost) Path(rel string) string {
 	if strings.HasPrefix(rel, "/") {
 		return rel
 	}
@@ -429,7 +431,7 @@ func startTimeOf(pid string) string {
 // viaHost is an HTTP client whose TCP connections start on h: each is a
 // `ssh -W` stream through the master connection, opened by h's sshd. What
 // it sees is what a program on h sees, a firewall or proxy included.
-func viaHost(h *sshHost) *http.Client {
+func viaHost(h *SSHHost) *http.Client {
 	t := &http.Transport{DisableKeepAlives: true, DisableCompression: true}
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		a := h.argv("", "-W", addr)
@@ -449,9 +451,9 @@ func viaHost(h *sshHost) *http.Client {
 		if err := cmd.Start(); err != nil {
 			return nil, err
 		}
-		return &streamConn{cmd: cmd, in: in, out: out, stderr: stderr, host: h.spec.Name, addr: addr}, nil
+		return &streamConn{cmd: cmd, in: in, out: out, stderr: stderr, host: h.Spec.Name, addr: addr}, nil
 	}
-	return &http.Client{Timeout: targetTimeout, CheckRedirect: noRedirect, Transport: t}
+	return &http.Client{Timeout: TargetTimeout, CheckRedirect: NoRedirect, Transport: t}
 }
 
 // streamConn is a TCP stream carried by an ssh -W process.
@@ -496,10 +498,58 @@ type streamAddr string
 func (a streamAddr) Network() string { return "ssh" }
 func (a streamAddr) String() string  { return string(a) }
 
-// targetTimeout bounds one request of the gate or a readiness probe to a
+// TargetTimeout bounds one request of the gate or a readiness probe to a
 // target, here or on a host.
-const targetTimeout = 5 * time.Second
+const TargetTimeout = 5 * time.Second
 
-// noRedirect makes a client return a redirect as the answer it is: the
+// NoRedirect makes a client return a redirect as the answer it is: the
 // gate checks the bytes a target sent, not where they point.
-func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+func NoRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// goArch names a `uname -m` machine the way Go does.
+func goArch(machine string) string {
+	switch machine {
+	case "x86_64":
+		return "amd64"
+	case "aarch64", "arm64":
+		return "arm64"
+	case "i386", "i686":
+		return "386"
+	}
+	return machine
+}
+
+// CopyTool copies local, the tool binary fairbench resolved here, to h's
+// work folder, checks its sha256 there and that it runs.
+func (h *SSHHost) CopyTool(ctx context.Context, tool string, local runjson.Version) (runjson.Version, error) {
+	if goArch(h.arch) != runtime.GOARCH {
+		return runjson.Version{}, fmt.Errorf("the %s here is for %s, the host is %s", tool, runtime.GOARCH, h.arch)
+	}
+	sum, err := sha256Of(local.Path)
+	if err != nil {
+		return runjson.Version{}, err
+	}
+	dst := "tools/" + tool + "-" + local.Version
+	if err := h.put(ctx, local.Path, dst); err != nil {
+		return runjson.Version{}, err
+	}
+	q := shellQuote(h.Path(dst))
+	out, err := h.Output(ctx, "sha256sum "+q+" && "+q+" --version 2>&1")
+	if err != nil {
+		return runjson.Version{}, fmt.Errorf("%s copied to %s does not run there: %w", tool, h.Path(dst), err)
+	}
+	if got, _, _ := strings.Cut(string(out), " "); got != sum {
+		return runjson.Version{}, fmt.Errorf("%s copied to %s: sha256 %s there, %s here", tool, h.Path(dst), got, sum)
+	}
+	return runjson.Version{Path: h.Path(dst), Version: local.Version, Asked: append([]string{"sha256", sum, "of"}, local.Asked...)}, nil
+}
+
+// sha256Of is the hex sha256 of a local file.
+func sha256Of(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return parse.ReaderSHA256(f)
+}

@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"bytes"
@@ -145,13 +145,13 @@ func (rp *remoteProc) watchPeak(time.Duration) func() int64 {
 	return func() int64 { return rp.stats().Peak }
 }
 
-func (rp *remoteProc) host() string { return rp.ssh.spec.Name }
+func (rp *remoteProc) host() string { return rp.ssh.Spec.Name }
 
 func (rp *remoteProc) lost(ctx context.Context) string {
-	if rp.ssh.alive(ctx) {
+	if rp.ssh.Alive(ctx) {
 		return ""
 	}
-	return fmt.Sprintf("the link to host %s was lost (the process may still run there: it is ended when the host is reached again)", rp.ssh.spec.Name)
+	return fmt.Sprintf("the link to host %s was lost (the process may still run there: it is ended when the host is reached again)", rp.ssh.Spec.Name)
 }
 
 // stop ends the group on its host, then the local ssh that carried it, if

@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -23,9 +22,9 @@ import (
 // Server is a running target: a process group of its own, pinned to a CPU
 // set when one is given.
 type Server struct {
-	Target suite.Target
-	Port   int
-	Cmd    *exec.Cmd
+	Target suite.Target // the target it runs (only its name on a bare Start)
+	Port   int          // the port it listens on
+	Cmd    *exec.Cmd    // the process here: the server, or the ssh carrying it
 	// Spawned is when the process was started.
 	Spawned time.Time
 
@@ -39,8 +38,8 @@ type Server struct {
 	group processGroup
 }
 
-// pinned wraps argv with taskset when cpus is not empty.
-func pinned(cpus string, argv []string) []string {
+// Pinned wraps argv with taskset when cpus is not empty.
+func Pinned(cpus string, argv []string) []string {
 	if cpus == "" {
 		return argv
 	}
@@ -59,7 +58,7 @@ func claimPort(port int) (int, error) {
 // process group of its own that dies with fairbench, as cred's user when
 // cred is not nil.
 func startProcess(name string, argv []string, dir string, env []string, cred *syscall.Credential) (*Server, error) {
-	cmd := machine.Command(context.Background(), argv)
+	cmd := Command(context.Background(), argv)
 	cmd.Cancel = nil // Stop ends it
 	cmd.Dir = dir
 	owner := newOwner()
@@ -97,14 +96,21 @@ func (s *Server) Exited() bool {
 	}
 }
 
-// exitReason says why an exited server ended: its last output, or, on an
+// ExitReason says why an exited server ended: its last output, or, on an
 // SSH host, a lost link.
-func (s *Server) exitReason(ctx context.Context) string {
+func (s *Server) ExitReason(ctx context.Context) string {
 	if why := s.group.lost(ctx); why != "" {
 		return why
 	}
 	return "its last output:\n" + s.Output()
 }
+
+// WatchPeak follows the peak resident memory of the server's process
+// tree from now until the returned function is called, which returns it.
+func (s *Server) WatchPeak(every time.Duration) func() int64 { return s.group.watchPeak(every) }
+
+// Host is the name of the SSH host the server runs on, "" here.
+func (s *Server) Host() string { return s.group.host() }
 
 // Output is the last bytes the server wrote to stdout and stderr.
 func (s *Server) Output() string { return s.output.String() }
@@ -298,13 +304,13 @@ func idsIn(dir string) []int {
 	return ids
 }
 
-// keepOff moves every thread of fairbench off the CPUs in cpus (a CPU
+// KeepOff moves every thread of fairbench off the CPUs in cpus (a CPU
 // list) until the returned function puts them back where they were, so
 // that what little fairbench does during a window (a timer, the runtime's
 // own housekeeping) never takes the server's CPU. Threads started
 // meanwhile inherit the mask. It does nothing when cpus is empty, cannot
 // be read, or covers every CPU fairbench may use.
-func keepOff(cpus string) func() {
+func KeepOff(cpus string) func() {
 	set, err := runjson.ParseCPUList(cpus)
 	if err != nil || len(set) == 0 {
 		return func() {}
@@ -347,7 +353,7 @@ func keepOff(cpus string) func() {
 	}
 }
 
-// offCPUs is the process's mask before the first keepOff still in force,
+// offCPUs is the process's mask before the first KeepOff still in force,
 // and how many windows hold one.
 var offCPUs struct {
 	sync.Mutex

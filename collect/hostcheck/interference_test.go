@@ -1,8 +1,9 @@
-package collect
+package hostcheck
 
 import (
 	"testing"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 )
 
@@ -15,7 +16,7 @@ func TestSetLoad(t *testing.T) {
 	a := pinning.Stat{CPUs: map[int]pinning.CPUTime{0: cpu(0, 0, 0, 0), 1: cpu(0, 0, 0, 0)}, All: cpu(0, 0, 0, 0)}
 	// In 1 s: CPU 0 busy 90 ticks (10 of them softirq apart), CPU 1 busy 30.
 	b := pinning.Stat{CPUs: map[int]pinning.CPUTime{0: cpu(70, 20, 0, 10), 1: cpu(20, 10, 70, 0)}, All: cpu(90, 30, 70, 10)}
-	here, host := &localMachine{}, &sshHost{}
+	here, host := &machine.Local{}, &machine.SSHHost{}
 	// target, tool, fairbench, a service here; a process on another host
 	groups := []cpuGroup{{here, "0", 0.3}, {here, "1", 0.2}, {here, "", 0.05}, {here, "", 0.1}, {host, "", 0.5}}
 	for _, tc := range []struct {

@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"maps"
@@ -34,7 +34,7 @@ func TestKeepOffServerCPUs(t *testing.T) {
 		return lists
 	}
 	before := allowed()
-	back := keepOff("0")
+	back := KeepOff("0")
 	during := allowed()
 	back()
 	after := allowed()
@@ -48,7 +48,7 @@ func TestKeepOffServerCPUs(t *testing.T) {
 	}
 	// Two windows side by side in one process (collects in tests), the
 	// first ending first: the mask comes back only when both have ended.
-	first, second := keepOff("0"), keepOff("0")
+	first, second := KeepOff("0"), KeepOff("0")
 	first()
 	if mid := allowed(); maps.Equal(mid, before) {
 		t.Errorf("threads back on %v while a window still runs", mid)

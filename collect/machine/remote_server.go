@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // a new session), so the group id it reports on its first line ends the
 // whole tree.
 type remoteProc struct {
-	ssh *sshHost
+	ssh *SSHHost
 	// cmd is the local ssh that carries the group, exited closed when it
 	// has been waited for; nil for a group known only by its record.
 	cmd    *exec.Cmd
@@ -28,7 +28,7 @@ type remoteProc struct {
 	rec    runjson.Leftover // host, group, the host's boot and the leader's start
 	// track is told when the group starts and when it has ended; the
 	// collector keeps the ones not seen to end in run.json.
-	track tracker
+	track Tracker
 	// stats are the last ones asked, reused for a moment: one question
 	// answers the CPU time, the RSS and the peak of the same instant.
 	mu    sync.Mutex
@@ -36,11 +36,14 @@ type remoteProc struct {
 	asked time.Time
 }
 
-// tracker keeps the process groups started on hosts until they end.
-type tracker interface {
-	started(runjson.Leftover)
-	ended(runjson.Leftover)
-	unended(runjson.Leftover, error)
+// Tracker keeps the process groups started on hosts until they end.
+type Tracker interface {
+	// Started is told of a group as soon as it runs.
+	Started(runjson.Leftover)
+	// Ended is told of a group seen to end.
+	Ended(runjson.Leftover)
+	// Unended is told of a group that could not be ended, and why.
+	Unended(runjson.Leftover, error)
 }
 
 // pgidMark starts the first line a remote command prints: its process
@@ -69,7 +72,7 @@ func remoteScript(dir string, env []string, argv []string) string {
 
 // startRemote starts argv on h in dir with env, a process group of its
 // own there, and waits for its first word.
-func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker) (*Server, error) {
+func startRemote(h *SSHHost, name, dir string, env, argv []string, track Tracker) (*Server, error) {
 	if h.lost() {
 		return nil, fmt.Errorf("start %s: %w", name, h.lostError())
 	}
@@ -80,7 +83,7 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 	cmd.Stdout, cmd.Stderr = mark, out
 	s := &Server{Target: suite.Target{Name: name}, Cmd: cmd, output: out, exited: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s on host %s: %w", name, h.spec.Name, err)
+		return nil, fmt.Errorf("start %s on host %s: %w", name, h.Spec.Name, err)
 	}
 	go func() {
 		s.waitErr = cmd.Wait()
@@ -91,21 +94,21 @@ func startRemote(h *sshHost, name, dir string, env, argv []string, track tracker
 	case rp.rec = <-mark.found:
 		s.Spawned = time.Now()
 	case <-s.exited:
-		return nil, fmt.Errorf("%s did not start on host %s (%v): %s", name, h.spec.Name, h.failure(s.waitErr, ""), s.Output())
+		return nil, fmt.Errorf("%s did not start on host %s (%v): %s", name, h.Spec.Name, h.failure(s.waitErr, ""), s.Output())
 	case <-time.After(15 * time.Second):
 		cmd.Process.Kill()
 		<-s.exited
-		return nil, fmt.Errorf("%s: no word from host %s in 15 s: %s", name, h.spec.Name, s.Output())
+		return nil, fmt.Errorf("%s: no word from host %s in 15 s: %s", name, h.Spec.Name, s.Output())
 	}
-	rp.rec.Host, rp.rec.What = h.spec.Name, name
-	track.started(rp.rec)
+	rp.rec.Host, rp.rec.What = h.Spec.Name, name
+	track.Started(rp.rec)
 	s.group = rp
 	return s, nil
 }
 
 // remotePort returns port when it is free on h, or a free one when it is 0,
 // asking the host's own `ss`.
-func remotePort(ctx context.Context, h *sshHost, port int) (int, error) {
+func remotePort(ctx context.Context, h *SSHHost, port int) (int, error) {
 	candidates := []int{port}
 	if port == 0 {
 		candidates = candidates[:0]
@@ -119,12 +122,12 @@ func remotePort(ctx context.Context, h *sshHost, port int) (int, error) {
 		b.WriteString(" " + strconv.Itoa(p))
 	}
 	b.WriteString(`; do [ -z "$(ss -Hltn "sport = :$p")" ] && { echo $p; exit 0; }; done; exit 1`)
-	out, err := h.output(ctx, b.String())
+	out, err := h.Output(ctx, b.String())
 	if err != nil {
 		if port != 0 {
-			return 0, fmt.Errorf("port %d is taken on host %s: stop what holds it or choose another port (%v)", port, h.spec.Name, err)
+			return 0, fmt.Errorf("port %d is taken on host %s: stop what holds it or choose another port (%v)", port, h.Spec.Name, err)
 		}
-		return 0, fmt.Errorf("no free port found on host %s: %w", h.spec.Name, err)
+		return 0, fmt.Errorf("no free port found on host %s: %w", h.Spec.Name, err)
 	}
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
@@ -181,17 +184,24 @@ func (rp *remoteProc) end() {
 	defer cancel()
 	script := killGroupScript(rp.rec.Group, rp.rec.BootID, rp.rec.Start)
 	var err error
-	if rp.ssh.alive(ctx) {
-		if _, err = rp.ssh.output(ctx, script); err == nil {
-			rp.track.ended(rp.rec)
+	if rp.ssh.Alive(ctx) {
+		if _, err = rp.ssh.Output(ctx, script); err == nil {
+			rp.track.Ended(rp.rec)
 			return
 		}
 	}
 	if _, err = rp.ssh.fresh(ctx, script); err == nil {
-		rp.track.ended(rp.rec)
+		rp.track.Ended(rp.rec)
 		return
 	}
-	rp.track.unended(rp.rec, err)
+	rp.track.Unended(rp.rec, err)
+}
+
+// EndLeftover ends the process group l on h over a fresh connection: the
+// way to end what a lost link or an earlier collect left running.
+func (h *SSHHost) EndLeftover(ctx context.Context, l runjson.Leftover) error {
+	_, err := h.fresh(ctx, killGroupScript(l.Group, l.BootID, l.Start))
+	return err
 }
 
 // groupStats is what /proc on a host says of a process group.
@@ -240,7 +250,7 @@ func (rp *remoteProc) ask(reset bool) groupStats {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := rp.ssh.output(ctx, groupStatsScript(rp.rec.Group, reset))
+	out, err := rp.ssh.Output(ctx, groupStatsScript(rp.rec.Group, reset))
 	if err != nil {
 		return groupStats{}
 	}

@@ -1,4 +1,4 @@
-package collect
+package hostcheck
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
@@ -24,34 +25,37 @@ import (
 // master connection takes milliseconds.
 const statRead = 5 * time.Second
 
-// windowStart is /proc/stat read around a window on the server's and the
+// Window is /proc/stat read around a window on the server's and the
 // client's machines, with the CPU time fairbench's own processes had used
 // when it started.
-type windowStart struct {
-	machines       []Machine      // the server's, then the client's when another
-	before, after  []pinning.Stat // by machines
+type Window struct {
+	machines       []machine.Machine // the server's, then the client's when another
+	before, after  []pinning.Stat    // by machines
 	at             time.Time
-	window         float64 // seconds between the reads
-	ok             bool    // every read succeeded
-	services, self float64 // CPU seconds of the services and of fairbench itself
+	window         float64        // seconds between the reads
+	ok             bool           // every read succeeded
+	servicesCPU    func() float64 // the CPU seconds the services have used
+	services, self float64        // CPU seconds of the services and of fairbench itself
 }
 
 // cpuGroup is CPU time fairbench's own work spent in a window, the machine
 // it ran on and the CPUs it was pinned to there ("": any).
 type cpuGroup struct {
-	m       Machine
+	m       machine.Machine
 	cpus    string
 	seconds float64
 }
 
-// startWindow reads /proc/stat and fairbench's own CPU time before a
-// window; nil when /proc/stat cannot be read.
-func (c *collector) startWindow(ctx context.Context) *windowStart {
-	w := &windowStart{machines: []Machine{c.server}}
-	if c.client != c.server {
-		w.machines = append(w.machines, c.client)
+// StartWindow reads /proc/stat on server and client and fairbench's own
+// CPU time before a window; servicesCPU is the CPU seconds the services
+// (on the server's machine) have used, asked now and as the window ends.
+// It returns nil when /proc/stat cannot be read.
+func StartWindow(ctx context.Context, server, client machine.Machine, servicesCPU func() float64) *Window {
+	w := &Window{machines: []machine.Machine{server}, servicesCPU: servicesCPU}
+	if client != server {
+		w.machines = append(w.machines, client)
 	}
-	w.services, w.self = c.servicesCPU(), selfCPU()
+	w.services, w.self = servicesCPU(), selfCPU()
 	var ok bool
 	if w.before, ok = readStats(ctx, w.machines); !ok {
 		return nil
@@ -60,10 +64,10 @@ func (c *collector) startWindow(ctx context.Context) *windowStart {
 	return w
 }
 
-// end reads /proc/stat again as the window ends, before the CPU time of
+// End reads /proc/stat again as the window ends, before the CPU time of
 // fairbench's groups is read: their time then covers the window and a
 // little more, so foreign load is never overstated by it.
-func (w *windowStart) end(ctx context.Context) {
+func (w *Window) End(ctx context.Context) {
 	if w == nil {
 		return
 	}
@@ -73,7 +77,7 @@ func (w *windowStart) end(ctx context.Context) {
 
 // readStats reads /proc/stat on each machine, all at once: two hosts cost
 // one round trip, not two.
-func readStats(ctx context.Context, ms []Machine) ([]pinning.Stat, bool) {
+func readStats(ctx context.Context, ms []machine.Machine) ([]pinning.Stat, bool) {
 	out := make([]pinning.Stat, len(ms))
 	errs := make([]error, len(ms))
 	var wg sync.WaitGroup
@@ -92,34 +96,35 @@ func readStats(ctx context.Context, ms []Machine) ([]pinning.Stat, bool) {
 }
 
 // readStat reads /proc/stat on m.
-func readStat(ctx context.Context, m Machine) (pinning.Stat, error) {
+func readStat(ctx context.Context, m machine.Machine) (pinning.Stat, error) {
 	ctx, cancel := context.WithTimeout(ctx, statRead)
 	defer cancel()
-	files, err := m.readFiles(ctx, []string{"/proc/stat"})
+	files, err := m.ReadFiles(ctx, []string{"/proc/stat"})
 	if err != nil {
 		return pinning.Stat{}, err
 	}
-	return pinning.ParseStat([]byte(files["/proc/stat"]), "/proc/stat"+onMachine(m))
+	return pinning.ParseStat([]byte(files["/proc/stat"]), "/proc/stat"+machine.OnMachine(m))
 }
 
-// endWindow returns the load on each set from the two reads; target and
-// tool are the CPU seconds the target's group and the load tool spent in
-// the window.
-func (c *collector) endWindow(w *windowStart, target, tool float64) *runjson.Interference {
+// Interference returns the load on each set from the two reads, nil
+// when a read failed: here is fairbench's own machine, serverCPUs and
+// clientCPUs the sets ("": the whole machine), target and tool the CPU
+// seconds the target's group and the load tool spent in the window.
+func (w *Window) Interference(here machine.Machine, serverCPUs, clientCPUs string, target, tool float64) *runjson.Interference {
 	if w == nil || !w.ok {
 		return nil
 	}
-	iso := c.suite.Isolation
-	groups := []cpuGroup{
-		{c.here, "", max(0, selfCPU()-w.self)},
-		{c.server, iso.ServerCPUs, target},
-		{c.server, "", max(0, c.servicesCPU()-w.services)},
-		{c.client, iso.ClientCPUs, tool},
-	}
-	in := &runjson.Interference{WindowS: round3(w.window)}
-	in.Server = setLoad(w.before[0], w.after[0], c.server, iso.ServerCPUs, groups)
 	last := len(w.machines) - 1
-	in.Client = setLoad(w.before[last], w.after[last], c.client, iso.ClientCPUs, groups)
+	server, client := w.machines[0], w.machines[last]
+	groups := []cpuGroup{
+		{here, "", max(0, selfCPU()-w.self)},
+		{server, serverCPUs, target},
+		{server, "", max(0, w.servicesCPU()-w.services)},
+		{client, clientCPUs, tool},
+	}
+	in := &runjson.Interference{WindowS: Round3(w.window)}
+	in.Server = setLoad(w.before[0], w.after[0], server, serverCPUs, groups)
+	in.Client = setLoad(w.before[last], w.after[last], client, clientCPUs, groups)
 	return in
 }
 
@@ -128,14 +133,14 @@ func (c *collector) endWindow(w *windowStart, target, tool float64) *runjson.Int
 // as fairbench's on the set when it ran on m and may have run there (it was
 // not pinned, or pinned to CPUs the set shares). Nil when list cannot be
 // read.
-func setLoad(a, b pinning.Stat, m Machine, list string, groups []cpuGroup) *runjson.CPUSetLoad {
+func setLoad(a, b pinning.Stat, m machine.Machine, list string, groups []cpuGroup) *runjson.CPUSetLoad {
 	set, err := runjson.ParseCPUList(list)
 	if err != nil {
 		return nil
 	}
 	u := pinning.Delta(a, b, set)
-	l := &runjson.CPUSetLoad{CPUs: list, CapacityS: round3(u.Total), BusyS: round3(u.Busy),
-		IRQS: round3(u.IRQ), SoftIRQS: round3(u.SoftIRQ), StealS: round3(u.Steal), Missing: u.Missing}
+	l := &runjson.CPUSetLoad{CPUs: list, CapacityS: Round3(u.Total), BusyS: Round3(u.Busy),
+		IRQS: Round3(u.IRQ), SoftIRQS: Round3(u.SoftIRQ), StealS: Round3(u.Steal), Missing: u.Missing}
 	var ours float64
 	for _, g := range groups {
 		if g.m != m {
@@ -146,21 +151,9 @@ func setLoad(a, b pinning.Stat, m Machine, list string, groups []cpuGroup) *runj
 			ours += g.seconds
 		}
 	}
-	l.OursS = round3(ours)
-	l.ForeignS = round3(max(0, u.Busy-ours))
+	l.OursS = Round3(ours)
+	l.ForeignS = Round3(max(0, u.Busy-ours))
 	return l
-}
-
-// servicesCPU is the CPU seconds the services (on the server's machine)
-// have used.
-func (c *collector) servicesCPU() float64 {
-	var s float64
-	for _, rs := range c.services {
-		if rs.proc != nil {
-			s += rs.proc.CPUSeconds()
-		}
-	}
-	return s
 }
 
 // selfCPU is the user+system time of fairbench's own process.
@@ -172,5 +165,5 @@ func selfCPU() float64 {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
-// round3 rounds seconds to the millisecond: /proc/stat counts in 10 ms.
-func round3(s float64) float64 { return math.Round(s*1000) / 1000 }
+// Round3 rounds seconds to the millisecond: /proc/stat counts in 10 ms.
+func Round3(s float64) float64 { return math.Round(s*1000) / 1000 }

@@ -1,4 +1,4 @@
-package collect
+package machine
 
 import (
 	"bytes"
@@ -15,19 +15,19 @@ import (
 // rcMark starts the last line of a load tool's run on a host: its exit status.
 const rcMark = "fairbench-rc "
 
-// runTool runs a load tool's argv on the host. The tool writes
+// RunTool runs a load tool's argv on the host. The tool writes
 // its stdout and stderr to files on the host; their sha256 is taken there,
 // then they are copied back and checked against it, so that what is stored
 // is what the tool wrote. scratch is the local folder whose files the argv
 // names (wrk's Lua script, a body file): it is copied to the host first, as
 // remote, the folder argv names.
-func (h *sshHost) runTool(ctx context.Context, argv []string, scratch, remote string, limit time.Duration) toolRun {
+func (h *SSHHost) RunTool(ctx context.Context, argv []string, scratch, remote string, limit time.Duration) ToolRun {
 	if h.lost() {
-		return toolRun{exit: -1, err: h.lostError()}
+		return ToolRun{Exit: -1, Err: h.lostError()}
 	}
 	if files, _ := os.ReadDir(scratch); len(files) > 0 {
-		if err := h.sync(ctx, scratch, remote); err != nil {
-			return toolRun{exit: -1, err: err}
+		if err := h.Sync(ctx, scratch, remote); err != nil {
+			return ToolRun{Exit: -1, Err: err}
 		}
 	}
 	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && " + markLine + " && { " +
@@ -41,11 +41,11 @@ func (h *sshHost) runTool(ctx context.Context, argv []string, scratch, remote st
 	errs.max = 4 << 10
 	cmd.Stdout, cmd.Stderr = mark, &errs
 	if err := cmd.Start(); err != nil {
-		return toolRun{exit: -1, err: err}
+		return ToolRun{Exit: -1, Err: err}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	tr := toolRun{exit: -1}
+	tr := ToolRun{Exit: -1}
 	var runErr error
 	select {
 	case runErr = <-done:
@@ -53,7 +53,7 @@ func (h *sshHost) runTool(ctx context.Context, argv []string, scratch, remote st
 		h.endGroup(mark, "load tool")
 		runErr = <-done
 	case <-time.After(limit):
-		tr.overran = true
+		tr.Overran = true
 		h.endGroup(mark, "load tool")
 		runErr = <-done
 	}
@@ -62,52 +62,52 @@ func (h *sshHost) runTool(ctx context.Context, argv []string, scratch, remote st
 	end, ok := readToolEnd(log.String())
 	if !ok {
 		if runErr == nil {
-			runErr = fmt.Errorf("no exit status from host %s", h.spec.Name)
+			runErr = fmt.Errorf("no exit status from host %s", h.Spec.Name)
 		}
-		tr.err = h.failure(runErr, errs.String())
-		if !tr.overran {
+		tr.Err = h.failure(runErr, errs.String())
+		if !tr.Overran {
 			h.endGroup(mark, "load tool")
 		}
 		// Whatever the tool wrote before it was stopped, hashed there now.
 		var ferr error
-		tr.stdout, ferr = fetchChecked(fctx, h, remote+"/tool.out")
+		tr.Stdout, ferr = fetchChecked(fctx, h, remote+"/tool.out")
 		if ferr == nil {
-			tr.stderr, _ = fetchChecked(fctx, h, remote+"/tool.err")
+			tr.Stderr, _ = fetchChecked(fctx, h, remote+"/tool.err")
 		}
-		h.output(fctx, "rm -rf "+shellQuote(remote))
+		h.Output(fctx, "rm -rf "+shellQuote(remote))
 		return tr
 	}
-	tr.exit, tr.cpu = end.status, end.cpu
+	tr.Exit, tr.CPU = end.status, end.cpu
 	if end.status != 0 {
-		tr.err = fmt.Errorf("exit status %d on host %s", end.status, h.spec.Name)
+		tr.Err = fmt.Errorf("exit status %d on host %s", end.status, h.Spec.Name)
 	}
 	var err error
-	if tr.stdout, tr.stderr, err = fetchBoth(fctx, h, remote, end); err != nil {
-		if tr.err == nil {
-			tr.err = err
+	if tr.Stdout, tr.Stderr, err = fetchBoth(fctx, h, remote, end); err != nil {
+		if tr.Err == nil {
+			tr.Err = err
 		}
 		return tr
 	}
 	// The host's copy goes only once this one is known to be whole.
-	h.output(fctx, "rm -rf "+shellQuote(remote))
+	h.Output(fctx, "rm -rf "+shellQuote(remote))
 	return tr
 }
 
 // fetchBoth copies tool.out and tool.err from the folder remote on h in one
 // stream, cut by the sizes the host listed, and checks each against the
 // sha256 taken there. On a mismatch the host's copy is kept.
-func fetchBoth(ctx context.Context, h *sshHost, remote string, end toolEnd) (stdout, stderr []byte, err error) {
-	data, err := h.output(ctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err")
+func fetchBoth(ctx context.Context, h *SSHHost, remote string, end toolEnd) (stdout, stderr []byte, err error) {
+	data, err := h.Output(ctx, "cd "+shellQuote(remote)+" && cat tool.out tool.err")
 	if err != nil {
-		return nil, nil, fmt.Errorf("copy the dump from host %s: %w", h.spec.Name, err)
+		return nil, nil, fmt.Errorf("copy the dump from host %s: %w", h.Spec.Name, err)
 	}
 	if int64(len(data)) != end.size[0]+end.size[1] {
-		return nil, nil, fmt.Errorf("copy the dump from host %s: %d bytes came, it listed %d + %d", h.spec.Name, len(data), end.size[0], end.size[1])
+		return nil, nil, fmt.Errorf("copy the dump from host %s: %d bytes came, it listed %d + %d", h.Spec.Name, len(data), end.size[0], end.size[1])
 	}
 	stdout, stderr = data[:end.size[0]], data[end.size[0]:]
 	for i, b := range [][]byte{stdout, stderr} {
 		if got := parse.DumpSHA256(b); got != end.sha[i] {
-			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %s here", []string{"out", "err"}[i], h.spec.Name, remote, end.sha[i], got)
+			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %s here", []string{"out", "err"}[i], h.Spec.Name, remote, end.sha[i], got)
 		}
 	}
 	return stdout, stderr, nil
@@ -115,12 +115,12 @@ func fetchBoth(ctx context.Context, h *sshHost, remote string, end toolEnd) (std
 
 // endGroup ends the process group a command on h reported, if it did;
 // one that cannot be reached is kept for later.
-func (h *sshHost) endGroup(mark *markWriter, what string) {
+func (h *SSHHost) endGroup(mark *markWriter, what string) {
 	select {
 	case rec := <-mark.found:
 		mark.found <- rec
-		rec.Host, rec.What = h.spec.Name, what
-		(&remoteProc{ssh: h, rec: rec, track: h.track}).end()
+		rec.Host, rec.What = h.Spec.Name, what
+		(&remoteProc{ssh: h, rec: rec, track: h.Track}).end()
 	default:
 	}
 }
@@ -182,41 +182,22 @@ func shellTime(s string) float64 {
 // fetchChecked copies a file from h after taking its sha256 there, and
 // checks the bytes that arrived against it. A file that is not there is
 // empty.
-func fetchChecked(ctx context.Context, h *sshHost, path string) ([]byte, error) {
+func fetchChecked(ctx context.Context, h *SSHHost, path string) ([]byte, error) {
 	q := shellQuote(path)
-	sum, err := h.output(ctx, "[ -f "+q+" ] || exit 0; sha256sum "+q)
+	sum, err := h.Output(ctx, "[ -f "+q+" ] || exit 0; sha256sum "+q)
 	if err != nil {
-		return nil, fmt.Errorf("sha256 of %s on host %s: %w", path, h.spec.Name, err)
+		return nil, fmt.Errorf("sha256 of %s on host %s: %w", path, h.Spec.Name, err)
 	}
 	if len(bytes.TrimSpace(sum)) == 0 {
 		return nil, nil
 	}
 	want, _, _ := strings.Cut(string(sum), " ")
-	data, err := h.output(ctx, "cat "+q)
+	data, err := h.Output(ctx, "cat "+q)
 	if err != nil {
-		return nil, fmt.Errorf("copy %s from host %s: %w", path, h.spec.Name, err)
+		return nil, fmt.Errorf("copy %s from host %s: %w", path, h.Spec.Name, err)
 	}
 	if got := parse.DumpSHA256(data); got != want {
-		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %s here", path, h.spec.Name, want, got)
+		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %s here", path, h.Spec.Name, want, got)
 	}
 	return data, nil
-}
-
-// replaceAll replaces old by new in every argument.
-func replaceAll(argv []string, old, new string) []string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		out[i] = strings.ReplaceAll(a, old, new)
-	}
-	return out
-}
-
-// sha256Of is the hex sha256 of a local file.
-func sha256Of(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return parse.ReaderSHA256(f)
 }
