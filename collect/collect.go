@@ -210,6 +210,11 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		} else if c.usable(targets) == 0 {
 			status = runjson.StatusFailed
 			err = fmt.Errorf("nothing usable was measured: every target failed the gate or was skipped (see errors and conformance/ in %s): fix them, then collect again", c.dir.Path)
+		} else {
+			// Every measurement the gate allowed was taken: the run is
+			// complete (a -resume has nothing left to do), but a target
+			// that failed a scenario is a failure the caller must see.
+			err = c.gateFailures(targets)
 		}
 	}
 	if storeFailed(err) {

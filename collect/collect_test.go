@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -65,8 +66,8 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir, err := Run(ctx, suite, Options{Out: out})
-	if err != nil {
-		t.Fatal(err)
+	if !errors.Is(err, ErrGateFailed) || !strings.Contains(err.Error(), "bad (ping)") {
+		t.Fatalf("err = %v, want ErrGateFailed naming bad (ping): a target failed the gate", err)
 	}
 	m := dir.Manifest()
 	if m.Status != runjson.StatusComplete {

@@ -37,8 +37,11 @@ prints no count (nothing, no result a reader takes, 0 requests and no
 errors). Its dump is kept, run.json says why, and the run ends with exit
 status 1 and status "failed"; -resume takes every failed or missing
 measurement again under a new name (<rep>-2.txt). A run in which nothing
-usable was measured (every target failed the gate) ends the same way. A full disk stops the run at once, every
-dump stored so far intact.
+usable was measured (every target failed the gate) ends the same way. A
+target that fails the gate in some scenario is not measured there; the run
+goes on, measures everything else, keeps it all and ends "complete", and
+collect exits 1 naming the target and scenario. A full disk stops the run at
+once, every dump stored so far intact.
 
 -shard I/N runs the I-th of N shares of the targets, to spread one suite
 over N machines or sessions: target k (counting from 0 in suite order) is in
