@@ -75,6 +75,11 @@ type Options struct {
 	// FreshBuild empties each target's build cache entry before its build
 	// (-fresh-build), so that build_s is a cold build's again.
 	FreshBuild bool
+	// BuildCacheMax caps the build cache on the server machine, in bytes:
+	// after the builds, the entries least recently built are removed until
+	// the cache fits, never one of this collect's targets. 0 is
+	// DefaultBuildCacheMax; below 0, no cap.
+	BuildCacheMax int64
 	// buildCache is this machine's cache folder (its bin/ holds the build
 	// cache); "" is the user's, fairbench's folder in os.UserCacheDir.
 	// Tests give their own.
