@@ -276,8 +276,12 @@ func (c *collector) createRunDir() error {
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}
+	portableManifest(c.places(), &m, 0)
 	d, err := CreateRunDir(c.opt.Out, m, c.suite.Source)
 	c.dir = d
+	if d != nil {
+		c.writePortable()
+	}
 	if err == nil {
 		err = d.Lock() // until the run ends: a -resume of it meanwhile is refused
 	}

@@ -148,7 +148,8 @@ func checkGoodPackages(t *testing.T, m runjson.Manifest, bin string) {
 		t.Fatal("the test binary has no build info")
 	}
 	want := map[string][]runjson.Package{
-		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + bin}},
+		// run.json names the binary as portable.go writes it: {tmp}/….
+		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + portable((&collector{}).places(), bin)}},
 		"bad":  nil,
 	}
 	for _, tr := range m.Targets {

@@ -130,7 +130,7 @@ func runCollect(e *env, args []string) error {
 	if *suitePath != "" {
 		st, err = suite.LoadSuite(*suitePath)
 	} else {
-		st, err = resumedSuite(*resume)
+		st, err = resumedSuite(*resume, *base)
 	}
 	if err != nil {
 		return usageErr("%w", err)
@@ -175,10 +175,11 @@ func cacheBytes(mb int64) int64 {
 }
 
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
-// name of the file it was first read from, so that body files resolve as
-// they did then. Both files are read as every run-dir file is
+// name of the file it was first read from (run.json's suite_file, relative
+// to base or in the home or temporary folder: collect.LocalPath), so that
+// body files resolve as they did then. Both files are read as every run-dir file is
 // (parse.ReadRunFile): regular, inside the run dir, within their limits.
-func resumedSuite(runDir string) (*suite.Suite, error) {
+func resumedSuite(runDir, base string) (*suite.Suite, error) {
 	src, err := parse.ReadRunFile(runDir, "suite.toml", parse.KindSuite)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
@@ -189,7 +190,7 @@ func resumedSuite(runDir string) (*suite.Suite, error) {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	if m := d.Manifest(); m.SuiteFile != "" {
-		name = m.SuiteFile
+		name = collect.LocalPath(m.SuiteFile, base)
 	}
 	return suite.ParseSuite(src, name)
 }
