@@ -73,7 +73,7 @@ func (j *bombardierJSON) check(doc []byte) string {
 	}
 	r := j.Result
 	if asked := j.Spec.TestDurationSeconds; j.Spec.TestType == "timed" && asked > 0 {
-		if msg := windowProblem(ToolBombardier, seconds(r.TimeTakenSeconds), seconds(asked)); msg != "" {
+		if msg := windowProblem(ToolBombardier, seconds(r.TimeTakenSeconds), seconds(asked), seconds(j.Spec.TimeoutSeconds)); msg != "" {
 			return "timeTakenSeconds: " + msg + " (spec.testDurationSeconds)"
 		}
 	}

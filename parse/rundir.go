@@ -259,7 +259,8 @@ func askedWindow(m *Measurement, argv []string) string {
 	if len(argv) == 0 || m.Tool == ToolVegeta || m.Duration == 0 {
 		return "" // vegeta's reports, and bombardier's text, print no window of their own
 	}
-	return windowProblem(m.Tool, m.Duration, (&command{argv: argv}).window())
+	c := &command{argv: argv}
+	return windowProblem(m.Tool, m.Duration, c.window(), c.timeout())
 }
 
 // badAAPair says what is wrong with run.json's aa_pair, "" when nothing
