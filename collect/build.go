@@ -34,7 +34,8 @@ type built struct {
 // NestJS targets of one tsc build) build once and share what it left.
 // Each target's time is its own build's wall time, taken while the others
 // ran. A build naming {bin} goes through the server machine's build cache
-// (build_cache.go), whose entries for dirs that are gone are pruned first.
+// (build_cache.go), whose entries for dirs that are gone are pruned first,
+// and which is trimmed to its cap after the builds.
 func (c *collector) buildAll(ctx context.Context, targets []suite.Target) map[string]built {
 	out := make(map[string]built, len(targets))
 	if len(targets) == 0 {
@@ -78,6 +79,9 @@ func (c *collector) buildAll(ctx context.Context, targets []suite.Target) map[st
 			c.opt.Progress.Step(fmt.Sprintf("%s: built by %s's build, the same argv in the same dir", t.Name, first), 0)
 			out[t.Name] = out[first]
 		}
+	}
+	if slices.ContainsFunc(targets, cached) {
+		c.evictBuildCache(ctx, targets)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,6 +58,32 @@ for e in "$1"/*; do
 	d=$(head -n 1 "$e/key")
 	[ -d "$d" ] || flock -n "$e/lock" rm -rf "$e"
 done; exit 0`
+
+// DefaultBuildCacheMax is the build cache's size cap on a machine when
+// Options.BuildCacheMax is 0: a hundred Go servers of 20 MB (the site's
+// suites hold about 20), so a cache that serves every suite of a project
+// is never trimmed, and one fed by years of temporary folders stops at a
+// size a disk does not notice.
+const DefaultBuildCacheMax = 2 << 30
+
+// evictCacheScript trims the cache below $2 to $1 KiB: while the entries
+// (du -sk) take more, it removes the one least recently built (the mtime of
+// its key file, written at every build), skipping the entries named after
+// $2 (the current collect's) and any whose lock someone holds (a build or
+// a copy under way). It prints what it removed, one "<KiB> <entry>" a line.
+const evictCacheScript = `cap=$1 dir=$2; shift 2
+[ -d "$dir" ] || exit 0
+total=0
+for e in "$dir"/*/; do [ -d "$e" ] && total=$((total + $(du -sk "$e" | cut -f1))); done
+[ "$total" -gt "$cap" ] || exit 0
+ls -tr "$dir"/*/key 2>/dev/null | {
+while IFS= read -r k && [ "$total" -gt "$cap" ]; do
+	e=${k%/key} keep=
+	for x in "$@"; do [ "$x" = "$e" ] && keep=1; done
+	[ -n "$keep" ] && continue
+	s=$(du -sk "$e" | cut -f1)
+	flock -n "$e/lock" rm -rf "$e" && total=$((total - s)) && echo "$s $e"
+done; }; exit 0`
 
 // cacheKey is the key of a target's build in the cache: the target's
 // dir there, its artifact and build argv with {bin} as written.
@@ -119,4 +146,34 @@ func (c *collector) buildCached(ctx context.Context, t suite.Target, dir string)
 // that cannot be pruned still serves.
 func (c *collector) pruneBuildCache(ctx context.Context) {
 	c.server.Run(ctx, machine.Program{Argv: []string{"sh", "-c", pruneCacheScript, "fairbench-prune", c.server.CachePath("bin")}})
+}
+
+// evictBuildCache trims the server machine's build cache to its cap
+// (Options.BuildCacheMax), the entries least recently built first, once
+// the builds of targets are done; their entries, which the next collect
+// of this suite builds against, are never removed, nor an entry another
+// collect holds. Best effort, as pruneBuildCache: it says what it removed.
+func (c *collector) evictBuildCache(ctx context.Context, targets []suite.Target) {
+	limit := c.opt.BuildCacheMax
+	if limit == 0 {
+		limit = DefaultBuildCacheMax
+	}
+	if limit < 0 {
+		return
+	}
+	argv := []string{"sh", "-c", evictCacheScript, "fairbench-evict", strconv.FormatInt(limit>>10, 10), c.server.cachePath("bin")}
+	for _, t := range targets {
+		if cached(t) {
+			argv = append(argv, c.cacheEntry(c.cacheKey(t)))
+		}
+	}
+	out, err := c.server.run(ctx, program{argv: argv})
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if kib, entry, ok := strings.Cut(line, " "); ok {
+			c.opt.Progress.Step(fmt.Sprintf("build cache: removed %s%s (%s KiB), least recently built, to stay under %d MB", entry, onMachine(c.server), kib, limit>>20), 0)
+		}
+	}
 }

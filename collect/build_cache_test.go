@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -242,4 +244,69 @@ func TestBuildCachePruned(t *testing.T) {
 	if len(entries) != 1 || entries[0] != filepath.Join(c.cacheEntry(c.cacheKey(target(kept))), "out") {
 		t.Errorf("entries %q, want only %s's", entries, kept)
 	}
+}
+
+// TestBuildCacheCapped: past its cap, the cache loses the entries least
+// recently built, after the builds of a collect; never one of that
+// collect's targets, even when they alone are over the cap, nor one whose
+// lock another collect holds. Each entry here is a 100 KiB build.
+func TestBuildCacheCapped(t *testing.T) {
+	t.Parallel()
+	cache := t.TempDir()
+	ctx := context.Background()
+	target := func(name string) suite.Target {
+		return suite.Target{Name: name, Dir: t.TempDir(), Build: []string{"sh", "-c", "head -c 102400 /dev/zero > {bin}/server"}, Artifact: "{bin}/server"}
+	}
+	collectOf := func(max int64, targets ...suite.Target) *collector {
+		t.Helper()
+		s := &suite.Suite{Targets: targets}
+		c := newCollector(s, Options{buildCache: cache, BuildCacheMax: max})
+		c.here.dir = t.TempDir()
+		for name, b := range c.buildAll(ctx, targets) {
+			if b.err != nil {
+				t.Fatalf("%s: %v", name, b.err)
+			}
+		}
+		return c
+	}
+	entryOf := func(c *collector, tg suite.Target) string {
+		return filepath.Join(c.cacheEntry(c.cacheKey(tg)), "out")
+	}
+	has := func(want ...string) {
+		t.Helper()
+		got := cacheEntries(t, cache)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("entries\n%q\nwant\n%q", got, want)
+		}
+	}
+	const capKiB = 350 // three entries of 100 KiB and their small files
+	a, b, c, d := target("a"), target("b"), target("c"), target("d")
+	ca := collectOf(capKiB<<10, a)
+	collectOf(capKiB<<10, b)
+	cc := collectOf(capKiB<<10, c)
+	has(entryOf(ca, a), entryOf(ca, b), entryOf(ca, c))
+	// A fourth entry: a, built least recently, goes.
+	collectOf(capKiB<<10, d)
+	has(entryOf(ca, b), entryOf(ca, c), entryOf(ca, d))
+	// b is held by another collect (its lock taken, as during a build):
+	// it stays, and c, the next least recently built, goes.
+	lock, err := os.OpenFile(filepath.Join(filepath.Dir(entryOf(ca, b)), "lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	collectOf(capKiB<<10, a)
+	has(entryOf(ca, a), entryOf(ca, b), entryOf(ca, d))
+	lock.Close() // lets the lock go
+	// A cap below this collect's own two entries: they both stay, every
+	// other entry goes.
+	collectOf(50<<10, c, d)
+	has(entryOf(cc, c), entryOf(cc, d))
+	// No cap: nothing goes.
+	collectOf(-1, a, b)
+	has(entryOf(ca, a), entryOf(ca, b), entryOf(cc, c), entryOf(cc, d))
 }

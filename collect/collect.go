@@ -80,6 +80,11 @@ type Options struct {
 	// FreshBuild empties each target's build cache entry before its build
 	// (-fresh-build), so that build_s is a cold build's again.
 	FreshBuild bool
+	// BuildCacheMax caps the build cache on the server machine, in bytes:
+	// after the builds, the entries least recently built are removed until
+	// the cache fits, never one of this collect's targets. 0 is
+	// DefaultBuildCacheMax; below 0, no cap.
+	BuildCacheMax int64
 	// buildCache is this machine's cache folder (its bin/ holds the build
 	// cache); "" is the user's, fairbench's folder in os.UserCacheDir.
 	// Tests give their own.
@@ -215,6 +220,11 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		} else if c.usable(targets) == 0 {
 			status = runjson.StatusFailed
 			err = fmt.Errorf("nothing usable was measured: every target failed the gate or was skipped (see errors and conformance/ in %s): fix them, then collect again", c.dir.Path)
+		} else {
+			// Every measurement the gate allowed was taken: the run is
+			// complete (a -resume has nothing left to do), but a target
+			// that failed a scenario is a failure the caller must see.
+			err = c.gateFailures(targets)
 		}
 	}
 	if storeFailed(err) {
@@ -272,8 +282,12 @@ func (c *collector) createRunDir() error {
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}
+	portableManifest(c.places(), &m, 0)
 	d, err := CreateRunDir(c.opt.Out, m, c.suite.Source)
 	c.dir = d
+	if d != nil {
+		c.writePortable()
+	}
 	if err == nil {
 		err = d.Lock() // until the run ends: a -resume of it meanwhile is refused
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -67,8 +68,8 @@ func TestGateSkipsWrongBytes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir, err := Run(ctx, suite, Options{Out: out})
-	if err != nil {
-		t.Fatal(err)
+	if !errors.Is(err, ErrGateFailed) || !strings.Contains(err.Error(), "bad (ping)") {
+		t.Fatalf("err = %v, want ErrGateFailed naming bad (ping): a target failed the gate", err)
 	}
 	m := dir.Manifest()
 	if m.Status != runjson.StatusComplete {
@@ -152,7 +153,8 @@ func checkGoodPackages(t *testing.T, m runjson.Manifest, bin string) {
 		t.Fatal("the test binary has no build info")
 	}
 	want := map[string][]runjson.Package{
-		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + bin}},
+		// run.json names the binary as portable.go writes it: {tmp}/….
+		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + portable((&collector{}).places(), bin)}},
 		"bad":  nil,
 	}
 	for _, tr := range m.Targets {

@@ -48,6 +48,7 @@ func (c *collector) resumeRunDir() error {
 		c.opt.Progress.Note(fmt.Sprintf("%s: the collect that held it, %s, ended without letting go (killed?): its lock taken over, its .lock and .reserve replaced", d.Path, d.staleLock))
 	}
 	c.dir = d
+	c.writePortable() // a run written before keeps its paths until it is saved
 	for _, mr := range m.Measurements {
 		c.order = max(c.order, mr.Order)
 	}

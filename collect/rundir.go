@@ -32,6 +32,11 @@ type RunDir struct {
 	// staleLock names the process whose lock file Lock found and took
 	// over: a collect that ended without letting go (killed); "" if none.
 	staleLock string
+	// portable, when set, rewrites the machine's paths in the manifest
+	// before each save, its measurements from portableFrom on
+	// (portable.go); portableFrom is then how many it has seen.
+	portable     func(m *runjson.Manifest, from int)
+	portableFrom int
 }
 
 // CreateRunDir makes a new run directory under out for m and writes its
@@ -96,6 +101,10 @@ func (d *RunDir) Update(change func(m *runjson.Manifest)) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	change(&d.manifest)
+	if d.portable != nil {
+		d.portable(&d.manifest, d.portableFrom)
+		d.portableFrom = len(d.manifest.Measurements)
+	}
 	return d.save()
 }
 

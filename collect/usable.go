@@ -2,7 +2,9 @@ package collect
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
@@ -52,4 +54,28 @@ func (c *collector) usable(targets []suite.Target) int {
 		}
 	}
 	return n
+}
+
+// ErrGateFailed is wrapped by Run's error when a run is complete but some
+// target failed the gate in some scenario: that target was not measured
+// there, the others were, and every dump and transcript is kept. The run
+// is a failure to its caller (fairbench exits 1), not bad usage.
+var ErrGateFailed = errors.New("gate failed")
+
+// gateFailures names the targets whose recorded gate verdict is a fail,
+// with their failed scenarios, wrapped in ErrGateFailed; nil when every
+// target passed. It reads run.json, so a -resume of such a run says it
+// again.
+func (c *collector) gateFailures(targets []suite.Target) error {
+	var failed []string
+	for _, t := range targets {
+		if rec, ok := c.targetRecord(t.Name); ok && rec.Conformance == "fail" {
+			failed = append(failed, fmt.Sprintf("%s (%s)", t.Name, strings.Join(rec.Failed, ", ")))
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w for %d of %d targets: %s; they were not measured there, the rest was (see conformance/ in %s)",
+		ErrGateFailed, len(failed), len(targets), strings.Join(failed, "; "), c.dir.Path)
 }

@@ -9,7 +9,7 @@ import (
 // The keys of bombardierJSON and the structs in it, as their tags spell them.
 var (
 	bombardierKeys       = []string{"spec", "result"}
-	bombardierSpecKeys   = []string{"numberOfConnections", "testType", "testDurationSeconds", "numberOfRequests", "method", "url", "rate", "client"}
+	bombardierSpecKeys   = []string{"numberOfConnections", "testType", "testDurationSeconds", "timeoutSeconds", "numberOfRequests", "method", "url", "rate", "client"}
 	bombardierResultKeys = []string{"bytesRead", "bytesWritten", "timeTakenSeconds", "req1xx", "req2xx", "req3xx", "req4xx", "req5xx", "others", "errors", "latency", "rps"}
 	bombardierErrorKeys  = []string{"description", "count"}
 	bombardierLatKeys    = []string{"mean", "stddev", "max", "percentiles"}
@@ -49,6 +49,8 @@ func decodeBombardierSpec(d *jsonReader, s *bombardierSpec) {
 			d.string(&s.TestType)
 		case "testDurationSeconds":
 			d.float(&s.TestDurationSeconds)
+		case "timeoutSeconds":
+			d.float(&s.TimeoutSeconds)
 		case "numberOfRequests":
 			d.int64(&s.NumberOfRequests)
 		case "method":

@@ -27,6 +27,7 @@ type bombardierSpec = struct {
 	NumberOfConnections int     `json:"numberOfConnections"`
 	TestType            string  `json:"testType"`
 	TestDurationSeconds float64 `json:"testDurationSeconds"`
+	TimeoutSeconds      float64 `json:"timeoutSeconds"` // each request's; bombardier waits for those in flight up to it
 	NumberOfRequests    int64   `json:"numberOfRequests"`
 	Method              string  `json:"method"`
 	URL                 string  `json:"url"`

@@ -185,8 +185,17 @@ func (c *command) method() string {
 
 // window is the requested duration (-d): a Go or wrk duration ("10s", "1m"),
 // or plain seconds (autocannon).
-func (c *command) window() time.Duration {
-	d, ok := c.flag("-d", "--duration")
+func (c *command) window() time.Duration { return c.durationFlag("-d", "--duration") }
+
+// timeout is bombardier's and autocannon's request timeout (-t), as window
+// reads it; 0 when not given. (wrk's -t is its threads: windowProblem does
+// not ask wrk for a timeout.)
+func (c *command) timeout() time.Duration { return c.durationFlag("-t", "--timeout") }
+
+// durationFlag is the value of the first of names as a duration, 0 when
+// none is given or it is not one.
+func (c *command) durationFlag(names ...string) time.Duration {
+	d, ok := c.flag(names...)
 	if !ok {
 		return 0
 	}

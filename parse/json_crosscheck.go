@@ -22,22 +22,6 @@ import (
 // per cent (its last sample, its start-up); an edit by a factor does not.
 const windowSlack = 0.10
 
-// shortWindow says what is wrong when a run measured for less than the
-// window it was asked for, by more than windowSlack: its counts cover a
-// part of the window, or its duration was edited, and its rate would be
-// read as the window's. A run longer than asked is real (a tool waits for
-// the answers in flight: a hung server, a slow warm-up) and its rate is
-// taken over the time it measured, so it is not refused. Only an exact ask
-// is checked: bombardier's spec, the argv run.json recorded; a wrk header
-// ("Running 2m test") rounds it.
-func shortWindow(measured, asked time.Duration) string {
-	if asked <= 0 || float64(measured) >= (1-windowSlack)*float64(asked) {
-		return ""
-	}
-	return fmt.Sprintf("measured %s, more than %.0f%% short of the %s window asked for: the run was cut short or its dump changed; run it again",
-		measured, windowSlack*100, asked)
-}
-
 // The keys a result of each tool always holds.
 var (
 	bombardierAlways = []string{"bytesRead", "bytesWritten", "timeTakenSeconds",
@@ -89,7 +73,7 @@ func (j *bombardierJSON) check(doc []byte) string {
 	}
 	r := j.Result
 	if asked := j.Spec.TestDurationSeconds; j.Spec.TestType == "timed" && asked > 0 {
-		if msg := shortWindow(seconds(r.TimeTakenSeconds), seconds(asked)); msg != "" {
+		if msg := windowProblem(ToolBombardier, seconds(r.TimeTakenSeconds), seconds(asked), seconds(j.Spec.TimeoutSeconds)); msg != "" {
 			return "timeTakenSeconds: " + msg + " (spec.testDurationSeconds)"
 		}
 	}

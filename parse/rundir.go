@@ -254,12 +254,13 @@ func duplicates(list []runjson.Measurement, runJSON string) (dup map[int]bool, n
 }
 
 // askedWindow checks a closed-loop measurement against the window its
-// command line (run.json's argv) asked for; see shortWindow.
+// command line (run.json's argv) asked for; see windowProblem.
 func askedWindow(m *Measurement, argv []string) string {
 	if len(argv) == 0 || m.Tool == ToolVegeta || m.Duration == 0 {
 		return "" // vegeta's reports, and bombardier's text, print no window of their own
 	}
-	return shortWindow(m.Duration, (&command{argv: argv}).window())
+	c := &command{argv: argv}
+	return windowProblem(m.Tool, m.Duration, c.window(), c.timeout())
 }
 
 // badAAPair says what is wrong with run.json's aa_pair, "" when nothing

@@ -105,6 +105,7 @@ func (e *RunFileError) Is(target error) bool { return target == ErrRefused }
 // its kind's limit (a file that grew after it was opened) is an error.
 type RunFile struct {
 	f    *os.File
+	kept *io.SectionReader // in place of f: the bytes kept of a pipe read before (pipecopy.go)
 	r    io.LimitedReader
 	name string
 	kind FileKind
@@ -186,6 +187,8 @@ func (d *RunDir) Open(rel string, kind FileKind) (*RunFile, error) {
 // (bash's <(command), /dev/stdin in a pipeline, a FIFO) is read as it
 // comes, up to kind's limit, and waits for a writer no longer than
 // streamWait: a FIFO no one writes to reads as empty instead of hanging.
+// A pipe is read once: a second OpenFile of it in this process reads the
+// bytes the first read took from it (pipecopy.go).
 func OpenFile(name string, kind FileKind) (*RunFile, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -199,9 +202,7 @@ func OpenFile(name string, kind FileKind) (*RunFile, error) {
 	if info.Mode()&fs.ModeNamedPipe == 0 {
 		return bound(f, name, kind)
 	}
-	rf := &RunFile{f: f, name: name, kind: kind, size: -1}
-	rf.r = io.LimitedReader{R: &pipeReader{f: f, deadline: time.Now().Add(streamWait)}, N: kind.Limit() + 1}
-	return rf, nil
+	return openPipe(f, info, name, kind), nil // pipecopy.go: read once
 }
 
 // streamWait is how long a pipe named on the command line may stay without
@@ -285,7 +286,11 @@ func (f *RunFile) Read(p []byte) (int, error) {
 
 // rewind goes back to the start of a regular file, for a second read.
 func (f *RunFile) rewind() error {
-	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+	var s io.Seeker = f.f
+	if f.kept != nil {
+		s = f.kept
+	}
+	if _, err := s.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
 	f.r.N = f.kind.Limit() + 1
@@ -299,7 +304,12 @@ func (f *RunFile) Size() int64 { return f.size }
 func (f *RunFile) Name() string { return f.name }
 
 // Close closes the file.
-func (f *RunFile) Close() error { return f.f.Close() }
+func (f *RunFile) Close() error {
+	if f.f == nil { // a pipe's kept bytes: they stay for the next open
+		return nil
+	}
+	return f.f.Close()
+}
 
 // ReadRunFile reads the whole file at rel in the run dir root through
 // OpenRunFile.

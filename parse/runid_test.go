@@ -78,22 +78,29 @@ func TestRunReadOnce(t *testing.T) {
 // TestRunDirAskedWindow: a dump that measured far less than the window
 // run.json's argv asked for is refused at the dump's file:line.
 func TestRunDirAskedWindow(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	copyTree(t, committedRun, dir)
-	b, _ := os.ReadFile(filepath.Join(dir, "run.json"))
-	// The first measurement asks for 1s; make it ask for 10s.
-	re := regexp.MustCompile(`("-d",\s*)"1s"`)
-	loc := re.FindIndex(b)
-	if loc == nil {
-		t.Fatal(`no "-d", "1s" in run.json`)
-	}
-	edited := string(b[:loc[0]]) + re.ReplaceAllString(string(b[loc[0]:loc[1]]), `${1}"10s"`) + string(b[loc[1]:])
-	os.WriteFile(filepath.Join(dir, "run.json"), []byte(edited), 0o644)
+	dir := committedAsking(t, "1s", "10s") // the first measurement asks for 1s; make it ask for 10s
 	_, errs := ReadAll([]string{dir})
 	var se *SyntaxError
 	if len(errs) != 1 || !errors.As(errs[0], &se) || !strings.Contains(se.Msg, "window asked for") || !strings.HasSuffix(se.File, ".txt") {
 		t.Fatalf("errors %v, want one *SyntaxError at the dump saying it is short of the window asked for", errs)
 	}
+}
+
+// committedAsking is a copy of committedRun whose run.json asks, in the
+// first argv that asks for the window from, for the window to.
+func committedAsking(t *testing.T, from, to string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	copyTree(t, committedRun, dir)
+	b, _ := os.ReadFile(filepath.Join(dir, "run.json"))
+	re := regexp.MustCompile(`("-d",\s*)"` + regexp.QuoteMeta(from) + `"`)
+	loc := re.FindIndex(b)
+	if loc == nil {
+		t.Fatalf(`no "-d", %q in run.json`, from)
+	}
+	edited := string(b[:loc[0]]) + re.ReplaceAllString(string(b[loc[0]:loc[1]]), `${1}"`+to+`"`) + string(b[loc[1]:])
+	os.WriteFile(filepath.Join(dir, "run.json"), []byte(edited), 0o644)
+	return dir
 }
 
 // TestAAPairOfOneTarget: run.json's aa_pair naming one target twice is

@@ -12,7 +12,7 @@ import (
 
 var collectCommand = command{
 	summary: "run a suite: build, gate, load, and keep every raw dump",
-	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-fresh-build] [-seed N] [-resume RUNDIR]
+	usage: `fairbench collect -suite FILE [-out DIR] [-only a,b] [-shard I/N] [-hosts FILE] [-force-pinning] [-fresh-build] [-build-cache-max MB] [-seed N] [-resume RUNDIR]
 
 Starts the suite's services, builds and starts each target, checks its
 answers byte for byte (a target that fails a scenario is not measured in
@@ -37,8 +37,11 @@ prints no count (nothing, no result a reader takes, 0 requests and no
 errors). Its dump is kept, run.json says why, and the run ends with exit
 status 1 and status "failed"; -resume takes every failed or missing
 measurement again under a new name (<rep>-2.txt). A run in which nothing
-usable was measured (every target failed the gate) ends the same way. A full disk stops the run at once, every
-dump stored so far intact.
+usable was measured (every target failed the gate) ends the same way. A
+target that fails the gate in some scenario is not measured there; the run
+goes on, measures everything else, keeps it all and ends "complete", and
+collect exits 1 naming the target and scenario. A full disk stops the run at
+once, every dump stored so far intact.
 
 -shard I/N runs the I-th of N shares of the targets, to spread one suite
 over N machines or sessions: target k (counting from 0 in suite order) is in
@@ -73,7 +76,10 @@ time, so the build tool's own up-to-date check decides what to do again
 says the entry held a finished build, and build_s is then that check and
 the copy, not a cold build. Two collects sharing an entry take turns on it
 (flock on its lock file). -fresh-build empties each entry first: every
-build_s is a cold build's again.
+build_s is a cold build's again. The cache is capped (-build-cache-max,
+2048 MB unless given): after the builds, the entries least recently built
+are removed until it fits, never one of this collect's targets nor one
+another collect holds, and progress names each.
 
 Each round takes the targets in a random order, drawn from a seed recorded
 in run.json (schedule), so that no target always follows the same one;
@@ -100,6 +106,7 @@ func runCollect(e *env, args []string) error {
 	base := fs.String("base", ".", "folder that target and service dirs are relative to")
 	forcePinning := fs.Bool("force-pinning", false, "run even when the suite's [isolation] has a pinning problem (see fairbench pin); the run's audit reports it")
 	freshBuild := fs.Bool("fresh-build", false, "empty each target's build cache entry before its build: build_s is a cold build's")
+	cacheMax := fs.Int64("build-cache-max", collect.DefaultBuildCacheMax>>20, "cap of the build cache on the server machine, in MB: the entries least recently built are removed past it (never this collect's); 0 for no cap")
 	seed := fs.Int64("seed", 0, "seed of the targets' random order in each round (0: draw one; run.json records it)")
 	hostsFile := fs.String("hosts", "", "hosts file: [[host]] tables with ssh destinations and roles (server, client)")
 	if err := parseFlags(fs, args); err != nil {
@@ -113,6 +120,9 @@ func runCollect(e *env, args []string) error {
 	if err != nil {
 		return usageErr("collect: -%w", err)
 	}
+	if *cacheMax < 0 || *cacheMax > 1<<40 {
+		return usageErr("collect: -build-cache-max %d: want a size in MB from 0 (no cap) up", *cacheMax)
+	}
 	if !sh.IsZero() && *only != "" {
 		return usageErr("collect: -only and -shard %s together: a shard runs all of its share, so that merge can rebuild the whole suite; drop one of them", sh)
 	}
@@ -120,7 +130,7 @@ func runCollect(e *env, args []string) error {
 	if *suitePath != "" {
 		st, err = suite.LoadSuite(*suitePath)
 	} else {
-		st, err = resumedSuite(*resume)
+		st, err = resumedSuite(*resume, *base)
 	}
 	if err != nil {
 		return usageErr("%w", err)
@@ -141,7 +151,7 @@ func runCollect(e *env, args []string) error {
 	defer cancel()
 	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
-		ForcePinning: *forcePinning, FreshBuild: *freshBuild, Seed: *seed,
+		ForcePinning: *forcePinning, FreshBuild: *freshBuild, Seed: *seed, BuildCacheMax: cacheBytes(*cacheMax),
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
@@ -155,11 +165,21 @@ func runCollect(e *env, args []string) error {
 	return nil
 }
 
+// cacheBytes is -build-cache-max's MB as Options.BuildCacheMax takes it:
+// 0 (no cap) is -1 there.
+func cacheBytes(mb int64) int64 {
+	if mb == 0 {
+		return -1
+	}
+	return mb << 20
+}
+
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
-// name of the file it was first read from, so that body files resolve as
-// they did then. Both files are read as every run-dir file is
+// name of the file it was first read from (run.json's suite_file, relative
+// to base or in the home or temporary folder: collect.LocalPath), so that
+// body files resolve as they did then. Both files are read as every run-dir file is
 // (parse.ReadRunFile): regular, inside the run dir, within their limits.
-func resumedSuite(runDir string) (*suite.Suite, error) {
+func resumedSuite(runDir, base string) (*suite.Suite, error) {
 	src, err := parse.ReadRunFile(runDir, "suite.toml", parse.KindSuite)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
@@ -170,7 +190,7 @@ func resumedSuite(runDir string) (*suite.Suite, error) {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	if m := d.Manifest(); m.SuiteFile != "" {
-		name = m.SuiteFile
+		name = collect.LocalPath(m.SuiteFile, base)
 	}
 	return suite.ParseSuite(src, name)
 }

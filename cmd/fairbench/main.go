@@ -145,8 +145,24 @@ func printUsage(w io.Writer) {
 	for _, n := range slices.Sorted(maps.Keys(topics)) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, topics[n].summary)
 	}
-	fmt.Fprintf(w, "\nRun 'fairbench <command> -h' for its flags and examples.\n"+
-		"Exit status: 0 ok; 1 the command ran and found a failure; 2 bad usage or unreadable input.\n")
+	fmt.Fprintf(w, "\nRun 'fairbench <command> -h' for its flags and examples.\n\nExit status, every command:\n")
+	for _, row := range exitTable {
+		fmt.Fprintf(w, "  %d  %s\n", row.code, row.condition)
+	}
+}
+
+// exitTable is the one exit status rule every command follows, as
+// 'fairbench help' prints it; exitError carries the code.
+var exitTable = []struct {
+	code      int
+	condition string
+}{
+	{0, "the command did its job and found nothing wrong"},
+	{1, "it ran and found a failure: a target failed the gate (collect and verify, even when\n" +
+		"     the other targets were measured and everything was kept), a measurement failed,\n" +
+		"     a table mismatches, an audit error, nothing usable measured"},
+	{2, "bad usage: unknown flag, bad value, refused -out, missing or unreadable named input,\n" +
+		"     empty input"},
 }
 
 // newFlags returns a FlagSet for a command whose -h prints summary, usage and flags.

@@ -14,9 +14,10 @@ var verifyCommand = command{
 
 Builds and starts each target and checks every scenario and variant byte for
 byte, printing each target's transcript and verdict as soon as it is
-checked (Ctrl-C or SIGTERM stops it with those printed). Exit status 1
-when any target fails or verify is stopped, 2 on bad usage (an -only
-name the suite lacks). The suite's [isolation] is audited first, as
+checked (Ctrl-C or SIGTERM stops it with those printed). Exit status 0
+when every target passes every scenario; 1 when any target fails any
+scenario (the others are still checked and printed) or verify is
+stopped; 2 on bad usage (an -only name the suite lacks). The suite's [isolation] is audited first, as
 fairbench pin -suite does, and a pinning problem stops it unless
 -force-pinning is given.
 

@@ -37,7 +37,8 @@ type ScenarioVerdicts struct {
 	// Cells are highest geometric mean first, then by name; cells that
 	// cannot be tested (too few repetitions, no data) last, by name.
 	Cells []*Cell
-	// Pairs are every pair of Cells, A < B bytewise, sorted by A then B.
+	// Pairs are every pair of Cells, A < B bytewise, sorted by A then B;
+	// past MaxPairwise cells, every pair with the reference (reference.go).
 	Pairs []Verdict
 	// Ranks are one per cell, in the order of Cells.
 	Ranks []Rank
@@ -125,6 +126,9 @@ func Testable(c *Cell, m Metric, th Thresholds) (bool, string) {
 }
 
 func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound map[*Cell]bool) *ScenarioVerdicts {
+	if len(cells) > MaxPairwise {
+		return decideByReference(cells, m, th, floor, bound) // reference.go
+	}
 	sv := &ScenarioVerdicts{Run: cells[0].Run, Scenario: cells[0].Scenario, Metric: m,
 		Floor: floor, ClientBound: map[*Cell]bool{}, index: map[[2]*Cell]int{}}
 	sv.Cells = sortByEstimate(cells, m, th)
