@@ -161,19 +161,19 @@ func (c *collector) evictBuildCache(ctx context.Context, targets []suite.Target)
 	if limit < 0 {
 		return
 	}
-	argv := []string{"sh", "-c", evictCacheScript, "fairbench-evict", strconv.FormatInt(limit>>10, 10), c.server.cachePath("bin")}
+	argv := []string{"sh", "-c", evictCacheScript, "fairbench-evict", strconv.FormatInt(limit>>10, 10), c.server.CachePath("bin")}
 	for _, t := range targets {
 		if cached(t) {
 			argv = append(argv, c.cacheEntry(c.cacheKey(t)))
 		}
 	}
-	out, err := c.server.run(ctx, program{argv: argv})
+	out, err := c.server.Run(ctx, machine.Program{Argv: argv})
 	if err != nil {
 		return
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if kib, entry, ok := strings.Cut(line, " "); ok {
-			c.opt.Progress.Step(fmt.Sprintf("build cache: removed %s%s (%s KiB), least recently built, to stay under %d MB", entry, onMachine(c.server), kib, limit>>20), 0)
+			c.opt.Progress.Step(fmt.Sprintf("build cache: removed %s%s (%s KiB), least recently built, to stay under %d MB", entry, machine.OnMachine(c.server), kib, limit>>20), 0)
 		}
 	}
 }

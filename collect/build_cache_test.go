@@ -261,7 +261,7 @@ func TestBuildCacheCapped(t *testing.T) {
 		t.Helper()
 		s := &suite.Suite{Targets: targets}
 		c := newCollector(s, Options{buildCache: cache, BuildCacheMax: max})
-		c.here.dir = t.TempDir()
+		c.here.Dir = t.TempDir()
 		for name, b := range c.buildAll(ctx, targets) {
 			if b.err != nil {
 				t.Fatalf("%s: %v", name, b.err)
