@@ -122,6 +122,10 @@ type ScenarioRow struct {
 // printed them, "—" where it printed none.
 type PercentileRow struct {
 	Target Link
+	// Dump links the lower-median repetition's dump, which printed every
+	// figure of the row: one link a row, not one a cell, keeps a
+	// 100-target page light.
+	Dump   Link
 	Values []Num
 }
 
@@ -425,8 +429,10 @@ func (m *model) observedNum(p Page, c *verdict.Cell, f figure) Num {
 		name += " (bytes read and written)"
 	}
 	lo, hi := slices.Min(vs), slices.Max(vs)
-	n.Title = fmt.Sprintf("%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
-		name, pick.Rep, m.metric, f.format(lo), f.format(hi), parse.Plural(len(vs), "repetition"))
+	// Few words: a 100-target page has 900 of these titles, and the
+	// table's note says once which repetition "rep" is.
+	n.Title = fmt.Sprintf("%s, rep %d (the lower median by %s); %s–%s over %d reps",
+		name, pick.Rep, m.metric, f.format(lo), f.format(hi), len(vs))
 	return n
 }
 
@@ -557,8 +563,19 @@ func (m *model) latencyTable(p Page, cs []*verdict.Cell) (cols []LatencyCol, row
 	}
 	for _, c := range cs {
 		r := PercentileRow{Target: Link{Href: p.href(m.links.Target(c.Name)), Text: c.Name}}
+		if pick := c.MedianRep(m.metric); pick != nil {
+			r.Dump = Link{Href: p.href(m.links.Raw(pick.Source.File)), Text: fmt.Sprintf("rep %d", pick.Rep)}
+		}
 		for _, f := range figs {
-			r.Values = append(r.Values, m.observedNum(p, c, f))
+			n := m.observedNum(p, c, f)
+			// The row names the repetition and links its dump once.
+			n.Href = ""
+			if exact, _, ok := strings.Cut(n.Title, ", rep "); ok {
+				if _, spread, ok := strings.Cut(n.Title, "; "); ok {
+					n.Title = exact + "; " + spread
+				}
+			}
+			r.Values = append(r.Values, n)
 			if pick := c.MedianRep(m.metric); f.writes != nil && pick != nil {
 				_, ok := f.get(pick)
 				writes = writes || ok && f.writes(pick)
