@@ -142,6 +142,7 @@ const maxTies = 4
 // rank ranges and reads the "~" verdicts.
 func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 	wins := map[string]int{}
+	shared := false // some scenario's top group has more than one target
 	tieIn := map[[2]string][]string{}
 	var tested, blurred []string
 	for _, sv := range svs {
@@ -156,6 +157,7 @@ func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 		for _, c := range group {
 			if apart {
 				wins[c.Name]++
+				shared = shared || len(group) > 1
 			}
 		}
 		for _, v := range sv.Pairs {
@@ -202,7 +204,10 @@ func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 	case len(parts) == 0:
 		sentence = fmt.Sprintf("On this host, no target is told apart from the rest at the top in any of the %d scenarios: the leaders' differences are within this run's noise.", M)
 	default:
-		sentence = "On this host, " + strings.Join(parts, ", ") + " (in the top group: judged faster than every target outside it)."
+		sentence = "On this host, " + strings.Join(parts, ", ") + "."
+		if shared {
+			sentence = "On this host, " + strings.Join(parts, ", ") + " (alone at the top, or in a top group whose members are each judged faster than every target outside it)."
+		}
 		if len(blurred) > 0 {
 			sentence += fmt.Sprintf(" In %s no target is told apart at the top.", joinAnd(blurred))
 		}

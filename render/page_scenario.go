@@ -107,6 +107,10 @@ type ScenarioRow struct {
 	Median   Num
 	Interval string
 	IvKind   string // "min–max, n=4" or "95% CI": what Interval is
+	// Geo is the geometric mean of the repetitions: the statistic the
+	// verdicts test, so "vs leader" is this ÷ the leader's, checkable
+	// in the same table.
+	Geo      Num
 	Good     Num
 	Delta    Num
 	Why      string // why the delta reads "~", or what this run cannot tell apart
@@ -351,6 +355,7 @@ func (m *model) scenarioRow(p Page, c *verdict.Cell) ScenarioRow {
 		Runtime: c.Runtime,
 		Median:  statNum(st, anchor),
 		Good:    Num{Text: Count(c.GoodRPS.Median)},
+		Geo:     Num{Text: Count(st.GeoMean), Sort: strconv.FormatFloat(st.GeoMean, 'g', 8, 64)},
 		CPU:     cpuPerRequest(c),
 		N:       Num{Text: strconv.Itoa(st.N)},
 		Badges:  badges(p, notable(m.cellFindings(c))),
