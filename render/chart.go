@@ -240,12 +240,13 @@ func (c *BarChart) legend(bars []BarInput, groups map[string]int) {
 }
 
 // whiskerKind is a whisker label without its count: "min–max of the
-// repetitions" for any n, a confidence interval as it is.
+// repetitions" for any n, a confidence interval with what its odd level
+// is (the whisker's interval is one target's median, not a verdict's).
 func whiskerKind(label string) string {
 	if strings.HasPrefix(label, "min–max") {
 		return "min–max of the repetitions (too few for a confidence interval)"
 	}
-	return label
+	return label + " (its level is the nearest at or above the one asked for, 95% by default, that the repetitions' order statistics give; it describes one target, while a verdict's interval is of a pair's ratio)"
 }
 
 func (b BarInput) what() string {

@@ -32,6 +32,9 @@ type RunSummary struct {
 type HeatMap struct {
 	Cols []HeatCol
 	Rows []HeatRow
+	// Ref is the reference of every column when they share one (said
+	// once, above the map), "" when each column names its own.
+	Ref string
 }
 
 // HeatCol is one scenario and its reference: the target with the highest
@@ -276,6 +279,12 @@ func (m *model) heatMap(p Page, svs []*verdict.ScenarioVerdicts) HeatMap {
 			} else if m.leader[c] == c {
 				have[c.Name]++
 			}
+		}
+	}
+	h.Ref = h.Cols[0].Ref
+	for _, c := range h.Cols {
+		if c.Ref != h.Ref {
+			h.Ref = ""
 		}
 	}
 	mean := func(n string) float64 {
