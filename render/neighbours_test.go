@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // realRunsSite renders the three real runs under parse/testdata/runs (Go
@@ -116,7 +117,19 @@ func number(t *testing.T, s string) float64 {
 // such cells of the project's site printed a ratio of geometric means
 // beside two medians, some pointing the other way.)
 func TestNumbersAgreeWithNeighbours(t *testing.T) {
-	out := realRunsSite(t)
+	sites := map[string]func(*testing.T) string{"parse/testdata/runs": func(t *testing.T) string { return realRunsSite(t) }}
+	if !testing.Short() {
+		// The project's own site, every committed run, as Netlify builds it.
+		sites["site/"] = func(t *testing.T) string { return buildProjectSite(t, filepath.Join(t.TempDir(), "project")) }
+	}
+	for name, site := range sites {
+		t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) { checkNeighbours(t, site(t)) })
+	}
+}
+
+// checkNeighbours checks the claims of the index and results pages of the
+// site built in out.
+func checkNeighbours(t *testing.T, out string) {
 	var all []claim
 	for _, page := range []string{"index.html", "results.html"} {
 		b, err := os.ReadFile(filepath.Join(out, page))
@@ -147,4 +160,32 @@ func TestNumbersAgreeWithNeighbours(t *testing.T) {
 		}
 	}
 	t.Logf("%d claims checked (%d interval bounds aside), %d more than 1%% away from their neighbours", len(all), bounds, far)
+}
+
+// TestBoundCellSaysSo: a claim whose faster side saturated its load
+// generator prints its interval's end nearer 1 with "≥" (or "≤" the other
+// way round), says which end it is, and keeps the point ratio and the
+// geometric means it divides beside it.
+func TestBoundCellSaysSo(t *testing.T) {
+	base := &verdict.Cell{Name: "slow", RPS: verdict.Stat{GeoMean: 1000}}
+	other := &verdict.Cell{Name: "fast", RPS: verdict.Stat{GeoMean: 4000}}
+	v := verdict.Verdict{A: "fast", B: "slow", CellA: other, CellB: base, Verdict: verdict.VerdictA, Reason: verdict.ReasonAtLeast,
+		Ratio: 4, Lo: 2.5, Hi: 6, Level: 0.99, Method: verdict.MethodWelchLog}
+	for _, tc := range []struct {
+		c          verdict.Comparison
+		other      string
+		ratio, end string
+		point      string
+	}{
+		{verdict.Comparison{Base: base.RPS, Other: other.RPS, Ratio: 4, Lo: 2.5, Hi: 6, Verdict: v}, "fast", "≥ 2.50×", "lower", "4.00×"},
+		{verdict.Comparison{Base: other.RPS, Other: base.RPS, Ratio: 0.25, Lo: 1.0 / 6, Hi: 0.4, Verdict: v}, "slow", "≤ 0.400×", "upper", "0.250×"},
+	} {
+		j := judgementOf(tc.c, tc.other, "x")
+		if j.Ratio != tc.ratio || !strings.Contains(j.Bound, tc.end) || j.Stat.Point != tc.point {
+			t.Errorf("%s: ratio %q, bound %q, point %q; want %q, the %s end, %q", tc.other, j.Ratio, j.Bound, j.Stat.Point, tc.ratio, tc.end, tc.point)
+		}
+		if got := j.Stat.OtherV / j.Stat.BaseV; math.Abs(got-tc.c.Ratio) > 1e-9 {
+			t.Errorf("%s: the statistic beside it divides to %g, the point ratio is %g", tc.other, got, tc.c.Ratio)
+		}
+	}
 }
