@@ -84,7 +84,14 @@ type BarInput struct {
 	Note  string       // appended to the bar's title: "run 2026…, ranked within it"
 	Rank  verdict.Rank // unranked bars are drawn pale
 	Badge *ChartBadge
+	// Group colours the bar (its runtime, say): bars of one group share
+	// one of chartGroups colours, and the legend names each group.
+	Group string
 }
+
+// chartGroups is how many group colours the theme defines (g0…g5); more
+// groups than that reuse them in order, and the legend still names each.
+const chartGroups = 6
 
 // RepInput is one repetition's value.
 type RepInput struct {
@@ -124,6 +131,12 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 			top = maxFinite(top, r.Value)
 		}
 	}
+	groups := map[string]int{}
+	for _, b := range bars {
+		if _, ok := groups[b.Group]; !ok && b.Group != "" {
+			groups[b.Group] = len(groups)
+		}
+	}
 	step, limit := niceAxis(top)
 	scale := func(v float64) float64 {
 		if limit == 0 || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
@@ -145,6 +158,10 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 		}
 		if len(b.Reps) > 0 {
 			bar.Title += fmt.Sprintf(" of %s", parse.Plural(len(b.Reps), "repetition"))
+		}
+		if b.Group != "" {
+			bar.Class += fmt.Sprintf(" g%d", groups[b.Group]%chartGroups)
+			bar.Title += " (" + b.Group + ")"
 		}
 		if b.Rank.Ranked {
 			bar.Title += ", rank " + rankText(b.Rank)
@@ -181,12 +198,12 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 		}
 		c.Bars = append(c.Bars, bar)
 	}
-	c.legend(bars)
+	c.legend(bars, groups)
 	return c
 }
 
 // legend lists the kinds of marks the chart drew, each once.
-func (c *BarChart) legend(bars []BarInput) {
+func (c *BarChart) legend(bars []BarInput, groups map[string]int) {
 	whats, whiskers := map[string]bool{}, map[string]bool{}
 	var reps, unranked, marks bool
 	var add []LegendItem
@@ -203,6 +220,13 @@ func (c *BarChart) legend(bars []BarInput) {
 		unranked = unranked || (!b.Rank.Ranked && len(b.Reps) > 0)
 		marks = marks || b.Badge != nil
 	}
+	names := make([]string, len(groups))
+	for g, i := range groups {
+		names[i] = g
+	}
+	for i, g := range names {
+		add = append(add, LegendItem{Class: fmt.Sprintf("sw-bar g%d", i%chartGroups), Text: g})
+	}
 	if reps {
 		add = append(add, LegendItem{Class: "sw-dot", Text: "dot: one repetition"})
 	}
@@ -216,12 +240,13 @@ func (c *BarChart) legend(bars []BarInput) {
 }
 
 // whiskerKind is a whisker label without its count: "min–max of the
-// repetitions" for any n, a confidence interval as it is.
+// repetitions" for any n, a confidence interval with what its odd level
+// is (the whisker's interval is one target's median, not a verdict's).
 func whiskerKind(label string) string {
 	if strings.HasPrefix(label, "min–max") {
 		return "min–max of the repetitions (too few for a confidence interval)"
 	}
-	return label
+	return label + " (its level is the nearest at or above the one asked for, 95% by default, that the repetitions' order statistics give; it describes one target, while a verdict's interval is of a pair's ratio)"
 }
 
 func (b BarInput) what() string {

@@ -41,7 +41,8 @@ const indexFactsJS = `(() => {
   };
 })()`
 
-// TestIndexTablesBrowser loads the index in Chromium twice: as site.toml
+// TestIndexTablesBrowser loads the index and the results page (which
+// draws the tables the index lists) in Chromium twice: as site.toml
 // reads once every target it names has a run, and with the fixed run, whose
 // cards and tables name targets it lacks. Both draw without a console
 // error, every card's how-to-read opens, the page never scrolls sideways on
@@ -119,14 +120,18 @@ func TestIndexTablesBrowser(t *testing.T) {
 		return f
 	}
 	for _, width := range []int64{375, 1440} {
-		full := load("full/index.html", width)
+		// The index lists the comparison tables; the results page draws
+		// them.
+		full, fullTables := load("full/index.html", width), load("full/results.html", width)
+		full.Tables, full.Alerts = fullTables.Tables, append(full.Alerts, fullTables.Alerts...)
 		if full.HowToRead != full.Cards {
 			t.Errorf("full index at %d px: %d of %d cards have a how-to-read that opens", width, full.HowToRead, full.Cards)
 		}
 		if full.Cards != len(site.Cards) || full.Tables != len(site.Comparisons) || len(full.Alerts) != 0 {
 			t.Errorf("full index at %d px: %d cards, %d tables, alerts %q; want %d cards, %d tables, none missing", width, full.Cards, full.Tables, full.Alerts, len(site.Cards), len(site.Comparisons))
 		}
-		d := load("degraded/index.html", width)
+		d, dTables := load("degraded/index.html", width), load("degraded/results.html", width)
+		d.Comparisons, d.Tables, d.Alerts = dTables.Comparisons, dTables.Tables, append(d.Alerts, dTables.Alerts...)
 		if d.Cards != 3 || d.HowToRead != 2 || d.Comparisons != 2 || d.Tables != 1 {
 			t.Errorf("degraded index at %d px: %d cards, %d how-to-reads, %d sections, %d tables; want 3, 2 (the card without its subject shows nothing to read), 2, 1 (the ORM table has nothing measured)", width, d.Cards, d.HowToRead, d.Comparisons, d.Tables)
 		}

@@ -240,24 +240,24 @@ func TestProjectIndexDegrades(t *testing.T) {
 	}
 }
 
-// TestIndexChartsKeepCardTargets: with more targets than an index chart
-// draws, the targets of every card are drawn whatever their place, and the
-// rest are counted as left out.
+// TestIndexChartsKeepCardTargets: with more targets than a run's index
+// chart draws, the targets of every card are drawn whatever their place,
+// and the rest are counted as left out.
 func TestIndexChartsKeepCardTargets(t *testing.T) {
-	const targets = indexChartBars + 5
-	set, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, targets, 1, 3))
+	const targets = runChartBars + 5
+	set, errs := parse.ReadAll(benchRuns(t, t.TempDir(), 1, targets, 2, 3))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	// framework-00 is the slowest: the last bar, past the chart's bound.
 	top := fmt.Sprintf("framework-%02d", targets-1)
 	m := tablesModel(t, set, "[[card]]\nsubject = \""+top+"\"\nbaseline = \"framework-00\"\nescapes = [\"framework-01\"]\n")
-	sums := m.indexPage().Scenarios
-	if len(sums) != 1 {
-		t.Fatalf("%d scenarios, want 1", len(sums))
+	runs := m.indexPage().Runs
+	if len(runs) != 1 || runs[0].Chart == nil {
+		t.Fatalf("%d run summaries (want 1) or no chart", len(runs))
 	}
 	var labels []string
-	for _, b := range sums[0].Chart.Bars {
+	for _, b := range runs[0].Chart.Bars {
 		labels = append(labels, b.Label)
 	}
 	for _, want := range []string{top, "framework-00", "framework-01"} {
@@ -265,8 +265,8 @@ func TestIndexChartsKeepCardTargets(t *testing.T) {
 			t.Errorf("the index chart leaves out %s, a card's target: %q", want, labels)
 		}
 	}
-	if got := len(labels) + sums[0].More; got != targets || len(labels) != indexChartBars+2 {
-		t.Errorf("%d bars and %d left out, want %d bars and %d left out", len(labels), sums[0].More, indexChartBars+2, targets-indexChartBars-2)
+	if got := len(labels) + runs[0].More; got != targets || len(labels) != runChartBars+2 {
+		t.Errorf("%d bars and %d left out, want %d bars and %d left out", len(labels), runs[0].More, runChartBars+2, targets-runChartBars-2)
 	}
 }
 

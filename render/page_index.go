@@ -7,17 +7,20 @@ import (
 	"github.com/fairbench/fairbench/parse/audit"
 )
 
-// IndexPage is the front page: headline cards, the scenarios at a glance,
-// the geometric mean, and how soft the numbers are.
+// IndexPage is the front page. It answers first: per run on show, what the
+// run can say in a sentence, a heat map of every target against each
+// scenario's reference and one chart of that run; then the headline cards,
+// a line per scenario with the detail a click away; then the site's
+// comparison tables, the scenarios, and how soft the numbers are. The
+// per-scenario charts are on the scenario pages.
 type IndexPage struct {
 	Page
 	Description string
 	Summary     string
+	Runs        []RunSummary
 	Cards       []CardView
 	Comparisons []ComparisonView // the site's tables, each a question answered
 	Scenarios   []ScenarioSummary
-	Geo         *BarChart
-	GeoNote     string
 	Errors      int
 	Warnings    int
 	Infos       int
@@ -64,15 +67,12 @@ type ScenarioSummary struct {
 	Top     string // the targets whose rank range starts at 1: none judged faster
 	Leader  string // the highest median
 	Badges  []Badge
-	// Chart shows the highest indexChartBars medians; the scenario page has all.
-	Chart BarChart
-	More  int // targets left out of Chart
 }
 
-// indexChartBars bounds the bars of an index chart, so that the front page
-// stays light with many targets; the targets of the cards are drawn
-// whatever their place.
-const indexChartBars = 16
+// maxTopNames bounds the names the "may rank first" column lists; past it
+// the column counts them, as a long list says only that the run could not
+// tell the leaders apart.
+const maxTopNames = 4
 
 func (m *model) indexPage() *IndexPage {
 	p := &IndexPage{Description: m.site.Description}
@@ -85,8 +85,8 @@ func (m *model) indexPage() *IndexPage {
 	for _, spec := range m.site.Cards {
 		p.Cards = append(p.Cards, m.card(p.Page, spec))
 	}
+	p.Runs = m.runSummaries(p.Page)
 	p.Comparisons = m.comparisons()
-	keep := m.cardTargets()
 	for _, s := range m.scenarios {
 		cs := m.scenarioCells(s)
 		sum := ScenarioSummary{Link: Link{Href: m.links.Scenario(s), Text: s}, Targets: len(cs)}
@@ -98,6 +98,9 @@ func (m *model) indexPage() *IndexPage {
 			}
 		}
 		sum.Top = strings.Join(top, ", ")
+		if len(top) > maxTopNames {
+			sum.Top = fmt.Sprintf("%d of %d: not told apart", len(top), len(cs))
+		}
 		if len(m.runsIn(s)) > 1 {
 			sum.Top += " (each run ranked apart)"
 		}
@@ -111,18 +114,8 @@ func (m *model) indexPage() *IndexPage {
 			sum.Leader = fmt.Sprintf("%s, %s %s", l.Name, Count(l.Stat(m.metric).Median), m.metric)
 		}
 		sum.Badges = badges(p.Page, m.scenarioFindings(s))
-		var bars []BarInput
-		for i, c := range cs {
-			if i >= indexChartBars && !keep[c.Name] {
-				sum.More++
-				continue
-			}
-			bars = append(bars, m.barInput(p.Page, c))
-		}
-		sum.Chart = NewBarChart("index-chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
 		p.Scenarios = append(p.Scenarios, sum)
 	}
-	p.Geo, p.GeoNote = m.geoChart(p.Page)
 	for _, f := range m.findings {
 		switch f.Level {
 		case audit.LevelError:
@@ -134,24 +127,4 @@ func (m *model) indexPage() *IndexPage {
 		}
 	}
 	return p
-}
-
-// geoChart is the geometric mean of medians across the scenarios every
-// target has.
-func (m *model) geoChart(p Page) (*BarChart, string) {
-	g := m.geo
-	if len(g.Entries) < 2 || len(g.Scenarios) < 2 {
-		return nil, ""
-	}
-	var bars []BarInput
-	for _, e := range g.Entries {
-		bars = append(bars, BarInput{Label: e.Name, Href: p.href(m.links.Target(e.Name)), Median: e.Value, Unit: m.metric.String(),
-			What: fmt.Sprintf("geometric mean over %d scenarios of the median", len(g.Scenarios))})
-	}
-	c := NewBarChart("chart-geomean", fmt.Sprintf("Geometric mean of median %s across %s", m.metric, strings.Join(g.Scenarios, ", ")), bars)
-	note := fmt.Sprintf("Geometric mean of each target's medians over %s. It ranks nothing and claims no difference: verdicts are made per scenario, within each run; see each scenario's ranks.", strings.Join(g.Scenarios, ", "))
-	if len(g.Dropped) > 0 {
-		note += fmt.Sprintf(" Left out, as some target has no number there: %s.", strings.Join(g.Dropped, ", "))
-	}
-	return &c, note
 }

@@ -18,19 +18,27 @@ import (
 // ScenarioPage is one scenario: chart, table, latency percentiles.
 type ScenarioPage struct {
 	Page
-	Name     string
-	Request  string // "GET /id/1?name=bun"
-	Load     string // "bombardier, 32 connections, 10 s window, 5 repetitions"
-	Metric   string
-	Chart    BarChart
-	Notes    []Badge // findings about the scenario as a whole
-	Rows     []ScenarioRow
-	PCols    []LatencyCol // latency table headings after the target
-	PRows    []PercentileRow
-	Closed   bool // some latency is closed-loop (coordinated omission)
-	Writes   bool // some bytes/s shown counts bytes written too (marked "*")
-	Fastest  string
+	Name    string
+	Request string // "GET /id/1?name=bun"
+	Load    string // "bombardier, 32 connections, 10 s window, 5 repetitions"
+	Metric  string
+	// Charts are one per run on the page (no chart mixes runs), bars in
+	// the order of the medians they draw, coloured by runtime.
+	Charts []BarChart
+	Notes  []Badge // findings about the scenario as a whole
+	Rows   []ScenarioRow
+	PCols  []LatencyCol // latency table headings after the target
+	PRows  []PercentileRow
+	Closed bool // some latency is closed-loop (coordinated omission)
+	Writes bool // some bytes/s shown counts bytes written too (marked "*")
+	// Fastest says, per run, the target judged faster than every other
+	// target of that run in this scenario, "" when none is.
+	Fastest  []string
 	RankNote string
+	// Reps is the repetition count the latency table's "lower median"
+	// speaks of, "" when the targets' counts differ (each row's title has
+	// its own).
+	Reps     string
 	RunNote  string // said when cells of several runs are on the page
 	Matrices []VerdictMatrix
 	// Loads set this scenario's request measured under one load
@@ -43,12 +51,25 @@ type ScenarioPage struct {
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
 // one run): row target against column target.
 type VerdictMatrix struct {
-	Run     string // "" when the page has one run
-	Heads   []string
-	Rows    []MatrixRow
-	Omitted int // targets beyond maxMatrix, left out
-	Method  string
+	Run    string // "" when the page has one run
+	Heads  []string
+	Rows   []MatrixRow
+	Method string
+	// Summary replaces Heads and Rows for a family of more than maxMatrix
+	// targets: per target, how many it is judged faster and slower than
+	// and how many it cannot be told from, as k×k cells would not read.
+	Summary []MatrixSummaryRow
 }
+
+// MatrixSummaryRow is one target's verdicts in counts.
+type MatrixSummaryRow struct {
+	Name, Rank           string
+	Faster, Slower, Tied int
+	TiedWith             string // the names it cannot be told from, up to maxTiedNames
+}
+
+// maxTiedNames bounds the names a summary row lists.
+const maxTiedNames = 5
 
 // MatrixRow is one target against every other.
 type MatrixRow struct {
@@ -72,8 +93,9 @@ var reasonCode = map[string]string{
 	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd",
 }
 
-// maxMatrix bounds the targets of a verdict matrix, so that a 50-target
-// scenario page stays readable; the table's rank ranges cover the rest.
+// maxMatrix bounds the targets of a verdict matrix, so that a 100-target
+// scenario page stays readable and light: past it the page shows a
+// summary of counts per target (k rows, not k² cells).
 const maxMatrix = 16
 
 // ScenarioRow is one target in the scenario table.
@@ -85,6 +107,10 @@ type ScenarioRow struct {
 	Median   Num
 	Interval string
 	IvKind   string // "min–max, n=4" or "95% CI": what Interval is
+	// Geo is the geometric mean of the repetitions: the statistic the
+	// verdicts test, so "vs leader" is this ÷ the leader's, checkable
+	// in the same table.
+	Geo      Num
 	Good     Num
 	Delta    Num
 	Why      string // why the delta reads "~", or what this run cannot tell apart
@@ -100,6 +126,10 @@ type ScenarioRow struct {
 // printed them, "—" where it printed none.
 type PercentileRow struct {
 	Target Link
+	// Dump links the lower-median repetition's dump, which printed every
+	// figure of the row: one link a row, not one a cell, keeps a
+	// 100-target page light.
+	Dump   Link
 	Values []Num
 }
 
@@ -111,7 +141,6 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	p.Request, p.Load = describeLoad(cs)
 	p.Notes = m.scenarioNotes(p.Page, s, cs)
 	runs := m.runsIn(s)
-	var fastest []string
 	for _, run := range runs {
 		sv := m.dec.Find(run, s)
 		if sv == nil {
@@ -119,7 +148,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 		}
 		for _, r := range sv.Ranks {
 			if r.Ranked && r.Hi == 1 && len(sv.Ranks) > 1 {
-				fastest = append(fastest, r.Cell.Name)
+				p.Fastest = append(p.Fastest, fmt.Sprintf("%s is judged faster than each of the other %d targets of %s (run %s), every pair decided at this host's noise", r.Cell.Name, len(sv.Ranks)-1, m.suiteName(run), run))
 			}
 		}
 		mx := m.verdictMatrix(sv)
@@ -127,24 +156,91 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 			mx.Run = run
 		}
 		p.Matrices = append(p.Matrices, mx)
+		p.Charts = append(p.Charts, m.runBarChart(p.Page, s, run, sv.Cells, len(runs) > 1))
 	}
-	p.Fastest = joinComma(fastest)
 	p.RankNote = rankNote(m.th)
 	if len(runs) > 1 {
 		p.Load = m.loadPerRun(s, runs)
 		p.RunNote = fmt.Sprintf("These cells come from %d runs (%s). Each run is ranked and compared only within itself: a run is one family of verdicts, and the runs ran at different times and loads, so no verdict crosses runs.", len(runs), joinComma(runs))
 	}
-	var bars []BarInput
 	for _, c := range cs {
 		p.Rows = append(p.Rows, m.scenarioRow(p.Page, c))
-		bars = append(bars, m.barInput(p.Page, c))
 	}
-	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
+	p.Reps = sameReps(cs)
 	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
 	p.Open = m.openSection(p.Page, s)
 	var err error
 	p.Loads, err = m.loadTables(p.Page, s)
 	return p, err
+}
+
+// runBarChart is one run's chart of scenario s: a bar per cell, sorted by
+// the median it draws (highest first), coloured by runtime.
+func (m *model) runBarChart(p Page, s, run string, cells []*verdict.Cell, named bool) BarChart {
+	cs := slices.Clone(cells)
+	med := func(c *verdict.Cell) float64 {
+		if v := c.Stat(m.metric).Median; !math.IsNaN(v) {
+			return v
+		}
+		return -1
+	}
+	slices.SortStableFunc(cs, func(a, b *verdict.Cell) int { return cmpFloatDesc(med(a), med(b)) })
+	var bars []BarInput
+	for _, c := range cs {
+		b := m.barInput(p, c)
+		b.Group = c.Runtime
+		bars = append(bars, b)
+	}
+	id, title := "chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions, highest first", s, m.metric)
+	if named {
+		id += "-" + anchorOf(nonEmptyOr(run, "loose"))
+		title = fmt.Sprintf("%s in %s (run %s): %s, median of repetitions, highest first", s, m.suiteName(run), run, m.metric)
+	}
+	return NewBarChart(id, title, bars)
+}
+
+// cmpFloatDesc orders a before b when a is larger.
+func cmpFloatDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// sameReps is the repetition count every cell has, as "8", or "" when
+// they differ.
+func sameReps(cs []*verdict.Cell) string {
+	n := -1
+	for _, c := range cs {
+		switch {
+		case n < 0:
+			n = len(c.Reps)
+		case n != len(c.Reps):
+			return ""
+		}
+	}
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("of %d repetitions the %s slowest", n, ordinal((n+1)/2))
+}
+
+// ordinal is 1 as "1st", 2 as "2nd", 11 as "11th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // scenarioNotes are the findings about the scenario as a whole, and the
@@ -184,8 +280,8 @@ func (m *model) verdictMatrix(sv *verdict.ScenarioVerdicts) VerdictMatrix {
 		mx.Method += "; " + pw
 	}
 	if len(cs) > maxMatrix {
-		mx.Omitted = len(cs) - maxMatrix
-		cs = cs[:maxMatrix]
+		mx.Summary = m.matrixSummary(sv)
+		return mx
 	}
 	for _, c := range cs {
 		mx.Heads = append(mx.Heads, c.Name)
@@ -216,6 +312,41 @@ func (m *model) verdictMatrix(sv *verdict.ScenarioVerdicts) VerdictMatrix {
 	return mx
 }
 
+// matrixSummary is sv's verdicts counted per target, in sv's order.
+func (m *model) matrixSummary(sv *verdict.ScenarioVerdicts) []MatrixSummaryRow {
+	rows := make([]MatrixSummaryRow, len(sv.Cells))
+	at := map[*verdict.Cell]int{}
+	var tied [][]string
+	for i, c := range sv.Cells {
+		at[c] = i
+		rows[i] = MatrixSummaryRow{Name: c.Name, Rank: rankText(sv.Ranks[i])}
+		tied = append(tied, nil)
+	}
+	for _, v := range sv.Pairs {
+		a, b := at[v.CellA], at[v.CellB]
+		switch f := v.Faster(); {
+		case f == v.CellA:
+			rows[a].Faster++
+			rows[b].Slower++
+		case f == v.CellB:
+			rows[b].Faster++
+			rows[a].Slower++
+		default:
+			rows[a].Tied++
+			rows[b].Tied++
+			tied[a] = append(tied[a], v.B)
+			tied[b] = append(tied[b], v.A)
+		}
+	}
+	for i, t := range tied {
+		if len(t) > maxTiedNames {
+			t = append(t[:maxTiedNames], fmt.Sprintf("%d more", len(t)-maxTiedNames))
+		}
+		rows[i].TiedWith = strings.Join(t, ", ")
+	}
+	return rows
+}
+
 func (m *model) scenarioRow(p Page, c *verdict.Cell) ScenarioRow {
 	st := c.Stat(m.metric)
 	anchor := p.href(m.links.Target(c.Name)) + "#" + m.links.scenario[c.Scenario]
@@ -224,6 +355,7 @@ func (m *model) scenarioRow(p Page, c *verdict.Cell) ScenarioRow {
 		Runtime: c.Runtime,
 		Median:  statNum(st, anchor),
 		Good:    Num{Text: Count(c.GoodRPS.Median)},
+		Geo:     Num{Text: Count(st.GeoMean), Sort: strconv.FormatFloat(st.GeoMean, 'g', 8, 64)},
 		CPU:     cpuPerRequest(c),
 		N:       Num{Text: strconv.Itoa(st.N)},
 		Badges:  badges(p, notable(m.cellFindings(c))),
@@ -302,8 +434,10 @@ func (m *model) observedNum(p Page, c *verdict.Cell, f figure) Num {
 		name += " (bytes read and written)"
 	}
 	lo, hi := slices.Min(vs), slices.Max(vs)
-	n.Title = fmt.Sprintf("%s printed by repetition %d, the lower-median by %s; %s–%s over %s",
-		name, pick.Rep, m.metric, f.format(lo), f.format(hi), parse.Plural(len(vs), "repetition"))
+	// Few words: a 100-target page has 900 of these titles, and the
+	// table's note says once which repetition "rep" is.
+	n.Title = fmt.Sprintf("%s, rep %d (the lower median by %s); %s–%s over %d reps",
+		name, pick.Rep, m.metric, f.format(lo), f.format(hi), len(vs))
 	return n
 }
 
@@ -434,8 +568,19 @@ func (m *model) latencyTable(p Page, cs []*verdict.Cell) (cols []LatencyCol, row
 	}
 	for _, c := range cs {
 		r := PercentileRow{Target: Link{Href: p.href(m.links.Target(c.Name)), Text: c.Name}}
+		if pick := c.MedianRep(m.metric); pick != nil {
+			r.Dump = Link{Href: p.href(m.links.Raw(pick.Source.File)), Text: fmt.Sprintf("rep %d", pick.Rep)}
+		}
 		for _, f := range figs {
-			r.Values = append(r.Values, m.observedNum(p, c, f))
+			n := m.observedNum(p, c, f)
+			// The row names the repetition and links its dump once.
+			n.Href = ""
+			if exact, _, ok := strings.Cut(n.Title, ", rep "); ok {
+				if _, spread, ok := strings.Cut(n.Title, "; "); ok {
+					n.Title = exact + "; " + spread
+				}
+			}
+			r.Values = append(r.Values, n)
 			if pick := c.MedianRep(m.metric); f.writes != nil && pick != nil {
 				_, ok := f.get(pick)
 				writes = writes || ok && f.writes(pick)

@@ -24,7 +24,7 @@ type shownCell struct {
 var (
 	latencyTableRE = regexp.MustCompile(`(?s)<table class="sortable" id="latency-table">(.*?)</table>`)
 	latencyHeadRE  = regexp.MustCompile(`<th scope="col"[^>]*>([^<]*)</th>`)
-	latencyRowRE   = regexp.MustCompile(`<tr><td><a href="[^"]*">([^<]*)</a></td>(.*)</tr>`)
+	latencyRowRE   = regexp.MustCompile(`<tr><td><a href="[^"]*">([^<]*)</a>(?: <small><a href="([^"]*)">rep \d+</a></small>)?</td>(.*)</tr>`)
 	latencyCellRE  = regexp.MustCompile(`<td class="num"(?: data-v="([^"]*)")?>(?:<a href="([^"]*)" title="([^"]*)">([^<]*)</a>|<span title="([^"]*)">([^<]*)</span>|([^<]*))</td>`)
 )
 
@@ -46,13 +46,19 @@ func readLatencyTable(t *testing.T, page string) map[string]map[string]shownCell
 	}
 	rows := map[string]map[string]shownCell{}
 	for _, r := range latencyRowRE.FindAllStringSubmatch(string(tm[1]), -1) {
-		cells := latencyCellRE.FindAllStringSubmatch(r[2], -1)
+		cells := latencyCellRE.FindAllStringSubmatch(r[3], -1)
 		if len(cells) != len(cols)-1 {
 			t.Fatalf("%s: row %s has %d cells under %d headings %v", page, r[1], len(cells), len(cols)-1, cols[1:])
 		}
 		row := map[string]shownCell{}
 		for i, c := range cells {
-			row[cols[i+1]] = shownCell{sort: html.UnescapeString(c[1]), href: html.UnescapeString(c[2]), title: html.UnescapeString(c[3] + c[5]), text: html.UnescapeString(c[4] + c[6] + c[7])}
+			cell := shownCell{sort: html.UnescapeString(c[1]), href: html.UnescapeString(c[2]), title: html.UnescapeString(c[3] + c[5]), text: html.UnescapeString(c[4] + c[6] + c[7])}
+			// A figure the row's repetition printed is from the dump the
+			// row links once, beside the target.
+			if cell.href == "" && cell.sort != "" {
+				cell.href = html.UnescapeString(r[2])
+			}
+			row[cols[i+1]] = cell
 		}
 		rows[r[1]] = row
 	}

@@ -33,7 +33,7 @@ func TestLatencyIsPrinted(t *testing.T) {
 	if got.Text != Latency(2730*time.Microsecond) {
 		t.Errorf("p99 shown %q, want rep 3's printed %q (not the mean of two)", got.Text, Latency(2730*time.Microsecond))
 	}
-	if !strings.Contains(got.Title, "repetition 3") || !strings.Contains(got.Title, Latency(2070*time.Microsecond)) || !strings.Contains(got.Title, Latency(3390*time.Microsecond)) {
+	if !strings.Contains(got.Title, "rep 3") || !strings.Contains(got.Title, Latency(2070*time.Microsecond)) || !strings.Contains(got.Title, Latency(3390*time.Microsecond)) {
 		t.Errorf("title %q does not name the repetition and the range", got.Title)
 	}
 }

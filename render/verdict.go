@@ -24,7 +24,26 @@ type Judgement struct {
 	Class    string // "ratio", "ratio same", "ratio unknown"
 	Dir      string // "up" or "down" when claimed, "same" or "unknown" otherwise
 	Title    string // the verdict explained with its numbers
-	Verdict  verdict.Verdict
+	// Word is the verdict in a word, other against base: "faster",
+	// "slower", or "~" when no difference is claimed.
+	Word string
+	// Stat is the statistic the verdict tested, printed beside its ratio
+	// so that the two agree: other's and base's geometric means of the
+	// verdict's metric, from the same unrounded values the ratio is.
+	Stat StatPair
+	// Bound is set when Ratio is an end of the interval (a "≥"/"≤" claim),
+	// not the point ratio of Stat: "the interval's lower end".
+	Bound   string
+	Verdict verdict.Verdict
+}
+
+// StatPair is the two numbers a ratio divides, as a cell prints them.
+type StatPair struct {
+	What          string // "geometric means", "geometric means of requests per server CPU second"
+	Other, Base   string // Count of each
+	Unit          string // "req/s", "req/CPU s"
+	Point         string // the point ratio Other ÷ Base, for a Bound cell
+	OtherV, BaseV float64
 }
 
 // judge is the verdict on other against base, as other ÷ base; ok is false
@@ -67,13 +86,14 @@ func (m *model) powerText(sv *verdict.ScenarioVerdicts) string {
 func judgementOf(c verdict.Comparison, other, base string) Judgement {
 	v := c.Verdict
 	j := Judgement{Ratio: Ratio(c.Ratio), Change: Percent(c.Ratio - 1), Title: other + " ÷ " + base + ", geometric means: " + c.Reason, Verdict: v}
+	j.Stat = statPair(c, other)
 	if finiteAll(c.Lo, c.Hi, v.Level) {
 		j.Interval = fmt.Sprintf("%s–%s at %s", trimX(Ratio(c.Lo)), Ratio(c.Hi), intervalLevelLabel(v.Level))
 	}
 	if v.Claimed() {
-		j.Class, j.Dir = "ratio", "down"
+		j.Class, j.Dir, j.Word = "ratio", "down", "slower"
 		if c.Ratio > 1 {
-			j.Dir = "up"
+			j.Dir, j.Word = "up", "faster"
 		}
 		switch v.Reason {
 		case verdict.ReasonAtLeast:
@@ -85,13 +105,18 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 			}
 			j.Ratio, j.Change = bound+Ratio(end), bound+Percent(end-1)
 			j.Short = "at least" // Title explains it (Verdict.Explain)
+			j.Bound = "the interval's upper end"
+			if c.Ratio > 1 {
+				j.Bound = "the interval's lower end"
+			}
+			j.Stat.Point = Ratio(c.Ratio)
 		case verdict.ReasonEfficiency:
 			j.Short = "per CPU s"
 			j.Title = other + " ÷ " + base + ", requests per server CPU second: " + c.Reason
 		}
 		return j
 	}
-	j.Mark, j.Class, j.Dir = "~", "ratio same", "same"
+	j.Mark, j.Class, j.Dir, j.Word = "~", "ratio same", "same", "~"
 	j.Why, j.Short = reasonText(v), shortReason(v.Reason)
 	switch v.Reason {
 	case verdict.ReasonNotSignificant:
@@ -104,6 +129,27 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 		j.Class, j.Dir = "ratio unknown", "unknown"
 	}
 	return j
+}
+
+// statPair is the numbers c's ratio divides: the geometric means of the
+// metric the verdict was decided on (requests per server CPU second for a
+// claim made on efficiency), other's first.
+func statPair(c verdict.Comparison, otherName string) StatPair {
+	v := c.Verdict
+	other, base := c.Other, c.Base
+	sp := StatPair{What: "geometric means", Unit: v.Metric.String()}
+	if v.CellA != nil && v.CellB != nil && v.Metric == verdict.MetricEfficiency {
+		// Versus gives the stats of its own metric; the verdict's cells
+		// give the one it was decided on, oriented as c is.
+		other, base = v.CellA.Stat(v.Metric), v.CellB.Stat(v.Metric)
+		if v.CellB.Name == otherName {
+			other, base = base, other
+		}
+		sp.What = "geometric means of requests per server CPU second"
+	}
+	sp.OtherV, sp.BaseV = other.GeoMean, base.GeoMean
+	sp.Other, sp.Base = Count(other.GeoMean), Count(base.GeoMean)
+	return sp
 }
 
 // reasonText is a "~" verdict's reason in words.
