@@ -383,7 +383,11 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 	if err := put(m.methodologyPage()); err != nil {
 		return err
 	}
-	if err := put(m.softPage()); err != nil {
+	soft, err := m.softPage()
+	if err := put(soft, err); err != nil {
+		return err
+	}
+	if err := put(m.softDumpsPage(soft), nil); err != nil {
 		return err
 	}
 	h := m.history()
