@@ -390,16 +390,8 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 	if err := put(m.softDumpsPage(soft), nil); err != nil {
 		return err
 	}
-	h := m.history()
-	if err := put(m.historyPage(h), nil); err != nil {
+	if err := m.writeHistory(put); err != nil {
 		return err
-	}
-	if len(h.runs) > 1 {
-		for _, s := range m.scenarios {
-			if err := put(m.historyScenarioPage(h, s)); err != nil {
-				return err
-			}
-		}
 	}
 	for _, s := range m.scenarios {
 		if err := put(m.scenarioPage(s)); err != nil {
