@@ -44,8 +44,8 @@ func (m *model) conformancePage() *ConformancePage {
 	for _, name := range m.names {
 		for _, t := range m.gateTargets(name) {
 			row := ConformanceRow{
-				Target:  Link{Href: m.links.Target(name) + "#" + gateID(t.Run), Text: name},
-				Run:     t.Run, Suite: m.suiteName(t.Run),
+				Target: Link{Href: m.links.Target(name) + "#" + gateID(t.Run), Text: name},
+				Run:    t.Run, Suite: m.suiteName(t.Run),
 				Verdict: t.Conformance, Failed: joinComma(t.Failed),
 			}
 			_, row.Raw, row.Why = m.transcriptRef(p.Page, t, false)

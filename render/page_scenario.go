@@ -38,6 +38,9 @@ type ScenarioPage struct {
 	Loads []ConfigTable
 	// Open is the latency and sweep points (latency_scenario.go), nil if none.
 	Open *OpenSection
+	// RepNote says which repetition the latency table shows, from the
+	// cells' counts (latency_pick.go).
+	RepNote string
 }
 
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
@@ -111,16 +114,10 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	p.Request, p.Load = describeLoad(cs)
 	p.Notes = m.scenarioNotes(p.Page, s, cs)
 	runs := m.runsIn(s)
-	var fastest []string
 	for _, run := range runs {
 		sv := m.dec.Find(run, s)
 		if sv == nil {
 			continue
-		}
-		for _, r := range sv.Ranks {
-			if r.Ranked && r.Hi == 1 && len(sv.Ranks) > 1 {
-				fastest = append(fastest, r.Cell.Name)
-			}
 		}
 		mx := m.verdictMatrix(sv)
 		if len(runs) > 1 {
@@ -128,7 +125,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 		}
 		p.Matrices = append(p.Matrices, mx)
 	}
-	p.Fastest = joinComma(fastest)
+	p.Fastest = m.fastestLine(s, runs)
 	p.RankNote = rankNote(m.th)
 	if len(runs) > 1 {
 		p.Load = m.loadPerRun(s, runs)
@@ -141,6 +138,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	}
 	p.Chart = NewBarChart("chart-"+m.links.scenario[s], fmt.Sprintf("%s: %s, median of repetitions", s, m.metric), bars)
 	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
+	p.RepNote = medianRepNote(cs)
 	p.Open = m.openSection(p.Page, s)
 	var err error
 	p.Loads, err = m.loadTables(p.Page, s)

@@ -18,8 +18,8 @@ import (
 type SoftPage struct {
 	Page
 	Counts  string
-	Claims  int          // the headline card ratios on show
-	Summary []CauseRow   // one per group, in the order of Groups
+	Claims  int        // the headline card ratios on show
+	Summary []CauseRow // one per group, in the order of Groups
 	Groups  []FindingGroup
 	Caveats template.HTML
 	Floors  []FloorRow // the noise floor of every family, with its A/A pair

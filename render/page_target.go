@@ -18,11 +18,11 @@ import (
 // repetition, and its conformance transcript.
 type TargetPage struct {
 	Page
-	Name        string
-	Facts       []Fact
-	Notes       []Badge      // findings about the target as a whole (a process, the client)
-	Packages    []PackageRow // the framework versions the run recorded
-	Scenarios   []TargetScenario
+	Name      string
+	Facts     []Fact
+	Notes     []Badge      // findings about the target as a whole (a process, the client)
+	Packages  []PackageRow // the framework versions the run recorded
+	Scenarios []TargetScenario
 	// Gates are the target's conformance gates, one per run on show that
 	// measured it, each with that run's own transcript.
 	Gates       []GateView

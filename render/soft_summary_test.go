@@ -10,10 +10,10 @@ import (
 func TestSplitEvidence(t *testing.T) {
 	long := strings.Repeat("x", 80)
 	for _, tc := range []struct {
-		name, msg    string
-		limit        int
-		head         string
-		evidence     []string
+		name, msg string
+		limit     int
+		head      string
+		evidence  []string
 	}{
 		{"short stays", "a (b) c", 600, "a (b) c", nil},
 		{"the longest aside goes first", "one (" + long + ") two (" + long + "yy) three", 100,
