@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"html/template"
 	"maps"
 	"math"
 	"net/url"
@@ -41,6 +42,8 @@ type ScenarioPage struct {
 	// RepNote says which repetition the latency table shows, from the
 	// cells' counts (latency_pick.go).
 	RepNote string
+	// About is site/content/<scenario>.md, "" without one (scenario_content.go).
+	About template.HTML
 }
 
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
@@ -141,6 +144,9 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	p.RepNote = medianRepNote(cs)
 	p.Open = m.openSection(p.Page, s)
 	var err error
+	if p.About, err = m.scenarioProse(s); err != nil {
+		return nil, err
+	}
 	p.Loads, err = m.loadTables(p.Page, s)
 	return p, err
 }
