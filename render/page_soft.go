@@ -19,6 +19,7 @@ type SoftPage struct {
 	Page
 	Counts  string
 	Claims  int        // the headline card ratios on show
+	Cards   []CardHead // the summary's columns: each card's ratios
 	Summary []CauseRow // one per group, in the order of Groups
 	Groups  []FindingGroup
 	Caveats template.HTML
@@ -76,23 +77,28 @@ type DumpGroup struct {
 	Reps []Link
 }
 
-// CauseRow is one cause in the summary: how many findings it has, which
-// headline card ratios (claims) they touch, and what it asks for.
+// CauseRow is one cause in the summary: how many findings it has, how many
+// of each card's headline ratios (claims) they touch, and what it asks for.
 type CauseRow struct {
-	Group  Link // to the group below
-	Level  string
-	Count  int
-	Claims int    // headline claims touched
-	Names  string // those claims in short, "" when none
-	All    string // every one of them, for the title
-	Action string // the last sentence of the rule's Doc
+	Group   Link // to the group below
+	Level   string
+	Count   int
+	Claims  int      // headline claims touched, over every card
+	PerCard []string // claims touched on each card of SoftPage.Cards, "–" for none
+	Action  string   // the last sentence of the rule's Doc
+}
+
+// CardHead heads a card's column in the summary: the card as subject ÷
+// baseline, and how many ratios it prints.
+type CardHead struct {
+	Name  string
+	Total int
 }
 
 const (
 	maxDumpLinks   = 24 // per finding, on the dumps page
 	maxPlaces      = 8
 	maxFindingText = 600 // characters of a finding shown before its evidence
-	maxClaimNames  = 140 // characters of claim names in a summary row
 )
 
 func (m *model) softPage() (*SoftPage, error) {

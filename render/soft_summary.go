@@ -15,6 +15,7 @@ import (
 // headlineClaim is one ratio a headline card prints: a pair of cells of one
 // run in one scenario.
 type headlineClaim struct {
+	card     int    // its card's place in the site's cards
 	name     string // "elysia-bun ÷ express-node, ping"
 	pair     string // "elysia-bun ÷ express-node"
 	scenario string
@@ -27,12 +28,12 @@ type headlineClaim struct {
 func (m *model) headlineClaims() []headlineClaim {
 	var out []headlineClaim
 	seen := map[string]bool{}
-	add := func(s, subject, other string, j Judgement) {
+	add := func(card int, s, subject, other string, j Judgement) {
 		a, b := j.Verdict.CellA, j.Verdict.CellB
 		if a == nil || b == nil {
 			return
 		}
-		c := headlineClaim{pair: subject + " ÷ " + other, scenario: s,
+		c := headlineClaim{card: card, pair: subject + " ÷ " + other, scenario: s,
 			runs: [2]string{a.Run, b.Run}, names: [2]string{a.Name, b.Name}}
 		c.name = c.pair + ", " + s
 		if !seen[c.name] {
@@ -40,14 +41,14 @@ func (m *model) headlineClaims() []headlineClaim {
 			out = append(out, c)
 		}
 	}
-	for _, spec := range m.site.Cards {
+	for k, spec := range m.site.Cards {
 		v := m.card(Page{}, spec)
 		for _, r := range append(slices.Clone(v.Rows), v.EscapeRows...) {
 			if r.HasBaseline {
-				add(r.Scenario.Text, v.Subject.Text, v.Baseline.Text, r.J)
+				add(k, r.Scenario.Text, v.Subject.Text, v.Baseline.Text, r.J)
 			}
 			for _, e := range r.Escapes {
-				add(r.Scenario.Text, v.Subject.Text, e.Name, e.J)
+				add(k, r.Scenario.Text, v.Subject.Text, e.Name, e.J)
 			}
 		}
 	}
@@ -64,13 +65,23 @@ func (c headlineClaim) touchedBy(f audit.Finding) bool {
 }
 
 // summarise orders the groups (errors first, then by the claims they touch,
-// then by count) and writes one summary row per group.
+// then by count) and writes one summary row per group, with a column per
+// card.
 func (m *model) summarise(p *SoftPage) {
 	slices.SortStableFunc(p.Groups, func(a, b FindingGroup) int {
 		return cmp.Or(-cmp.Compare(levelRank(a.Level), levelRank(b.Level)),
 			-cmp.Compare(len(a.claims), len(b.claims)), -cmp.Compare(a.Count, b.Count))
 	})
 	claims := m.headlineClaims()
+	for k, spec := range m.site.Cards {
+		h := CardHead{Name: spec.Subject + " ÷ " + spec.Baseline}
+		for _, c := range claims {
+			if c.card == k {
+				h.Total++
+			}
+		}
+		p.Cards = append(p.Cards, h)
+	}
 	n := 0
 	for gi := range p.Groups {
 		g := &p.Groups[gi]
@@ -82,43 +93,21 @@ func (m *model) summarise(p *SoftPage) {
 		}
 		row := CauseRow{Group: Link{Href: "#" + g.ID, Text: g.Rule}, Level: g.Level, Count: g.Count,
 			Claims: len(g.claims), Action: lastSentence(g.Doc)}
-		if row.Claims < len(claims) {
-			row.Names, row.All = claimNames(claims, g.claims)
+		per := make([]int, len(p.Cards))
+		for _, c := range claims {
+			if g.claims[c.name] {
+				per[c.card]++
+			}
+		}
+		for _, v := range per {
+			cell := "–"
+			if v > 0 {
+				cell = strconv.Itoa(v)
+			}
+			row.PerCard = append(row.PerCard, cell)
 		}
 		p.Summary = append(p.Summary, row)
 	}
-}
-
-// claimNames says which claims are touched, by pair in the cards' order,
-// each with its scenarios ("all 11" when it is every scenario of the pair):
-// in short (cut at maxClaimNames characters) and whole.
-func claimNames(claims []headlineClaim, touched map[string]bool) (short, all string) {
-	var pairs []string
-	total := map[string]int{}
-	scenarios := map[string][]string{}
-	for _, c := range claims {
-		total[c.pair]++
-		if !touched[c.name] {
-			continue
-		}
-		if _, ok := scenarios[c.pair]; !ok {
-			pairs = append(pairs, c.pair)
-		}
-		scenarios[c.pair] = append(scenarios[c.pair], c.scenario)
-	}
-	parts := make([]string, len(pairs))
-	for i, pr := range pairs {
-		if n := len(scenarios[pr]); n == total[pr] && n > 1 {
-			parts[i] = fmt.Sprintf("%s (all %d)", pr, n)
-		} else {
-			parts[i] = pr + " (" + strings.Join(scenarios[pr], ", ") + ")"
-		}
-	}
-	all = strings.Join(parts, "; ")
-	if short = cutText(all, maxClaimNames); short == all {
-		all = ""
-	}
-	return short, all
 }
 
 // cutText is s cut at a word boundary to at most n characters, with "…"

@@ -64,8 +64,13 @@ func TestSoftSummarised(t *testing.T) {
 	if len(rows) == 0 || len(rows) != groups {
 		t.Errorf("soft.html: %d summary rows for %d causes", len(rows), groups)
 	}
-	if !strings.Contains(page, "headline ratios it touches") || !regexp.MustCompile(`<strong>\d+</strong> of \d+`).MatchString(page) {
-		t.Error("soft.html: the summary names no headline ratio a cause touches")
+	// A column per card, headed subject ÷ baseline with its ratios' count;
+	// some cause touches some of them.
+	if heads := regexp.MustCompile(`<th scope="col" class="num">[^<]+ ÷ [^<]+ <small>\(\d+\)</small></th>`).FindAllString(page, -1); len(heads) != 3 {
+		t.Errorf("soft.html: the summary has %d card columns, want the site's 3 cards", len(heads))
+	}
+	if !regexp.MustCompile(`</td><td class="num">\d+</td><td class="num">\d+</td>`).MatchString(page) {
+		t.Error("soft.html: no cause touches a headline ratio")
 	}
 	for _, item := range regexp.MustCompile(`(?s)<div class="finding \w+">.*?\n</div>`).FindAllString(page, -1) {
 		if n := utf8.RuneCountInString(visibleText(item)); n > 700 {
