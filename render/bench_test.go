@@ -161,5 +161,16 @@ func BenchmarkBuild(b *testing.B) {
 	b.ReportMetric(math.Round(float64(total)/(1<<20)), "site-MB")
 	b.Logf("wrote %d measurements in %s, parsed them in %s; a render took %s", len(set.Measurements), wrote.Round(time.Millisecond), read.Round(time.Millisecond), took.Round(time.Millisecond))
 	b.Logf("index.html + style.css: %.1f KB (aim ≤ 150); heaviest scenario page %s + css + js: %.1f KB (aim ≤ 100); results.html %.1f KB; history scenario page %.1f KB; %d files, %.1f MB",
-		index, worstName, worst, size("results.html"), size("history/s00.html"), files, float64(total)/(1<<20))
+		index, worstName, worst, size("results.html"), size(historyPage(out, "s00")), files, float64(total)/(1<<20))
+}
+
+// historyPage is the page of scenario s across the runs of the first suite
+// History has pages for, relative to the site at out.
+func historyPage(out, s string) string {
+	m, _ := filepath.Glob(filepath.Join(out, "history", "*", s+".html"))
+	if len(m) == 0 {
+		return filepath.Join("history", s+".html")
+	}
+	rel, _ := filepath.Rel(out, m[0])
+	return rel
 }

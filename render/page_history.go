@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -8,14 +9,20 @@ import (
 	"strings"
 )
 
-// HistoryPage lists the runs of the primary run's suite, oldest first, with
-// what changed in the environment from one run to the next.
+// HistoryPage lists the runs of every suite in the site, oldest first, with
+// what changed in the environment from one run to the next; a suite of two
+// runs or more links a page per scenario across its runs.
 type HistoryPage struct {
 	Page
-	Suite     string
+	Suites []HistorySuite
+	Single bool // no suite has two runs
+}
+
+// HistorySuite is one suite's runs, and its scenarios across them.
+type HistorySuite struct {
+	Suite, ID string // ID anchors the suite's section
 	Runs      []HistoryRun
-	Scenarios []Link
-	Single    bool
+	Scenarios []Link // "" when the suite has one run
 }
 
 // HistoryRun is one run and the environment changes since the one before.
@@ -30,6 +37,7 @@ type HistoryRun struct {
 type HistoryScenarioPage struct {
 	Page
 	Name   string
+	Suite  string
 	Metric string
 	Runs   []HistoryColumn
 	Rows   []HistoryRow
@@ -66,50 +74,41 @@ type history struct {
 	changes [][]string
 }
 
-func (m *model) history() history {
-	var h history
+// histories are the runs of every suite in the site, a history per suite
+// in the order of the suites' names; nil without run.json facts.
+func (m *model) histories() []history {
 	if m.runInfo == nil {
-		return h
+		return nil
 	}
-	h.suite = m.historySuite()
+	bySuite := map[string]*history{}
 	for _, i := range m.in.runOrder() {
-		if r := &m.in.runs[i]; r.env.suite == h.suite {
-			h.runs = append(h.runs, r)
-			h.index = append(h.index, i)
+		r := &m.in.runs[i]
+		h := bySuite[r.env.suite]
+		if h == nil {
+			h = &history{suite: r.env.suite}
+			bySuite[r.env.suite] = h
 		}
+		h.runs = append(h.runs, r)
+		h.index = append(h.index, i)
 	}
-	for i, r := range h.runs {
-		if i == 0 {
-			h.changes = append(h.changes, nil)
-			continue
+	var out []history
+	for _, suite := range slices.Sorted(maps.Keys(bySuite)) {
+		h := *bySuite[suite]
+		for i, r := range h.runs {
+			if i == 0 {
+				h.changes = append(h.changes, nil)
+				continue
+			}
+			h.changes = append(h.changes, envChanges(h.runs[i-1], r))
 		}
-		h.changes = append(h.changes, envChanges(h.runs[i-1], r))
+		out = append(out, h)
 	}
-	return h
+	return out
 }
 
-// historySuite is the suite History follows: the newest run's where it has
-// two runs or more; else the suite with the most runs in the site (the
-// newest of them on a tie), so that a site of several suites, whose newest
-// run is a suite's first, still shows the change of one that continues.
-func (m *model) historySuite() string {
-	primary := m.runInfo.Suite
-	count, newest := map[string]int{}, map[string]int{} // suite → runs, the place of its newest
-	for k, i := range m.in.runOrder() {
-		s := m.in.runs[i].env.suite
-		count[s]++
-		newest[s] = k
-	}
-	if count[primary] >= 2 {
-		return primary
-	}
-	best := primary
-	for s, n := range count {
-		if n > count[best] || n == count[best] && n > 1 && newest[s] > newest[best] {
-			best = s
-		}
-	}
-	return best
+// historyPath is the page of scenario s across the runs of suite.
+func (m *model) historyPath(suite, s string) string {
+	return "history/" + slug(nonEmpty(suite, "runs")[0]) + "/" + m.links.scenario[s] + ".html"
 }
 
 // envChanges says what differs between two runs' environments.
@@ -162,34 +161,41 @@ func shortHash(s string) string {
 	return s
 }
 
-func (m *model) historyPage(h history) *HistoryPage {
-	p := &HistoryPage{}
+// historyPage lists every suite's runs; scenarios[i] are the scenarios
+// hs[i] has across runs (nil for a suite of one run).
+func (m *model) historyPage(hs []history, scenarios [][]string) *HistoryPage {
+	p := &HistoryPage{Single: true}
 	p.Page = m.newPage("history", "history.html", "History")
-	p.Single = len(h.runs) < 2
-	p.Suite = h.suite
-	for i, r := range h.runs {
-		host := r.env.host
-		p.Runs = append(p.Runs, HistoryRun{
-			ID: r.id, Start: r.start.UTC().Format("2006-01-02 15:04"),
-			Host:    strings.TrimSpace(fmt.Sprintf("%s, %d threads, %s", host.CPUModel, host.Threads, host.Kernel)),
-			Changes: h.changes[i], Primary: m.primary[r.id],
-		})
-	}
-	if !p.Single {
-		for _, s := range m.scenarios {
-			p.Scenarios = append(p.Scenarios, Link{Href: "history/" + m.links.scenario[s] + ".html", Text: s})
+	for k, h := range hs {
+		hp := HistorySuite{Suite: h.suite, ID: "suite-" + slug(nonEmpty(h.suite, "runs")[0])}
+		for i, r := range h.runs {
+			host := r.env.host
+			hp.Runs = append(hp.Runs, HistoryRun{
+				ID: r.id, Start: r.start.UTC().Format("2006-01-02 15:04"),
+				Host:    strings.TrimSpace(fmt.Sprintf("%s, %d threads, %s", host.CPUModel, host.Threads, host.Kernel)),
+				Changes: h.changes[i], Primary: m.primary[r.id],
+			})
 		}
+		if len(h.runs) > 1 {
+			p.Single = false
+			for _, s := range scenarios[k] {
+				hp.Scenarios = append(hp.Scenarios, Link{Href: m.historyPath(h.suite, s), Text: s})
+			}
+		}
+		p.Suites = append(p.Suites, hp)
 	}
+	// Suites that continue come first: they are what the page is for.
+	slices.SortStableFunc(p.Suites, func(a, b HistorySuite) int { return cmp.Compare(min(len(b.Runs), 2), min(len(a.Runs), 2)) })
 	return p
 }
 
 // historyScenarioPage reads each run's history statistics back from the
 // spool once, for every row.
 func (m *model) historyScenarioPage(h history, s string) (*HistoryScenarioPage, error) {
-	p := &HistoryScenarioPage{Name: s, Metric: m.metric.String()}
-	p.Page = m.newPage("history-scenario", "history/"+m.links.scenario[s]+".html", s+" across runs")
+	p := &HistoryScenarioPage{Name: s, Suite: h.suite, Metric: m.metric.String()}
+	p.Page = m.newPage("history-scenario", m.historyPath(h.suite, s), s+" across runs of "+nonEmpty(h.suite, "one suite")[0])
 	for i, r := range h.runs {
-		col := HistoryColumn{ID: r.id, Short: r.start.UTC().Format("01-02"), Title: r.id, Changed: len(h.changes[i]) > 0}
+		col := HistoryColumn{ID: r.id, Short: r.start.UTC().Format("01-02 15:04"), Title: r.id, Changed: len(h.changes[i]) > 0}
 		if col.Changed {
 			col.Title += ": " + strings.Join(h.changes[i], "; ")
 		}
@@ -223,7 +229,43 @@ func (m *model) historyScenarioPage(h history, s string) (*HistoryScenarioPage, 
 	for k := range p.Rows {
 		p.Rows[k].Spark = sparkline(stats[k])
 	}
+	// A target none of the suite's runs measured here has no row.
+	var rows []HistoryRow
+	for k, row := range p.Rows {
+		if slices.ContainsFunc(stats[k], func(st histStat) bool { return st.N > 0 }) {
+			rows = append(rows, row)
+		}
+	}
+	p.Rows = rows
 	return p, nil
+}
+
+// historyScenarios are the scenarios of the site that some run of h
+// measured, in the site's order.
+func (m *model) historyScenarios(h history) ([]string, error) {
+	measured := map[int32]bool{}
+	var buf []histEntry
+	for _, i := range h.index {
+		var err error
+		if buf, err = m.in.histOf(i, buf); err != nil {
+			return nil, err
+		}
+		for _, e := range buf {
+			if e.stat.N > 0 {
+				measured[e.cell] = true
+			}
+		}
+	}
+	var out []string
+	for _, s := range m.scenarios {
+		if slices.ContainsFunc(m.names, func(name string) bool {
+			c, ok := m.in.cellOf(s, m.targetOf(name), m.runtimeOf(name))
+			return ok && measured[c]
+		}) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // sparkline draws medians across runs from zero, with interval ticks.
@@ -257,4 +299,31 @@ func sparkline(stats []histStat) Sparkline {
 	}
 	sp.Line = strings.Join(pts, " ")
 	return sp
+}
+
+// writeHistory writes History and, for every suite of two runs or more,
+// a page per scenario across its runs.
+func (m *model) writeHistory(put func(interface{ page() Page }, error) error) error {
+	hs := m.histories()
+	scenarios := make([][]string, len(hs))
+	for k, h := range hs {
+		if len(h.runs) < 2 {
+			continue
+		}
+		var err error
+		if scenarios[k], err = m.historyScenarios(h); err != nil {
+			return err
+		}
+	}
+	if err := put(m.historyPage(hs, scenarios), nil); err != nil {
+		return err
+	}
+	for k, h := range hs {
+		for _, s := range scenarios[k] {
+			if err := put(m.historyScenarioPage(h, s)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -30,10 +32,22 @@ type MethodologyPage struct {
 	Isolation  []Fact
 	Loads      []LoadRow
 	Statistics []Fact
-	Suite      string
-	SuiteHref  string
-	Prose      template.HTML
-	NoRun      bool
+	// Suites are the suite files of the runs on show, linked where the
+	// site publishes them (raw/<run>/suite.toml), never pasted: a suite is
+	// hundreds of lines, the page a few screens.
+	Suites []SuiteFile
+	Prose  template.HTML
+	NoRun  bool
+}
+
+// SuiteFile is the suite file of one run on show: the suite's name, the
+// run, its file as the site publishes it, the file's sha256 and the
+// command that collects it again.
+type SuiteFile struct {
+	Suite, Run string
+	File       Link // "" Href when the run dir holds no suite.toml
+	SHA256     string
+	Collect    string // "fairbench collect -suite site/suites/go.toml -out results"; "" when the run does not name its file
 }
 
 // TopologyHost is one SSH host of a run: its roles, what it said of
@@ -81,22 +95,7 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 		if r.Isolation.ServerCPUs != "" || r.Isolation.ClientCPUs != "" {
 			p.Isolation = []Fact{{Label: "server CPUs", Value: r.Isolation.ServerCPUs}, {Label: "client CPUs", Value: r.Isolation.ClientCPUs}}
 		}
-		var suites []string
-		for _, run := range m.runs {
-			if run.Path == "" {
-				continue
-			}
-			if b, err := parse.ReadRunFile(run.Path, "suite.toml", parse.KindSuite); err == nil {
-				if len(m.runs) > 1 {
-					suites = append(suites, fmt.Sprintf("# ---- suite %q, run %s ----\n", run.Suite, run.ID))
-				}
-				suites = append(suites, string(b))
-				if p.SuiteHref == "" {
-					p.SuiteHref = "raw/" + safePath(run.ID) + "/suite.toml"
-				}
-			}
-		}
-		p.Suite = strings.Join(suites, "\n")
+		p.Suites = m.suiteFiles()
 	} else {
 		p.NoRun = true
 	}
@@ -113,6 +112,43 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},
 	}
 	return p, nil
+}
+
+// suiteFiles lists the suite file of every run on show, in the order the
+// runs are.
+func (m *model) suiteFiles() []SuiteFile {
+	var out []SuiteFile
+	for _, run := range m.runs {
+		f := SuiteFile{Suite: run.Suite, Run: run.ID, File: Link{Text: "suite.toml"}, SHA256: shortHash(run.SuiteSHA256)}
+		if run.Path != "" {
+			if _, err := parse.ReadRunFile(run.Path, "suite.toml", parse.KindSuite); err == nil {
+				f.File.Href = "raw/" + safePath(run.ID) + "/suite.toml"
+			}
+		}
+		if base := suiteBase(run.SuiteFile); base != "" {
+			f.Collect = "go run ./cmd/fairbench collect -suite " + base + " -out site/results"
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// suiteBase is the suite file as a publisher's checkout names it: the
+// path from its site/ folder on ("site/suites/go.toml") when it has one,
+// else its base name; run.json may hold the collecting machine's absolute
+// path, which a page never shows.
+func suiteBase(file string) string {
+	if file == "" {
+		return ""
+	}
+	file = filepath.ToSlash(file)
+	if i := strings.LastIndex(file, "/site/suites/"); i >= 0 {
+		return file[i+1:]
+	}
+	if strings.HasPrefix(file, "site/suites/") {
+		return file
+	}
+	return path.Base(file)
 }
 
 func hostFacts(r *parse.Run) []Fact {

@@ -120,3 +120,37 @@ func TestMethodologyOneMachine(t *testing.T) {
 		t.Errorf("topology %q, %d hosts, %d shards; want one machine and none", p.Topology, len(p.Hosts), len(p.Shards))
 	}
 }
+
+// TestMethodologyLinksSuites: the committed site's methodology links each
+// suite's newest run's suite file (published in raw/, the run on show)
+// instead of pasting it, stays under 5,000 words, and its Reproduce block
+// collects every suite the site has a run of.
+func TestMethodologyLinksSuites(t *testing.T) {
+	page := projectPage(t, "methodology.html")
+	if strings.Contains(page, "[[target]]") || strings.Contains(page, "[[scenario]]") {
+		t.Error("methodology.html pastes a suite file")
+	}
+	if n := len(strings.Fields(visibleText(page[strings.Index(page, "<main"):]))); n > 5000 {
+		t.Errorf("methodology.html has %d words, want at most 5,000", n)
+	}
+	runs, err := filepath.Glob(filepath.Join("..", "site", "results", "*", "run.json"))
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("no committed runs: %v", err)
+	}
+	newest := map[string]string{} // suite → its newest run; ids sort by time
+	for _, rj := range runs {
+		run, err := parse.ReadRun(filepath.Dir(rj))
+		if err != nil {
+			t.Fatal(err)
+		}
+		newest[run.Suite] = max(newest[run.Suite], run.ID)
+		if cmd := "collect -suite " + suiteBase(run.SuiteFile); !strings.Contains(page, cmd) {
+			t.Errorf("methodology.html's Reproduce lacks %q (suite %s)", cmd, run.Suite)
+		}
+	}
+	for _, id := range newest {
+		if href := "raw/" + id + "/suite.toml"; !strings.Contains(page, `href="`+href+`"`) {
+			t.Errorf("methodology.html does not link %s", href)
+		}
+	}
+}

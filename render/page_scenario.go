@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"html/template"
 	"maps"
 	"math"
 	"net/url"
@@ -32,13 +33,9 @@ type ScenarioPage struct {
 	Closed bool // some latency is closed-loop (coordinated omission)
 	Writes bool // some bytes/s shown counts bytes written too (marked "*")
 	// Fastest says, per run, the target judged faster than every other
-	// target of that run in this scenario, "" when none is.
-	Fastest  []string
+	// target of that run in this scenario, "" when none is (winner.go).
+	Fastest  string
 	RankNote string
-	// Reps is the repetition count the latency table's "lower median"
-	// speaks of, "" when the targets' counts differ (each row's title has
-	// its own).
-	Reps     string
 	RunNote  string // said when cells of several runs are on the page
 	Matrices []VerdictMatrix
 	// Loads set this scenario's request measured under one load
@@ -46,6 +43,11 @@ type ScenarioPage struct {
 	Loads []ConfigTable
 	// Open is the latency and sweep points (latency_scenario.go), nil if none.
 	Open *OpenSection
+	// RepNote says which repetition the latency table shows, from the
+	// cells' counts (latency_pick.go).
+	RepNote string
+	// About is site/content/<scenario>.md, "" without one (scenario_content.go).
+	About template.HTML
 }
 
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
@@ -146,11 +148,6 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 		if sv == nil {
 			continue
 		}
-		for _, r := range sv.Ranks {
-			if r.Ranked && r.Hi == 1 && len(sv.Ranks) > 1 {
-				p.Fastest = append(p.Fastest, fmt.Sprintf("%s is judged faster than each of the other %d targets of %s (run %s), every pair decided at this host's noise", r.Cell.Name, len(sv.Ranks)-1, m.suiteName(run), run))
-			}
-		}
 		mx := m.verdictMatrix(sv)
 		if len(runs) > 1 {
 			mx.Run = run
@@ -158,6 +155,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 		p.Matrices = append(p.Matrices, mx)
 		p.Charts = append(p.Charts, m.runBarChart(p.Page, s, run, sv.Cells, len(runs) > 1))
 	}
+	p.Fastest = m.fastestLine(s, runs)
 	p.RankNote = rankNote(m.th)
 	if len(runs) > 1 {
 		p.Load = m.loadPerRun(s, runs)
@@ -166,10 +164,13 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	for _, c := range cs {
 		p.Rows = append(p.Rows, m.scenarioRow(p.Page, c))
 	}
-	p.Reps = sameReps(cs)
 	p.PCols, p.PRows, p.Closed, p.Writes = m.latencyTable(p.Page, cs)
+	p.RepNote = medianRepNote(cs)
 	p.Open = m.openSection(p.Page, s)
 	var err error
+	if p.About, err = m.scenarioProse(s); err != nil {
+		return nil, err
+	}
 	p.Loads, err = m.loadTables(p.Page, s)
 	return p, err
 }
@@ -208,39 +209,6 @@ func cmpFloatDesc(a, b float64) int {
 		return 1
 	}
 	return 0
-}
-
-// sameReps is the repetition count every cell has, as "8", or "" when
-// they differ.
-func sameReps(cs []*verdict.Cell) string {
-	n := -1
-	for _, c := range cs {
-		switch {
-		case n < 0:
-			n = len(c.Reps)
-		case n != len(c.Reps):
-			return ""
-		}
-	}
-	if n <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("of %d repetitions the %s slowest", n, ordinal((n+1)/2))
-}
-
-// ordinal is 1 as "1st", 2 as "2nd", 11 as "11th".
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // scenarioNotes are the findings about the scenario as a whole, and the

@@ -10,11 +10,17 @@ import (
 	"github.com/fairbench/fairbench/parse/audit"
 )
 
-// SoftPage is "where these numbers are soft": the audit's findings in plain
-// language, grouped by rule, and the publisher's caveats (content/caveats.md).
+// SoftPage is "where these numbers are soft": first a summary, one row per
+// cause (audit rule) with its count, the headline card ratios it touches
+// and the action it asks for, short enough for one screen; then the
+// publisher's caveats (content/caveats.md) and the noise floors; then every
+// finding in full, grouped by cause, each group collapsed.
 type SoftPage struct {
 	Page
 	Counts  string
+	Claims  int        // the headline card ratios on show
+	Cards   []CardHead // the summary's columns: each card's ratios
+	Summary []CauseRow // one per group, in the order of Groups
 	Groups  []FindingGroup
 	Caveats template.HTML
 	Floors  []FloorRow // the noise floor of every family, with its A/A pair
@@ -30,25 +36,70 @@ type FloorRow struct {
 	Threshold     string
 	Floor         string // the larger of the two, "12.0%"
 	Power         string // the power statement, "" without one
+	// Span is the rows of this run from this one on, on its first row (its
+	// run, pair, systematic difference and threshold are printed once);
+	// 0 on the others.
+	Span int
 }
 
 // FindingGroup is the findings of one rule.
 type FindingGroup struct {
 	ID, Rule, Level string
 	Doc             string // what the rule finds and what to do, from the audit's registry
+	Count           int    // findings, before equal messages are merged
 	Items           []FindingItem
+	claims          map[string]bool // the headline claims its findings touch
 }
 
-// FindingItem is one message with every place it applies to.
+// FindingItem is one message with every place it applies to. Message is at
+// most maxFindingText characters: the evidence a long message lists goes to
+// Evidence, shown collapsed.
 type FindingItem struct {
-	Level   string
-	Message string
-	Places  []Link
-	Dumps   []Link
-	More    int // dumps not listed
+	Level    string
+	Message  string
+	Evidence []string
+	Places   []Link
+	More     []Link // places past maxPlaces, shown collapsed
+	// ID anchors the item's dumps on the dumps page (soft-dumps.html),
+	// which lists them so that this page stays light.
+	ID      string
+	Dumps   []DumpGroup
+	NDumps  int    // dumps listed
+	Hidden  int    // dumps not listed
+	Rule    Link   // the group on soft.html, for the dumps page
+	message string // the whole message, which tells items apart
 }
 
-const maxDumpLinks = 12
+// DumpGroup is the dumps of one folder (a cell, or a phase point of it):
+// the folder once, then each repetition's file by its name.
+type DumpGroup struct {
+	Dir  string
+	Reps []Link
+}
+
+// CauseRow is one cause in the summary: how many findings it has, how many
+// of each card's headline ratios (claims) they touch, and what it asks for.
+type CauseRow struct {
+	Group   Link // to the group below
+	Level   string
+	Count   int
+	Claims  int      // headline claims touched, over every card
+	PerCard []string // claims touched on each card of SoftPage.Cards, "–" for none
+	Action  string   // the last sentence of the rule's Doc
+}
+
+// CardHead heads a card's column in the summary: the card as subject ÷
+// baseline, and how many ratios it prints.
+type CardHead struct {
+	Name  string
+	Total int
+}
+
+const (
+	maxDumpLinks   = 24 // per finding, on the dumps page
+	maxPlaces      = 8
+	maxFindingText = 600 // characters of a finding shown before its evidence
+)
 
 func (m *model) softPage() (*SoftPage, error) {
 	p := &SoftPage{}
@@ -62,6 +113,7 @@ func (m *model) softPage() (*SoftPage, error) {
 	}
 	var counts [3]int
 	index := map[string]int{}
+	claims := m.headlineClaims()
 	for _, f := range m.findings {
 		if f.Level >= 0 && int(f.Level) < len(counts) {
 			counts[f.Level]++
@@ -74,16 +126,35 @@ func (m *model) softPage() (*SoftPage, error) {
 			p.Groups = append(p.Groups, FindingGroup{ID: ruleAnchor(f.Rule), Rule: f.Rule, Level: f.Level.String(), Doc: rule.Doc})
 		}
 		g := &p.Groups[gi]
+		g.Count++
+		if lv := f.Level.String(); levelRank(lv) > levelRank(g.Level) {
+			g.Level = lv
+		}
 		item := m.findingItem(g, f)
-		item.Places = append(item.Places, m.place(f))
+		if pl := m.place(f); len(item.Places) < maxPlaces {
+			item.Places = append(item.Places, pl)
+		} else {
+			item.More = append(item.More, pl)
+		}
 		for _, d := range f.Dumps {
-			if len(item.Dumps) >= maxDumpLinks {
-				item.More++
+			if item.NDumps >= maxDumpLinks {
+				item.Hidden++
 				continue
 			}
-			item.Dumps = append(item.Dumps, Link{Href: m.links.Dump(parse.Source{File: d}), Text: d})
+			item.NDumps++
+			item.Dumps = addDump(item.Dumps, d, m.links.Dump(parse.Source{File: d}))
+		}
+		for _, c := range claims {
+			if c.touchedBy(f) {
+				if g.claims == nil {
+					g.claims = map[string]bool{}
+				}
+				g.claims[c.name] = true
+			}
 		}
 	}
+	p.Claims = len(claims)
+	m.summarise(p)
 	p.Floors = m.floorRows()
 	p.Counts = fmt.Sprintf("%s, %s, %s.", parse.Plural(counts[audit.LevelError], "error"), parse.Plural(counts[audit.LevelWarning], "warning"), parse.Plural(counts[audit.LevelInfo], "note"))
 	return p, nil
@@ -111,17 +182,26 @@ func (m *model) floorRows() []FloorRow {
 		}
 		out = append(out, r)
 	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].Run == out[i].Run && out[j].Pair == out[i].Pair && out[j].Systematic == out[i].Systematic && out[j].Threshold == out[i].Threshold {
+			j++
+		}
+		out[i].Span = j - i
+		i = j
+	}
 	return out
 }
 
 // findingItem returns the item of g with f's message, adding one if new.
 func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 	for i := range g.Items {
-		if g.Items[i].Message == f.Message && g.Items[i].Level == f.Level.String() {
+		if g.Items[i].message == f.Message && g.Items[i].Level == f.Level.String() {
 			return &g.Items[i]
 		}
 	}
-	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: f.Message})
+	head, evidence := splitEvidence(f.Message, maxFindingText)
+	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Rule}})
 	return &g.Items[len(g.Items)-1]
 }
 

@@ -18,16 +18,15 @@ import (
 // repetition, and its conformance transcript.
 type TargetPage struct {
 	Page
-	Name        string
-	Facts       []Fact
-	Notes       []Badge      // findings about the target as a whole (a process, the client)
-	Packages    []PackageRow // the framework versions the run recorded
-	Scenarios   []TargetScenario
-	Verdict     string // "pass", "fail" or ""
-	Failed      string
-	Transcript  []TranscriptLine
-	TransHref   string
-	Unavailable string // why no transcript is shown
+	Name      string
+	Facts     []Fact
+	Notes     []Badge      // findings about the target as a whole (a process, the client)
+	Packages  []PackageRow // the framework versions the run recorded
+	Scenarios []TargetScenario
+	// Gates are the target's conformance gates, one per run on show that
+	// measured it, each with that run's own transcript.
+	Gates       []GateView
+	Unavailable string // why no gate is shown
 	// Points are the target's latency and sweep points (latency.go), nil if none.
 	Points *PointTable
 }
@@ -116,11 +115,7 @@ func (m *model) targetPage(name string) *TargetPage {
 		}
 		p.Packages = append(p.Packages, row)
 	}
-	p.Verdict = t.Conformance
-	p.Failed = joinComma(t.Failed)
-	var text string
-	text, p.TransHref, p.Unavailable = m.transcript(p.Page, t)
-	p.Transcript = transcriptLines(text)
+	p.Gates = m.gates(p.Page, name)
 	return p
 }
 
@@ -227,8 +222,10 @@ func dumpLabel(src parse.Source) string {
 	return s
 }
 
-// transcript reads a target's conformance transcript from its run dir.
-func (m *model) transcript(p Page, t *parse.Target) (text, href, why string) {
+// transcriptRef finds a target's conformance transcript in its run dir:
+// its text (read only when read is set), the link to its raw copy, or why
+// there is none.
+func (m *model) transcriptRef(p Page, t *parse.Target, read bool) (text, href, why string) {
 	if t.Transcript == "" {
 		return "", "", "The run recorded no conformance transcript for this target."
 	}
@@ -245,7 +242,10 @@ func (m *model) transcript(p Page, t *parse.Target) (text, href, why string) {
 	if err != nil {
 		return "", "", "The transcript could not be read: " + err.Error()
 	}
-	return string(b), p.href("raw/" + inertName(safePath(run.ID)+"/"+safePath(t.Transcript))), ""
+	if read {
+		text = string(b)
+	}
+	return text, p.href("raw/" + inertName(safePath(run.ID)+"/"+safePath(t.Transcript))), ""
 }
 
 func joinComma(xs []string) string {

@@ -37,7 +37,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeProjectSite()
+	os.Exit(code)
 }
 
 // pauser is a progress writer that holds a render at its first line.

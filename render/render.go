@@ -383,19 +383,15 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 	if err := put(m.methodologyPage()); err != nil {
 		return err
 	}
-	if err := put(m.softPage()); err != nil {
+	soft, err := m.softPage()
+	if err := put(soft, err); err != nil {
 		return err
 	}
-	h := m.history()
-	if err := put(m.historyPage(h), nil); err != nil {
+	if err := put(m.softDumpsPage(soft), nil); err != nil {
 		return err
 	}
-	if len(h.runs) > 1 {
-		for _, s := range m.scenarios {
-			if err := put(m.historyScenarioPage(h, s)); err != nil {
-				return err
-			}
-		}
+	if err := m.writeHistory(put); err != nil {
+		return err
 	}
 	for _, s := range m.scenarios {
 		if err := put(m.scenarioPage(s)); err != nil {

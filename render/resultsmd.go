@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fairbench/fairbench/parse"
 )
 
 // ResultsMD configures results.md, a Markdown table for a README. Each
@@ -97,10 +100,14 @@ func (m *model) mdColumns() []Column {
 	return cols
 }
 
-// ResultsMarkdown is the results.md table of the primary run.
+// resultsMarkdown is results.md: a table per run on show, each of the
+// targets that run measured with that run's cells and facts, sorted within
+// it, since runs ran at different times and loads and the site ranks none
+// across them. One run on show is one table with no heading. A run that
+// measured none of the table's scenarios is named under the tables
+// instead.
 func (m *model) resultsMarkdown() []byte {
 	cols := m.mdColumns()
-	decimals := m.site.ResultsMD.Decimals
 	var scenarioCols []string
 	for _, c := range cols {
 		if name, ok := strings.CutPrefix(c.Value, "scenario:"); ok {
@@ -110,6 +117,48 @@ func (m *model) resultsMarkdown() []byte {
 	if len(scenarioCols) == 0 {
 		scenarioCols = m.scenarios
 	}
+	runs := []string{""} // a site of bare dumps has one run without an id
+	if len(m.runs) > 0 {
+		runs = runs[:0]
+		for _, r := range m.runs {
+			runs = append(runs, r.ID)
+		}
+	}
+	var out []byte
+	var left []string
+	for _, run := range runs {
+		table, ok := m.mdRunTable(run, cols, scenarioCols)
+		if !ok {
+			left = append(left, fmt.Sprintf("%s (run %s)", m.suiteName(run), run))
+			continue
+		}
+		if len(runs) > 1 {
+			if len(out) == 0 {
+				out = append(out, "One table per run: each run ranks its own targets, measured at its own time and load; no row compares with another table's.\n\n"...)
+			}
+			out = append(out, fmt.Sprintf("### %s (run %s)\n\n", escapeText(m.suiteName(run)), escapeText(run))...)
+		}
+		out = append(out, table...)
+		out = append(out, '\n')
+	}
+	out = bytes.TrimSuffix(out, []byte("\n"))
+	notes := m.mdNotes(cols, scenarioCols)
+	if len(left) > 0 {
+		notes = append(notes, fmt.Sprintf("Not in these tables, as they measured none of their scenarios: %s.", strings.Join(left, ", ")))
+	}
+	if len(notes) > 0 {
+		out = append(out, '\n')
+		for _, n := range notes {
+			out = append(out, escapeText(n)+"\n"...)
+		}
+	}
+	return out
+}
+
+// mdRunTable is results.md's table of one run; ok is false when no
+// target of the run has a value in a scenario column.
+func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (table []byte, ok bool) {
+	decimals := m.site.ResultsMD.Decimals
 	sortBy := m.site.ResultsMD.Sort
 	if sortBy == "" {
 		sortBy = "average"
@@ -124,11 +173,18 @@ func (m *model) resultsMarkdown() []byte {
 	}
 	var rows []row
 	for _, name := range m.names {
-		r := row{name: name, key: m.mdNumber(name, sortBy, scenarioCols)}
+		if !slices.ContainsFunc(m.scenarios, func(s string) bool { return m.byRun[[3]string{run, s, name}] != nil }) {
+			continue // not measured by this run
+		}
+		ok = ok || slices.ContainsFunc(scenarioCols, func(s string) bool { return m.byRun[[3]string{run, s, name}] != nil })
+		r := row{name: name, key: m.mdNumber(run, name, sortBy, scenarioCols)}
 		for _, c := range cols {
-			r.values = append(r.values, m.mdValue(name, c.Value, scenarioCols, decimals))
+			r.values = append(r.values, m.mdValue(run, name, c.Value, scenarioCols, decimals))
 		}
 		rows = append(rows, r)
+	}
+	if !ok {
+		return nil, false
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i].key, rows[j].key
@@ -140,7 +196,6 @@ func (m *model) resultsMarkdown() []byte {
 		}
 		return rows[i].name < rows[j].name
 	})
-	table := [][]string{}
 	head := make([]string, len(cols))
 	right := make([]bool, len(cols))
 	for i, c := range cols {
@@ -151,18 +206,23 @@ func (m *model) resultsMarkdown() []byte {
 			right[i] = true
 		}
 	}
-	table = append(table, head)
+	lines := [][]string{head}
 	for _, r := range rows {
-		table = append(table, r.values)
+		lines = append(lines, r.values)
 	}
-	out := markdownTable(table, right)
-	if notes := m.mdNotes(cols, scenarioCols); len(notes) > 0 {
-		out = append(out, '\n')
-		for _, n := range notes {
-			out = append(out, escapeText(n)+"\n"...)
+	return markdownTable(lines, right), true
+}
+
+// mdTarget is target name's facts in run: its build, startup and memory
+// there, not another run's.
+func (m *model) mdTarget(run, name string) *parse.Target {
+	target, runtime := m.targetOf(name), m.runtimeOf(name)
+	for _, t := range m.set.Targets {
+		if t.Run == run && t.Name == target && (t.Runtime == runtime || t.Runtime == "" || runtime == "") {
+			return t
 		}
 	}
-	return out
+	return m.facts[name]
 }
 
 // mdNotes say under the table what its derived columns are: which mean an
@@ -199,11 +259,12 @@ func (m *model) mdNotes(cols []Column, scenarios []string) []string {
 	return notes
 }
 
-// mdNumber is a column value as a number for sorting, NaN for none.
-func (m *model) mdNumber(name, value string, scenarios []string) float64 {
+// mdNumber is a column value of name in run as a number for sorting, NaN
+// for none.
+func (m *model) mdNumber(run, name, value string, scenarios []string) float64 {
 	kind, arg, _ := strings.Cut(value, ":")
 	median := func(s string) float64 {
-		if c := m.cell(s, name); c != nil && c.Stat(m.metric).Valid() {
+		if c := m.byRun[[3]string{run, s, name}]; c != nil && c.Stat(m.metric).Valid() {
 			return c.Stat(m.metric).Median
 		}
 		return math.NaN()
@@ -228,7 +289,7 @@ func (m *model) mdNumber(name, value string, scenarios []string) float64 {
 		}
 		return sum / float64(n)
 	}
-	t := m.facts[name]
+	t := m.mdTarget(run, name)
 	if t == nil {
 		return math.NaN()
 	}
@@ -247,8 +308,8 @@ func (m *model) mdNumber(name, value string, scenarios []string) float64 {
 	return math.NaN()
 }
 
-// mdValue is one cell of results.md as text.
-func (m *model) mdValue(name, value string, scenarios []string, decimals int) string {
+// mdValue is the cell of name in run in column value, as text.
+func (m *model) mdValue(run, name, value string, scenarios []string, decimals int) string {
 	kind, arg, _ := strings.Cut(value, ":")
 	switch kind {
 	case "target":
@@ -258,25 +319,25 @@ func (m *model) mdValue(name, value string, scenarios []string, decimals int) st
 	case "runtime":
 		return m.runtimeOf(name)
 	case "interval":
-		if c := m.cell(arg, name); c != nil {
+		if c := m.byRun[[3]string{run, arg, name}]; c != nil {
 			if lo, hi, label := interval(c.Stat(m.metric)); label != "" {
 				return Grouped(lo, decimals) + "–" + Grouped(hi, decimals) + " (" + label + ")"
 			}
 		}
 		return "n/a"
 	case "tier", "rank":
-		if c := m.cell(arg, name); c != nil && m.ranks[c].Ranked {
+		if c := m.byRun[[3]string{run, arg, name}]; c != nil && m.ranks[c].Ranked {
 			return rankText(m.ranks[c])
 		}
 		return "n/a"
 	case "scenario", "average", "geomean":
-		v := m.mdNumber(name, value, scenarios)
+		v := m.mdNumber(run, name, value, scenarios)
 		if math.IsNaN(v) {
 			return "n/a"
 		}
 		return Grouped(v, decimals)
 	}
-	t := m.facts[name]
+	t := m.mdTarget(run, name)
 	if t == nil {
 		return "n/a"
 	}

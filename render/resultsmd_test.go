@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,5 +218,64 @@ func TestScenarioTitle(t *testing.T) {
 	}
 	if got := titleCase(""); got != "" {
 		t.Errorf("titleCase(\"\") = %q", got)
+	}
+}
+
+// TestResultsMDPerRun: the committed site's results.md never ranks across
+// runs: a table per run on show under its heading, each target at most
+// once in a table, and every Ping figure the median of that run's own
+// cell (results.json), not another run's.
+func TestResultsMDPerRun(t *testing.T) {
+	md := projectPage(t, "results.md")
+	var doc struct {
+		Cells []struct {
+			Run, Scenario, Name string
+			Median              float64
+		}
+	}
+	if err := json.Unmarshal([]byte(projectPage(t, "results.json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	median := map[[3]string]float64{}
+	for _, c := range doc.Cells {
+		median[[3]string{c.Run, c.Scenario, c.Name}] = c.Median
+	}
+	sections := regexp.MustCompile(`(?m)^### (\S+) \(run (\S+)\)$`).FindAllStringSubmatchIndex(md, -1)
+	if len(sections) < 3 {
+		t.Fatalf("results.md has %d run tables, want one per run on show with a Ping column (3)", len(sections))
+	}
+	checked := 0
+	for i, sec := range sections {
+		run := md[sec[4]:sec[5]]
+		end := len(md)
+		if i+1 < len(sections) {
+			end = sections[i+1][0]
+		}
+		seen := map[string]bool{}
+		for _, line := range strings.Split(md[sec[1]:end], "\n") {
+			cells := strings.Split(line, "|")
+			if len(cells) < 6 || strings.Contains(line, "---") || strings.Contains(line, "Framework") {
+				continue
+			}
+			name, ping := strings.TrimSpace(cells[1]), strings.TrimSpace(cells[4]) // Framework, Runtime, Average, Ping
+			if seen[name] {
+				t.Errorf("results.md: %s twice in the table of run %s", name, run)
+			}
+			seen[name] = true
+			want, ok := median[[3]string{run, "ping", name}]
+			if !ok {
+				if ping != "n/a" {
+					t.Errorf("results.md: %s in run %s shows Ping %s, the run has no such cell", name, run, ping)
+				}
+				continue
+			}
+			if ping != Grouped(want, 0) {
+				t.Errorf("results.md: %s in run %s shows Ping %s, that run's median is %s", name, run, ping, Grouped(want, 0))
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Errorf("%d Ping figures checked, want the 25 of the three runs", checked)
 	}
 }

@@ -1,0 +1,86 @@
+package render
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSplitEvidence(t *testing.T) {
+	long := strings.Repeat("x", 80)
+	for _, tc := range []struct {
+		name, msg string
+		limit     int
+		head      string
+		evidence  []string
+	}{
+		{"short stays", "a (b) c", 600, "a (b) c", nil},
+		{"the longest aside goes first", "one (" + long + ") two (" + long + "yy) three", 100,
+			"one (" + long + ") two [1] three", []string{long + "yy"}},
+		{"marks numbered where they stand", "p (" + long + "a) q (" + long + "bb) r", 20,
+			"p [1] q [2] r", []string{long + "a", long + "bb"}},
+		{"nested asides go whole", "p (" + long + " (inner)) q", 20, "p [1] q", []string{long + " (inner)"}},
+		{"short asides stay, the rest is cut", strings.Repeat("word (x) ", 20), 50,
+			"word (x) word (x) word (x) word (x) word (x) word …", []string{"… (x) " + strings.TrimSpace(strings.Repeat("word (x) ", 14))}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			head, evidence := splitEvidence(tc.msg, tc.limit)
+			if head != tc.head || strings.Join(evidence, "|") != strings.Join(tc.evidence, "|") {
+				t.Errorf("splitEvidence(%q, %d)\n got %q %q\nwant %q %q", tc.msg, tc.limit, head, evidence, tc.head, tc.evidence)
+			}
+		})
+	}
+}
+
+func TestLastSentence(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"A cell has too few. Run more repetitions.", "Run more repetitions."},
+		{"Only one sentence.", "Only one sentence."},
+		{"Quiet the host: a, b. Then c (see x.y).", "Then c (see x.y)."},
+	} {
+		if got := lastSentence(tc.doc); got != tc.want {
+			t.Errorf("lastSentence(%q) = %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}
+
+// TestSoftSummarised: the committed site's soft page opens with its
+// summary (a row per cause, before any finding), weighs at most 150 KB,
+// shows no finding over ~600 characters before its details are opened,
+// and every dump a finding names is on the dumps page.
+func TestSoftSummarised(t *testing.T) {
+	page := projectPage(t, "soft.html")
+	if len(page) > 150<<10 {
+		t.Errorf("soft.html is %d bytes, want at most 150 KB", len(page))
+	}
+	summary := strings.Index(page, `<section id="summary">`)
+	first := strings.Index(page, `<div class="finding `)
+	if summary < 0 || first < 0 || summary > first || summary > 8<<10 {
+		t.Fatalf("soft.html: summary at byte %d, first finding at %d: want the summary first, in the first 8 KB", summary, first)
+	}
+	rows := regexp.MustCompile(`<tr><td><span class="badge (\w+)">\w+</span> <a href="#rule-[^"]+">([^<]+)</a></td><td class="num">(\d+)</td>`).FindAllStringSubmatch(page, -1)
+	groups := strings.Count(page, `class="finding-group"`)
+	if len(rows) == 0 || len(rows) != groups {
+		t.Errorf("soft.html: %d summary rows for %d causes", len(rows), groups)
+	}
+	// A column per card, headed subject ÷ baseline with its ratios' count;
+	// some cause touches some of them.
+	if heads := regexp.MustCompile(`<th scope="col" class="num">[^<]+ ÷ [^<]+ <small>\(\d+\)</small></th>`).FindAllString(page, -1); len(heads) != 3 {
+		t.Errorf("soft.html: the summary has %d card columns, want the site's 3 cards", len(heads))
+	}
+	if !regexp.MustCompile(`</td><td class="num">\d+</td><td class="num">\d+</td>`).MatchString(page) {
+		t.Error("soft.html: no cause touches a headline ratio")
+	}
+	for _, item := range regexp.MustCompile(`(?s)<div class="finding \w+">.*?\n</div>`).FindAllString(page, -1) {
+		if n := utf8.RuneCountInString(visibleText(item)); n > 700 {
+			t.Errorf("soft.html: a finding shows %d characters before its details: %.200s", n, visibleText(item))
+		}
+	}
+	dumps := projectPage(t, "soft-dumps.html")
+	for _, id := range regexp.MustCompile(`href="soft-dumps\.html#(f\d+)"`).FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(dumps, `<section id="`+id[1]+`"`) {
+			t.Errorf("soft.html links the dumps of %s, which soft-dumps.html lacks", id[1])
+		}
+	}
+}
