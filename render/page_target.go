@@ -109,7 +109,7 @@ func (m *model) targetPage(name string) *TargetPage {
 		return p
 	}
 	for _, pkg := range t.Packages {
-		row := PackageRow{Name: pkg.Name, Version: pkg.Version, Source: pkg.Source}
+		row := PackageRow{Name: pkg.Name, Version: pkg.Version, Source: publicPath(pkg.Source)}
 		if row.Version == "" {
 			row.Version = "—"
 		}

@@ -67,3 +67,37 @@ func TestNoMachinePathsPublished(t *testing.T) {
 		t.Fatalf("only %d files checked, machine folders in the raw runs: %v; the fixture must carry some to test", seen, inRaw)
 	}
 }
+
+// TestProjectSiteNamesNoMachinePath: no page of the project's own site
+// (committed runs, some of them written before collect stopped recording
+// its machine's folders) names a home, temporary or checkout folder;
+// raw/ keeps the runs byte for byte.
+func TestProjectSiteNamesNoMachinePath(t *testing.T) {
+	projectPage(t, "index.html") // builds the site once
+	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|` + regexp.QuoteMeta(checkout+"/"))
+	pages := 0
+	err := filepath.WalkDir(projectSite.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		rel, _ := filepath.Rel(projectSite.dir, p)
+		if strings.HasPrefix(filepath.ToSlash(rel), "raw/") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		pages++
+		if loc := private.FindIndex(b); loc != nil {
+			t.Errorf("%s names a folder of the machine: %q", rel, b[max(0, loc[0]-60):min(len(b), loc[1]+40)])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages < 100 {
+		t.Errorf("%d pages read; want the whole site", pages)
+	}
+}
