@@ -120,7 +120,8 @@ type collector struct {
 	live           []runjson.Leftover // process groups started on hosts, not seen to end
 	rps            map[string]float64 // closed-loop req/s by dump, for the latency phase's capacity
 	// binRun names this collect's folder of {bin}s on the server
-	// machine, bin/<binRun>/<target>: its own, beside other collects'.
+	// machine, bin/<binRun>/<target>: its own, beside other collects'; a
+	// run's, once its run dir is open (binRunOf).
 	binRun string
 	// atSpeed is the shortest the host speed probe took on each CPU set
 	// (runjson.SpeedSet) in the run; speedFailed: a probe failed and was
@@ -187,6 +188,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	if err != nil {
 		return c.dir, err
 	}
+	c.binRun = binRunOf(c.dir.Manifest()) // remote_target.go
 	c.dir.reserve()
 	defer c.dir.release()
 	if len(c.hosts) > 0 {

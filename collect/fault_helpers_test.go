@@ -229,6 +229,19 @@ func resumeToEnd(t *testing.T, s *suite.Suite, dir string) runjson.Manifest {
 	return resumeWith(t, s, dir, runFault)
 }
 
+// resumeToEndUnlessShort is resumeToEnd, left out under -short: a whole
+// second collect per fault. TestTargetCrashesMidMeasurement (a failed
+// measurement taken again) keeps -resume of a failed run covered there;
+// the full run resumes after every fault.
+func resumeToEndUnlessShort(t *testing.T, s *suite.Suite, dir string) {
+	t.Helper()
+	if testing.Short() {
+		t.Log("-short: the -resume of this run is left to the full run")
+		return
+	}
+	resumeToEnd(t, s, dir)
+}
+
 // resumeWith is resumeToEnd with run doing the collect: runFault, or for a
 // test that runs in parallel with others (whose processes runFault would
 // take for orphans), runBounded.

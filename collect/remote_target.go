@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // binDir is the collect's own scratch folder of t's build outputs, {bin},
@@ -17,9 +18,18 @@ func (c *collector) binDir(t suite.Target) string {
 	return c.server.Path("bin/" + c.binRun + "/" + t.Name)
 }
 
-// randomName names a collect's folder of {bin}s on the server machine,
+// randomName names a verify's folder of {bin}s on the server machine,
 // apart from any other collect's there.
 func randomName() string { return fmt.Sprintf("%016x", rand.Uint64()) }
+
+// binRunOf names a run's folder of {bin}s on the server machine after the
+// run, the same in every session of it: a collect killed before removeBins
+// leaves its folder on a host, and the -resume that finishes the run
+// builds into it and removes it. The start's nanoseconds keep apart two
+// runs of one id (one second, one hostname) sharing a host.
+func binRunOf(m runjson.Manifest) string {
+	return fmt.Sprintf("%s-%09d", m.ID, m.Start.Nanosecond())
+}
 
 // removeBins removes the collect's {bin}s from the server machine, once
 // its targets have stopped. Here they are in the run's scratch folder,

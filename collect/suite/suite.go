@@ -253,34 +253,27 @@ func (s *Suite) setter(path string) func(key string) bool {
 
 // merge returns l with every field of o that is set, or not zero, over it.
 func (l Load) merge(o Load, set func(key string) bool) Load {
-	if o.Tool != "" || set("tool") {
-		l.Tool = o.Tool
-	}
-	if o.Threads != 0 || set("threads") {
-		l.Threads = o.Threads
-	}
-	if o.Connections != 0 || set("connections") {
-		l.Connections = o.Connections
-	}
-	if o.Duration != 0 || set("duration") {
-		l.Duration = o.Duration
-	}
+	over(&l.Tool, o.Tool, set("tool"))
+	over(&l.Threads, o.Threads, set("threads"))
+	over(&l.Connections, o.Connections, set("connections"))
+	over(&l.Duration, o.Duration, set("duration"))
 	if o.Warmup != nil {
 		l.Warmup = o.Warmup
 	}
-	if o.Rate != 0 || set("rate") {
-		l.Rate = o.Rate
-	}
-	if o.Repetitions != 0 || set("repetitions") {
-		l.Repetitions = o.Repetitions
-	}
-	if o.Pipelining != 0 || set("pipelining") {
-		l.Pipelining = o.Pipelining
-	}
-	if o.Timeout != 0 || set("timeout") {
-		l.Timeout = o.Timeout
-	}
+	over(&l.Rate, o.Rate, set("rate"))
+	over(&l.Repetitions, o.Repetitions, set("repetitions"))
+	over(&l.Pipelining, o.Pipelining, set("pipelining"))
+	over(&l.Timeout, o.Timeout, set("timeout"))
 	return l
+}
+
+// over puts v in *dst where the file set its key (a zero written on
+// purpose, refused or kept by validation) or v is not zero.
+func over[T comparable](dst *T, v T, set bool) {
+	var zero T
+	if set || v != zero {
+		*dst = v
+	}
 }
 
 // LatencyPhase is the [latency] table: an open-model pass run after the

@@ -51,10 +51,15 @@ func setOf(groups ...[]*parse.Measurement) *parse.Set {
 	return s
 }
 
-// simPages is how many pages each null scenario simulates.
+// simPages is how many pages each null scenario simulates: 400, 4,000
+// with FAIRBENCH_SOAK=1, 100 under -short.
 func simPages() int {
 	if os.Getenv("FAIRBENCH_SOAK") == "1" {
 		return 4000
+	}
+	if testing.Short() {
+		// each rate is still bounded at 3σ, from fixed seeds
+		return 100
 	}
 	return 400
 }
