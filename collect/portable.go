@@ -108,7 +108,7 @@ func placeAt(places []pathPlace, s string) (string, int, bool) {
 }
 
 // portableManifest rewrites the paths of m that collect writes: the suite
-// file, the tools' paths and the argv asked of them, each measurement's
+// file, the local tools' paths and the argv asked of them, each measurement's
 // argv and reports (from the measurement from on: those before are
 // rewritten already, and a measurement gains no path once recorded), the
 // packages' sources, and the errors.
@@ -140,10 +140,10 @@ func portableManifest(places []pathPlace, m *runjson.Manifest, from int) {
 		return out
 	}
 	m.SuiteFile = portable(places, m.SuiteFile)
+	// The SSH hosts' tools are left as they are: their paths are those
+	// hosts', not this machine's, and each host's map is the one its
+	// services add their versions to after this first save.
 	m.Tools = tools(m.Tools)
-	for i := range m.Hosts {
-		m.Hosts[i].Tools = tools(m.Hosts[i].Tools)
-	}
 	m.Errors = fix(m.Errors)
 	for i := range m.Targets {
 		t := &m.Targets[i]
