@@ -81,9 +81,9 @@ func TestTargetPackages(t *testing.T) {
 			tr := v.(map[string]any)
 			switch tr["name"] {
 			case "gin":
-				tr["packages"] = []any{pkg("github.com/gin-gonic/gin", "v1.12.0", "go version -m /tmp/bin/gin/server"), pkg("github.com/go-playground/validator/v10", "v10.30.1", "go version -m /tmp/bin/gin/server")}
+				tr["packages"] = []any{pkg("github.com/gin-gonic/gin", "v1.12.0", "go version -m {tmp}/bin/gin/server"), pkg("github.com/go-playground/validator/v10", "v10.30.1", "go version -m {tmp}/bin/gin/server")}
 			case "chi":
-				tr["packages"] = []any{pkg("github.com/go-chi/chi/v5", "", "go version -m /tmp/bin/chi/server")}
+				tr["packages"] = []any{pkg("github.com/go-chi/chi/v5", "", "go version -m {tmp}/bin/chi/server")}
 			}
 		}
 	})
@@ -96,9 +96,9 @@ func TestTargetPackages(t *testing.T) {
 		return "<tr><td><code>" + name + "</code></td><td>" + version + "</td><td><code>" + source + "</code></td></tr>\n"
 	}
 	for target, want := range map[string]string{
-		"gin": row("github.com/gin-gonic/gin", "v1.12.0", "go version -m /tmp/bin/gin/server") +
-			row("github.com/go-playground/validator/v10", "v10.30.1", "go version -m /tmp/bin/gin/server"),
-		"chi":    row("github.com/go-chi/chi/v5", "—", "go version -m /tmp/bin/chi/server"),
+		"gin": row("github.com/gin-gonic/gin", "v1.12.0", "go version -m {tmp}/bin/gin/server") +
+			row("github.com/go-playground/validator/v10", "v10.30.1", "go version -m {tmp}/bin/gin/server"),
+		"chi":    row("github.com/go-chi/chi/v5", "—", "go version -m {tmp}/bin/chi/server"),
 		"stdlib": "",
 	} {
 		page, err := os.ReadFile(filepath.Join(out, "target", target+".html"))

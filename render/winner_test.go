@@ -36,7 +36,7 @@ func TestFastestLineScoped(t *testing.T) {
 		}
 	}
 	part := regexp.MustCompile(`in the [^ ]+ run \(([^)]+)\), (.+?) judged faster than each of the run's (\d+) other targets?`)
-	line := regexp.MustCompile(`<p>Each run is judged within itself: (.*?)</p>`)
+	line := regexp.MustCompile(`<p[^>]*>Each run is judged within itself: (.*?)</p>`)
 	for _, s := range []string{"ping", "json", "static", "query", "plaintext", "db"} {
 		page := projectPage(t, "scenario/"+s+".html")
 		if strings.Contains(page, "Judged faster than every other target of its run") {
