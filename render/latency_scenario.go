@@ -20,7 +20,16 @@ type OpenSection struct {
 	Charts []LineChart
 	Notes  []string
 	Table  PointTable
+	// Points links the page of every point where there are more than
+	// maxInlinePoints (Table is then empty): a sweep of 25 targets is
+	// hundreds of rows, which would make the scenario page too heavy.
+	Points      Link
+	PointsCount int
 }
+
+// maxInlinePoints is the most latency and sweep points a scenario page
+// lists itself; more go to scenario/points/<scenario>.html.
+const maxInlinePoints = 40
 
 // openSection lays out the latency and sweep points of scenario s.
 func (m *model) openSection(p Page, s string) *OpenSection {
@@ -65,10 +74,62 @@ func (m *model) openSection(p Page, s string) *OpenSection {
 		o.Charts = append(o.Charts, chart)
 		o.Notes = append(o.Notes, notes...)
 	}
-	for _, meas := range slices.Concat(ceil, lat, sweep) {
+	points := slices.Concat(ceil, lat, sweep)
+	if len(points) > maxInlinePoints && p.Template == "scenario" {
+		o.Points = Link{Href: p.href(m.pointsPath(s)), Text: "every point"}
+		o.PointsCount = len(points)
+		return o
+	}
+	for _, meas := range points {
 		o.Table.Rows = append(o.Table.Rows, m.pointRow(p, meas))
 	}
 	return o
+}
+
+// pointsPath is the page of every latency and sweep point of scenario s.
+func (m *model) pointsPath(s string) string {
+	return "scenario/points/" + m.links.scenario[s] + ".html"
+}
+
+// PointsPage is every latency and sweep point of one scenario, for a
+// scenario page with more than maxInlinePoints.
+type PointsPage struct {
+	Page
+	Name     string
+	Scenario Link
+	Table    PointTable
+}
+
+// pointsPage is scenario s's points page; nil when its scenario page lists
+// them itself.
+func (m *model) pointsPage(s string) *PointsPage {
+	var points []*parse.Measurement
+	for _, meas := range m.points {
+		if meas.Scenario == s {
+			points = append(points, meas)
+		}
+	}
+	if len(points) <= maxInlinePoints {
+		return nil
+	}
+	p := &PointsPage{Name: s}
+	p.Page = m.newPage("scenario-points", m.pointsPath(s), s+": every latency and sweep point")
+	p.Script = true
+	p.Scenario = Link{Href: p.href(m.links.Scenario(s)), Text: s}
+	p.Table = PointTable{ShowTarget: true}
+	// The order of the scenario page's table: ceiling, latency, sweep.
+	for _, phase := range []func(*parse.Measurement) bool{
+		func(x *parse.Measurement) bool { return x.Phase == parse.PhaseCeiling },
+		func(x *parse.Measurement) bool { return x.Phase != parse.PhaseCeiling && x.Phase != parse.PhaseSweep },
+		func(x *parse.Measurement) bool { return x.Phase == parse.PhaseSweep },
+	} {
+		for _, meas := range points {
+			if phase(meas) {
+				p.Table.Rows = append(p.Table.Rows, m.pointRow(p.Page, meas))
+			}
+		}
+	}
+	return p
 }
 
 // seriesOf is the style of a target's line on every chart: its place

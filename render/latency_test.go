@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
@@ -568,5 +569,28 @@ func TestRealPhaseRun(t *testing.T) {
 	}
 	if want := fmt.Sprintf("%d latency points of 12 fell behind the schedule", behind); !strings.Contains(page, want) {
 		t.Errorf("the ping page does not say %q", want)
+	}
+}
+
+// TestPointsPageSplit: on the project's site a scenario with more than
+// maxInlinePoints latency and sweep points lists them on a page of their
+// own, linked from the scenario page with their count, every row with its
+// dump, and the scenario page stays under 400 KB.
+func TestPointsPageSplit(t *testing.T) {
+	page := projectPage(t, "scenario/plaintext.html")
+	m := regexp.MustCompile(`The (\d+) points, each repetition with its dump, are on a page of their own: <a href="\.\./scenario/points/plaintext.html">`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("scenario/plaintext.html does not link its points page")
+	}
+	if len(page) > 400<<10 {
+		t.Errorf("scenario/plaintext.html is %d KB, want under 400", len(page)>>10)
+	}
+	points := projectPage(t, "scenario/points/plaintext.html")
+	rows := strings.Count(points, "<tr") - strings.Count(points, "<thead><tr")
+	if want, _ := strconv.Atoi(m[1]); rows != want || want <= maxInlinePoints {
+		t.Errorf("points page has %d rows, the scenario page says %s (more than %d expected)", rows, m[1], maxInlinePoints)
+	}
+	if n := strings.Count(points, `href="../../dump/`); n < rows {
+		t.Errorf("%d dump links for %d rows", n, rows)
 	}
 }

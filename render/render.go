@@ -397,6 +397,11 @@ func (m *model) writePages(w *writer, progress func(string, ...any)) error {
 		if err := put(m.scenarioPage(s)); err != nil {
 			return err
 		}
+		if pp := m.pointsPage(s); pp != nil {
+			if err := put(pp, nil); err != nil {
+				return err
+			}
+		}
 	}
 	for _, name := range m.names {
 		if err := put(m.targetPage(name), nil); err != nil {
