@@ -42,10 +42,12 @@ type familyTest struct {
 	m      Metric
 	byCell map[*Cell][]float64 // log values in round order, blocked only
 	rounds int
-	// variance is each cell's residual variance (blocked, three cells or
-	// more); dfEach its degrees of freedom.
+	// variance is each cell's residual variance (blocked): Shukla's for
+	// three cells or more, half the paired differences' variance for two
+	// (paired); dfEach is one estimate's degrees of freedom.
 	variance map[*Cell]float64
 	dfEach   float64
+	paired   bool
 }
 
 // newFamilyTest prepares the tests of cells (one family) on metric m.
@@ -67,7 +69,16 @@ func newFamilyTest(cells []*Cell, m Metric, th Thresholds) *familyTest {
 	}
 	if len(testable) >= 3 {
 		ft.variance, ft.dfEach = shukla(testable, ft.byCell)
+		return ft
 	}
+	a, b := ft.byCell[testable[0]], ft.byCell[testable[1]]
+	d := make([]float64, len(a))
+	for r := range a {
+		d[r] = a[r] - b[r]
+	}
+	_, vd := MeanVar(d)
+	ft.paired = true
+	ft.variance = map[*Cell]float64{testable[0]: vd / 2, testable[1]: vd / 2}
 	return ft
 }
 
@@ -180,15 +191,10 @@ func (ft *familyTest) test(a, b *Cell) Welch {
 		d[r] = ya[r] - yb[r]
 	}
 	w := Welch{}
-	var vd, df float64
-	if ft.variance == nil {
-		w.Diff, vd = MeanVar(d)
-		vd /= n
-		df = n - 1
-	} else {
-		w.Diff, _ = MeanVar(d)
-		sa, sb := ft.variance[a]/n, ft.variance[b]/n
-		vd = sa + sb
+	w.Diff, _ = MeanVar(d)
+	sa, sb := ft.variance[a]/n, ft.variance[b]/n
+	vd, df := sa+sb, n-1
+	if !ft.paired {
 		df = ft.dfEach * vd * vd / (sa*sa + sb*sb)
 	}
 	return finishT(w, vd, df)
@@ -214,19 +220,9 @@ func finishT(w Welch, vd, df float64) Welch {
 func (ft *familyTest) sigma(cells []*Cell) (sigma float64, n int) {
 	var vs, ns []float64
 	for _, c := range cells {
-		switch {
-		case ft.variance != nil && ft.byCell[c] != nil:
-			vs = append(vs, ft.variance[c])
-		case ft.byCell[c] != nil:
-			// two cells, paired: each carries half the differences' variance
-			var other *Cell
-			for o := range ft.byCell {
-				if o != c {
-					other = o
-				}
-			}
-			vs = append(vs, ft.test(c, other).SE*ft.test(c, other).SE*float64(ft.rounds)/2)
-		default:
+		if v, ok := ft.variance[c]; ok {
+			vs = append(vs, v)
+		} else {
 			_, v := LogMeanVar(c.Stat(ft.m).Values)
 			vs = append(vs, v)
 		}

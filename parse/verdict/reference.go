@@ -5,10 +5,9 @@ import (
 	"sort"
 )
 
-// A family of k cells decided pair by pair holds k(k−1)/2 verdicts: at
-// k = 1,600 (a folder of loose dumps, each its own target) that is 1.28
-// million, and a render held 3.6 GB for them and wrote them all into
-// results.json. Past MaxPairwise cells a scenario is decided against one
+// A family of k cells decided pair by pair holds k(k−1)/2 verdicts, which
+// grows past what memory and results.json can hold for a folder of
+// thousands of loose dumps, each its own target. Past MaxPairwise cells a scenario is decided against one
 // reference instead, k − 1 pairs with Holm over those, and ranks come
 // from each cell's own interval rather than from the pairs: memory and
 // time stay linear in the cells (the ranks sort k intervals). With that
