@@ -62,15 +62,10 @@ func (m *model) resolving() []ResolvingView {
 // plantedVerdict is the planted pair's verdict in a few words, base ÷
 // planted: the ratio, its interval where tested, and the outcome.
 func plantedVerdict(p verdict.PlantedDiff) string {
-	v := p.Verdict
-	ratio := v.Ratio
-	lo, hi := v.Lo, v.Hi
-	if v.CellA != p.Cells[0] { // the record is planted ÷ base: turn it round
-		ratio, lo, hi = 1/ratio, 1/hi, 1/lo
-	}
-	s := fmt.Sprintf("%.3f×", ratio)
-	if !math.IsNaN(lo) {
-		s += fmt.Sprintf(" [%.3f, %.3f]", lo, hi)
+	v := p.Verdict.Over(p.Cells[1])
+	s := fmt.Sprintf("%.3f×", v.Ratio)
+	if !math.IsNaN(v.Lo) {
+		s += fmt.Sprintf(" [%.3f, %.3f]", v.Lo, v.Hi)
 	}
 	switch {
 	case p.Resolved:

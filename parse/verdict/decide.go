@@ -397,6 +397,25 @@ func (d *Verdicts) Pair(a, b *Cell) (Verdict, bool) {
 		Level: math.NaN(), P: math.NaN(), PAdj: math.NaN(), Verdict: VerdictTie, Reason: ReasonOtherRun, Alpha: d.Thresholds.Alpha}, true
 }
 
+// Over is v read as the other cell ÷ base (base one of v's cells): the
+// same decision, its ratio, interval and verdict turned round where the
+// record is base ÷ other.
+func (v Verdict) Over(base *Cell) Verdict {
+	if v.CellA != base {
+		return v
+	}
+	t := v
+	t.A, t.B, t.CellA, t.CellB = v.B, v.A, v.CellB, v.CellA
+	t.Ratio, t.Lo, t.Hi = 1/v.Ratio, 1/v.Hi, 1/v.Lo
+	switch v.Verdict {
+	case VerdictA:
+		t.Verdict = VerdictB
+	case VerdictB:
+		t.Verdict = VerdictA
+	}
+	return t
+}
+
 // All is every verdict, family by family, for export.
 func (d *Verdicts) All() []Verdict {
 	var out []Verdict
@@ -414,19 +433,7 @@ func (d *Verdicts) Versus(base, other *Cell) (Comparison, bool) {
 	if !ok {
 		return Comparison{}, false
 	}
-	// Words and numbers are other ÷ base: where the record is base ÷ other,
-	// turn a copy round.
-	turned := v
-	if v.CellA == base {
-		turned.A, turned.B, turned.CellA, turned.CellB = v.B, v.A, v.CellB, v.CellA
-		turned.Ratio, turned.Lo, turned.Hi = 1/v.Ratio, 1/v.Hi, 1/v.Lo
-		switch v.Verdict {
-		case VerdictA:
-			turned.Verdict = VerdictB
-		case VerdictB:
-			turned.Verdict = VerdictA
-		}
-	}
+	turned := v.Over(base)
 	c := Comparison{Base: base.Stat(d.Metric), Other: other.Stat(d.Metric), Verdict: v,
 		Ratio: turned.Ratio, Lo: turned.Lo, Hi: turned.Hi, Confidence: v.Level, Method: v.Method,
 		P: v.P, PAdjusted: v.PAdj, Differs: v.Claimed(), Reason: turned.Explain()}

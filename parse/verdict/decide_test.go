@@ -106,3 +106,21 @@ func TestIntervalAndMedianRep(t *testing.T) {
 		t.Errorf("median repetition %+v, want rep 4", m)
 	}
 }
+
+// TestVerdictOverTurnsRound: a verdict read against either of its cells is
+// the same decision: the faster cell stays the faster one, the ratio and
+// interval become their reciprocals only when the base was A.
+func TestVerdictOverTurnsRound(t *testing.T) {
+	a, b := &Cell{Name: "a"}, &Cell{Name: "b"}
+	v := Verdict{A: "a", B: "b", CellA: a, CellB: b, Ratio: 2, Lo: 1.5, Hi: 4, Verdict: VerdictA}
+	if got := v.Over(b); got.Ratio != 2 || got.CellA != a || got.Faster() != a {
+		t.Errorf("a ÷ b read over b changed: %+v", got)
+	}
+	got := v.Over(a)
+	if got.Ratio != 0.5 || got.Lo != 0.25 || math.Abs(got.Hi-1/1.5) > 1e-12 || got.A != "b" || got.CellB != a {
+		t.Errorf("a ÷ b read over a: ratio %v [%v, %v], A %q; want 0.5 [0.25, 0.667], A b", got.Ratio, got.Lo, got.Hi, got.A)
+	}
+	if got.Faster() != a {
+		t.Errorf("turned round, the faster cell became %v", got.Faster())
+	}
+}
