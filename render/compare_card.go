@@ -142,7 +142,9 @@ func nonEmpty(names ...string) []string {
 	return slices.DeleteFunc(names, func(n string) bool { return n == "" })
 }
 
-// cardReading is a card's "how to read", in the card's own names.
+// cardReading is a card's "how to read", in the card's own names. What
+// every card shares (~, ≥, per CPU s, the interval's level) the index says
+// once above the cards.
 func cardReading(subject, baseline string, escapes []string) string {
 	var b strings.Builder
 	if baseline != "" {
@@ -150,8 +152,12 @@ func cardReading(subject, baseline string, escapes []string) string {
 	} else {
 		fmt.Fprintf(&b, "Each row is one scenario. ")
 	}
-	b.WriteString(`A "~" means this run cannot tell the two apart and no difference is claimed; the reason follows (not significant, within the run's noise floor, the load generator saturated), with the smallest difference the run could have shown. A "≥" (or "≤") is a claim whose faster side saturated its load generator: its number is a lower bound of what it can serve, so the difference is at least the ratio shown, the end of its interval nearer 1. A claim marked "per CPU s" was decided on requests per second of server CPU, because the load generator was saturated on a side and req/s measured the client. `)
-	if len(escapes) > 0 {
+	switch {
+	case len(escapes) > 0 && baseline != "":
+		// The index keeps a card to a line per scenario; the escapes'
+		// verdicts are the scenario pages' own pairs.
+		fmt.Fprintf(&b, "The escapes (%s) are where a reader could move without %s; the same rule judges them, and each row links to its scenario's pairwise verdicts.", strings.Join(escapes, ", "), subject)
+	case len(escapes) > 0:
 		fmt.Fprintf(&b, "The smaller figures divide %s by %s instead: the baselines a reader could move to without %s, judged by the same rule.", subject, strings.Join(escapes, ", "), subject)
 	}
 	return strings.TrimSpace(b.String())

@@ -22,6 +22,8 @@ type firstScreen struct {
 	Claimed  int    `json:"claimed"`  // of those, cells where a difference is claimed
 	HeatTop  int    `json:"heatTop"`  // px from the top of the page to the first heat map
 	Overflow int    `json:"overflow"` // px the page is wider than the window
+	Header   int    `json:"header"`   // px from the top of the page to the end of the site's header
+	AnswerAt int    `json:"answerAt"` // px from the top of the page to the first run's sentence
 }
 
 const firstScreenJS = `(() => {
@@ -35,21 +37,29 @@ const firstScreenJS = `(() => {
     claimed: cells.filter(td => /\bh-([1-5]|up)\b/.test(td.className)).length,
     heatTop: heat ? Math.round(heat.getBoundingClientRect().top + window.scrollY) : -1,
     overflow: document.documentElement.scrollWidth - window.innerWidth,
+    header: Math.round(document.querySelector("header.site").getBoundingClientRect().bottom + window.scrollY),
+    answerAt: Math.round(document.querySelector(".run-summary .answer").getBoundingClientRect().top + window.scrollY),
   };
 })()`
+
+// maxHeader is how far down the site's header may end on the index, in
+// CSS px, at any window width: the brand and the pages on one row, the
+// scenarios on another, each scrolling sideways when it does not fit.
+const maxHeader = 120
 
 // verdictWords are what a run's sentence says when it says a verdict.
 var verdictWords = regexp.MustCompile(`faster than the rest|cannot be told apart|no target is told apart`)
 
 // TestIndexFirstScreen renders fairbench's own site from the committed
 // runs, as Netlify does, and loads its index in Chromium on a desktop
-// (1440×900) and a phone (390×844). In both the first screen, before any
-// scrolling, holds the first run's sentence (a verdict) and heat-map cells
-// that print a number, one at least a claimed difference; the summary
-// starts within the first 20 KB of the HTML; the page is at most 150 KB
-// and never scrolls sideways. Screenshots of both first screens are kept
-// in FAIRBENCH_ARTIFACTS (or go test -artifacts), else in a new temporary
-// folder, whose path the test prints.
+// (1440×900) and a phone (390×844). In both the header ends within
+// maxHeader and the first screen, before any scrolling, holds the first
+// run's sentence (a verdict) and heat-map cells that print a number, one
+// at least a claimed difference, starting in the window's top half; the
+// summary starts within the first 20 KB of the HTML; the page is at most
+// 100 KB and never scrolls sideways. Screenshots of both first screens are
+// kept in FAIRBENCH_ARTIFACTS (or go test -artifacts), else in a new
+// temporary folder, whose path the test prints.
 func TestIndexFirstScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the project's site and drives headless Chromium")
@@ -63,8 +73,8 @@ func TestIndexFirstScreen(t *testing.T) {
 	}
 	at := bytes.Index(html, []byte(`<table class="heat">`))
 	t.Logf("index.html: %d bytes; the first heat map starts at byte %d", len(html), at)
-	if len(html) > 150<<10 {
-		t.Errorf("index.html is %d bytes, want at most 150 KB", len(html))
+	if len(html) > 100<<10 {
+		t.Errorf("index.html is %d bytes, want at most 100 KB", len(html))
 	}
 	if at < 0 || at > 20<<10 {
 		t.Errorf("the first heat map starts at byte %d of index.html, want within the first 20 KB", at)
@@ -104,6 +114,7 @@ func TestIndexFirstScreen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("%d×%d: header ends at %d px, the first sentence at %d px", w, h, f.Header, f.AnswerAt)
 		t.Logf("%d×%d: heat map at %d px, %d numbers (%d claimed) in the first screen; %s", w, h, f.HeatTop, f.Numbers, f.Claimed, name)
 		if !verdictWords.MatchString(f.Answer) {
 			t.Errorf("%d×%d: the first screen holds no verdict sentence (got %q)", w, h, f.Answer)
@@ -111,8 +122,15 @@ func TestIndexFirstScreen(t *testing.T) {
 		if f.Numbers == 0 || f.Claimed == 0 {
 			t.Errorf("%d×%d: the first screen holds %d heat-map numbers, %d of them claimed; want a claimed one at least", w, h, f.Numbers, f.Claimed)
 		}
-		if f.HeatTop < 0 || f.HeatTop >= int(h) {
-			t.Errorf("%d×%d: the first heat map starts at %d px, below the first screen", w, h, f.HeatTop)
+		// Room to spare: the header is two short rows, and the numbers
+		// start in the top half of the window. (Before the header's rows
+		// scrolled sideways, a phone's header ended at 285 px and its heat
+		// map started at 593 px of 844.)
+		if f.Header > maxHeader {
+			t.Errorf("%d×%d: the site's header ends at %d px, want at most %d", w, h, f.Header, maxHeader)
+		}
+		if f.HeatTop < 0 || f.HeatTop >= int(h)/2 {
+			t.Errorf("%d×%d: the first heat map starts at %d px, not in the top half of the first screen", w, h, f.HeatTop)
 		}
 		if f.Overflow > 0 {
 			t.Errorf("%d×%d: the page is %d px wider than the window", w, h, f.Overflow)

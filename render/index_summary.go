@@ -318,7 +318,9 @@ func (m *model) heatCell(c *verdict.Cell, sv *verdict.ScenarioVerdicts) HeatCell
 	case c == nil:
 		return HeatCell{Text: "", Class: "h-none", Title: "not measured here"}
 	case m.leader[c] == c:
-		return HeatCell{Text: "ref", Class: "h-ref", Title: c.Name + " is " + sv.Scenario + "'s reference: the highest geometric mean of its run"}
+		// The sentence above the map (or the column's head) names the
+		// reference; a title on each of its cells would repeat it.
+		return HeatCell{Text: "ref", Class: "h-ref"}
 	}
 	cmp, ok := m.vsLeader[c]
 	if !ok {

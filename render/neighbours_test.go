@@ -138,8 +138,11 @@ func checkNeighbours(t *testing.T, out string) {
 		}
 		all = append(all, claimsOf(t, page, string(b))...)
 	}
-	if len(all) < 100 {
-		t.Fatalf("%d claims found on the index and results pages; the real runs' cards and tables have well over 100", len(all))
+	// The floor only proves the patterns still find the cells: the real
+	// runs' card rows and comparison cells are 78 (the cards' escapes are
+	// the scenario pages' pairs, no longer printed on the index).
+	if len(all) < 60 {
+		t.Fatalf("%d claims found on the index and results pages; the real runs' cards and tables have over 60", len(all))
 	}
 	far, bounds := 0, 0
 	for _, c := range all {
