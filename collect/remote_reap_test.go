@@ -18,7 +18,7 @@ import (
 // server host. The next collect to that host (not a -resume) finds them:
 // the dead run's folder is removed and its server ended, and it says so;
 // a live collect's folder and server beside them are left alone, and that
-// collect ends as it would have.
+// collect ends as it would have. A verify finds a dead collect's too.
 func TestRemoteKilledCollectReapedByNext(t *testing.T) {
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
@@ -84,6 +84,26 @@ func TestRemoteKilledCollectReapedByNext(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("bin/ on the server host at the end holds %v", names)
+	}
+
+	// A verify finds them too.
+	again := startCollect(t, fairbench, oneScenarioSuite(t, lab, "4s"))
+	again.waitFor(t, "ping rep 1/1")
+	again.cmd.Process.Kill()
+	<-again.exited
+	deadBin = onlyBinFolder(t, bins, "")
+	said, err = exec.Command(fairbench, "verify", "-suite", oneScenarioSuite(t, lab, "1s")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, said)
+	}
+	if _, err := os.Stat(deadBin); !os.IsNotExist(err) || !strings.Contains(string(said), filepath.Base(deadBin)) {
+		t.Errorf("after a verify, the dead collect's %s: %v; verify said:\n%s", deadBin, err, said)
+	}
+	if p := running(t, lab, "server", deadBin+"/"); p != "" {
+		t.Errorf("the dead collect's server still runs after a verify: %s", p)
+	}
+	if entries, _ := os.ReadDir(bins); len(entries) != 0 {
+		t.Errorf("bin/ on the server host after the verify holds %d entries", len(entries))
 	}
 }
 

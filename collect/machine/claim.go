@@ -192,6 +192,11 @@ func (h *SSHHost) hold(ctx context.Context) error {
 				return nil
 			case strings.HasPrefix(l, "fairbench-busy"):
 				h.unhold()
+				if strings.TrimSpace(strings.TrimPrefix(l, "fairbench-busy")) == c.owner {
+					// Two host entries, one host and work folder: this
+					// collect holds it already through the other.
+					return nil
+				}
 				return fmt.Errorf("host %s: %s is held by a collect that still runs (%s): a run is collected by one collect at a time; wait for it, or stop it and -resume", h.Spec.Name, h.Path("bin/"+c.name), strings.TrimSpace(strings.TrimPrefix(l, "fairbench-busy")))
 			case strings.HasPrefix(l, pgidMark):
 				if f := strings.Fields(strings.TrimPrefix(l, pgidMark)); len(f) == 3 {
