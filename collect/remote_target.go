@@ -40,7 +40,9 @@ func (c *collector) removeBins() {
 	defer cancel()
 	c.server.Run(ctx, machine.Program{Argv: []string{"rm", "-rf", c.server.Path("bin/" + c.binRun)}})
 	for _, h := range c.hosts {
-		h.Release(ctx)
+		if strays := h.Release(ctx); len(strays) > 0 {
+			c.opt.Progress.Note(fmt.Sprintf("host %s: still running when the run ended, left by a target or service outside its process group (setsid, a daemon): ended %s", h.Spec.Name, describeEnded(strays)))
+		}
 	}
 }
 

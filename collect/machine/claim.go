@@ -250,17 +250,23 @@ func (h *SSHHost) reclaim(ctx context.Context) error {
 	return h.hold(ctx)
 }
 
-// Release removes bin/<name>/ and its records from h, the lock file while
-// it is still held, then lets the lock go.
-func (h *SSHHost) Release(ctx context.Context) {
+// Release ends what still carries the claim's mark on h, removes
+// bin/<name>/ and its records, the lock file while it is still held, and
+// lets the lock go. It is called once the collect has stopped everything
+// it started there: what is still running then left its process group (a
+// daemon, a child started with setsid), and is ended; its ids are
+// returned (as Reaped.Ended).
+func (h *SSHHost) Release(ctx context.Context) []string {
 	c := h.claim
 	if c == nil {
-		return
+		return nil
 	}
 	n := shellQuote(c.name)
-	h.Output(ctx, "cd "+shellQuote(h.Path("bin"))+" && rm -rf ./"+n+" ./"+n+".groups && rm -f ./"+n+".owner")
+	out, _ := h.Output(ctx, "cd "+shellQuote(h.Path("bin"))+" || exit 0; boot=$(cat /proc/sys/kernel/random/boot_id); "+endRunFunc+
+		"end_run "+n+"; rm -rf ./"+n+" ./"+n+".groups && rm -f ./"+n+".owner")
 	h.unhold()
 	h.claim = nil
+	return strings.Fields(string(out))
 }
 
 // reapScript ends and removes what dead collects left in bin: every

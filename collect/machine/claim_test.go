@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -110,8 +111,26 @@ func TestClaim(t *testing.T) {
 		t.Errorf("C's folder after D's claim: %v", err)
 	}
 
-	c.Release(ctx)
-	d.Release(ctx)
+	// D's server leaves a child behind; stopped, its group is gone, and
+	// the release ends the child.
+	srv, err := d.Start("hi", Program{Dir: lh.Dir, Argv: []string{"sh", "-c", fmt.Sprintf("setsid sleep %d & exec sleep %d", seconds+2, seconds+3)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child []int
+	for deadline := time.Now().Add(10 * time.Second); len(child) < 2 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		child = sleepers(seconds + 2)
+	}
+	srv.Stop(time.Second)
+	if child = sleepers(seconds + 2); len(child) != 1 {
+		t.Fatalf("after Stop, the setsid child of D's server: %v", child)
+	}
+	if len(c.Release(ctx)) != 0 {
+		t.Errorf("C's release ended something")
+	}
+	if ended := d.Release(ctx); !slices.Contains(ended, strconv.Itoa(child[0])) || alive(child[0]) {
+		t.Errorf("D's release ended %v: want the setsid child %d, and it gone (alive: %v)", ended, child[0], alive(child[0]))
+	}
 	if entries, _ := os.ReadDir(bin); len(entries) != 0 {
 		t.Errorf("bin/ after the releases holds %d entries", len(entries))
 	}
