@@ -192,6 +192,10 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	c.dir.reserve()
 	defer c.dir.release()
 	if len(c.hosts) > 0 {
+		if err := c.claimHosts(ctx); err != nil { // host_claim.go
+			return c.dir, err
+		}
+		defer c.removeBins()
 		if err := c.recordHosts(ctx); err != nil {
 			return c.dir, err
 		}

@@ -32,12 +32,18 @@ func binRunOf(m runjson.Manifest) string {
 }
 
 // removeBins removes the collect's {bin}s from the server machine, once
-// its targets have stopped. Here they are in the run's scratch folder,
-// which goes anyway; on a host they would stay.
+// its targets have stopped, and gives up its claim on every host
+// (host_claim.go). Here they are in the run's scratch folder, which goes
+// anyway; on a host they would stay. A second call does nothing more.
 func (c *collector) removeBins() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c.server.Run(ctx, machine.Program{Argv: []string{"rm", "-rf", c.server.Path("bin/" + c.binRun)}})
+	for _, h := range c.hosts {
+		if strays := h.Release(ctx); len(strays) > 0 {
+			c.opt.Progress.Note(fmt.Sprintf("host %s: still running when the run ended, left by a target or service outside its process group (setsid, a daemon): ended %s", h.Spec.Name, describeEnded(strays)))
+		}
+	}
 }
 
 // dirOn is where t's files are on the server machine: its remote_dir, or

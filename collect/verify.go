@@ -43,12 +43,15 @@ func VerifyEach(ctx context.Context, suite *suite.Suite, opt Options, checked fu
 	if err != nil {
 		return err
 	}
+	if err := c.claimHosts(ctx); err != nil { // host_claim.go
+		return err
+	}
+	defer c.removeBins() // after the services, and the targets the gate stopped
 	if c.bins, err = os.MkdirTemp("", "fairbench-build-"); err != nil {
 		return err
 	}
 	c.here.Dir = c.bins
 	defer os.RemoveAll(c.bins)
-	defer c.removeBins() // after the services, and the targets the gate stopped
 	defer c.stopServices()
 	if err := c.startServices(ctx); err != nil {
 		return err

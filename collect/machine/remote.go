@@ -57,6 +57,8 @@ type SSHHost struct {
 	addr string
 	// Track keeps the process groups started here until they end.
 	Track Tracker
+	// claim is the collect's hold on its folder here (claim.go).
+	claim *hostClaim
 }
 
 // NewSSHHost prepares h; Connect opens its master connection. The control
@@ -256,11 +258,16 @@ func (h *SSHHost) Reconnect(ctx context.Context) error {
 		return nil
 	}
 	h.Close()
-	return h.Connect(ctx)
+	if err := h.Connect(ctx); err != nil {
+		return err
+	}
+	return h.reclaim(ctx)
 }
 
-// Close ends the master connection.
+// Close ends the master connection, and the claim's hold with it (its
+// folder stays, for -resume or the next collect to remove).
 func (h *SSHHost) Close() {
+	h.unhold()
 	if h.master == nil {
 		return
 	}
@@ -270,12 +277,7 @@ func (h *SSHHost) Close() {
 	default:
 		syscall.Kill(-h.master.Process.Pid, syscall.SIGTERM)
 	}
-	select {
-	case <-h.ended:
-	case <-time.After(2 * time.Second):
-		syscall.Kill(-h.master.Process.Pid, syscall.SIGKILL)
-		<-h.ended
-	}
+	awaitOrKill(h.ended, h.master.Process.Pid, 2*time.Second)
 	h.master = nil
 	os.Remove(h.ctl)
 }

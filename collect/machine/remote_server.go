@@ -54,10 +54,11 @@ const pgidMark = "fairbench-pgid "
 const markLine = "echo \"" + pgidMark + "$(cut -d' ' -f5 /proc/$$/stat) $(cat /proc/sys/kernel/random/boot_id) $(" + "awk '{ sub(/^.*\\) /, \"\"); print $20 }' /proc/$$/stat" + ")\""
 
 // remoteScript is the shell command that runs argv in dir on a host with
-// env, printing its process group first and then becoming argv.
-func remoteScript(dir string, env []string, argv []string) string {
+// env, printing its process group first (and appending it to the file
+// groups, when one is given) and then becoming argv.
+func remoteScript(dir string, env []string, argv []string, groups string) string {
 	var b strings.Builder
-	b.WriteString("cd " + shellQuote(dir) + " && " + markLine + " && exec")
+	b.WriteString("cd " + shellQuote(dir) + " && " + recordedMark(groups) + " && exec")
 	if len(env) > 0 {
 		b.WriteString(" env")
 		for _, e := range env {
@@ -70,13 +71,26 @@ func remoteScript(dir string, env []string, argv []string) string {
 	return b.String()
 }
 
+// recordedMark is markLine, its line also appended to the file groups
+// when one is given (claim.go).
+func recordedMark(groups string) string {
+	if groups == "" {
+		return markLine
+	}
+	return markLine + " | tee -a " + shellQuote(groups)
+}
+
 // startRemote starts argv on h in dir with env, a process group of its
 // own there, and waits for its first word.
 func startRemote(h *SSHHost, name, dir string, env, argv []string, track Tracker) (*Server, error) {
 	if h.lost() {
 		return nil, fmt.Errorf("start %s: %w", name, h.lostError())
 	}
-	cmd := h.command(context.Background(), remoteScript(dir, env, argv), "-n")
+	runEnv, groups := h.runMark()
+	if runEnv != "" {
+		env = append(env[:len(env):len(env)], runEnv)
+	}
+	cmd := h.command(context.Background(), remoteScript(dir, env, argv, groups), "-n")
 	cmd.Cancel = nil
 	out := &tailBuffer{max: 8 << 10}
 	mark := newMarkWriter(out)

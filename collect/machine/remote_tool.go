@@ -30,7 +30,11 @@ func (h *SSHHost) RunTool(ctx context.Context, argv []string, scratch, remote st
 			return ToolRun{Exit: -1, Err: err}
 		}
 	}
-	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && " + markLine + " && { " +
+	runEnv, groups := h.runMark()
+	if runEnv != "" {
+		runEnv += " " // an assignment before the command: its environment only
+	}
+	script := "mkdir -p " + shellQuote(remote) + " && cd " + shellQuote(remote) + " && " + recordedMark(groups) + " && { " + runEnv +
 		strings.Join(quoteAll(argv), " ") + " >tool.out 2>tool.err; rc=$?; times; sha256sum tool.out tool.err; stat -c '%s %n' tool.out tool.err; echo \"" + rcMark + "$rc\"; }"
 	cmd := h.command(context.Background(), script, "-n")
 	cmd.Cancel = nil
