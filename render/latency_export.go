@@ -83,11 +83,7 @@ func (s *spool) getPoints(run string) ([]exportPoint, error) {
 // resultsPoint is a point in results.json, in base units: req/s and
 // seconds; null where the dump does not say.
 type resultsPoint struct {
-	Run         string       `json:"run"`
-	Scenario    string       `json:"scenario"`
-	Name        string       `json:"name"`
-	Target      string       `json:"target"`
-	Runtime     string       `json:"runtime"`
+	resultsKey
 	Phase       string       `json:"phase"`
 	Rep         int          `json:"rep"`
 	Tool        string       `json:"tool"`
@@ -117,6 +113,11 @@ type resultsPoint struct {
 type pointRecord struct {
 	run, name, href string
 	p               exportPoint
+}
+
+// key is the cell r is a point of.
+func (r pointRecord) key() resultsKey {
+	return resultsKey{Run: r.run, Scenario: r.p.Scenario, Name: r.name, Target: r.p.Target, Runtime: r.p.Runtime}
 }
 
 // eachPoint calls fn for every point of every run, sorted by run: the runs
@@ -190,7 +191,7 @@ func (r pointRecord) json() resultsPoint {
 	}
 	src := p.Source
 	src.File = r.href
-	out := resultsPoint{Run: r.run, Scenario: p.Scenario, Name: r.name, Target: p.Target, Runtime: p.Runtime, Phase: p.Phase,
+	out := resultsPoint{resultsKey: r.key(), Phase: p.Phase,
 		Rep: p.Rep, Tool: p.Tool, ToolVersion: p.ToolVersion, OfferedRPS: pos(p.Rate), Fraction: pos(p.Fraction),
 		CapacityRPS: pos(p.Capacity), SendRPS: pos(p.SendRate), BehindS: dur(p.Behind, p.Behind > 0), FellBehind: p.FellBehind,
 		RPS: p.RPS, P50S: dur(p.P50, p.HasP50), P90S: dur(p.P90, p.HasP90), P99S: dur(p.P99, p.HasP99), MaxS: dur(p.Max, p.Max > 0),
@@ -233,12 +234,12 @@ func csvPoint(w *csv.Writer, r pointRecord) error {
 	if p.SuccessKnown {
 		success = fl(p.Success)
 	}
-	return w.Write([]string{parse.CSVText(r.run), parse.CSVText(p.Scenario), parse.CSVText(r.name), parse.CSVText(p.Target), parse.CSVText(p.Runtime),
+	return w.Write(append(r.key().csv(),
 		strconv.Itoa(p.Rep), parse.CSVText(p.Tool), parse.CSVText(p.ToolVersion),
 		fl(p.RPS), "", "", "", "", "", "", "", dur(p.P50, p.HasP50), dur(p.P99, p.HasP99), "", "",
 		parse.CSVText(r.href), strconv.Itoa(p.Source.LineStart), strconv.Itoa(p.Source.LineEnd), p.Source.SHA256,
 		p.Phase, conns, pos(p.Rate), pos(p.Fraction), pos(p.Capacity), pos(p.SendRate), dur(p.Behind, p.Behind > 0),
-		parse.CSVText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)})
+		parse.CSVText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)))
 }
 
 // notOfferedRecord is a latency point the collector did not offer, as
