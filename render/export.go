@@ -156,14 +156,7 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 	for _, c := range m.all {
 		byRun[c.Run] = append(byRun[c.Run], c)
 	}
-	ids := map[string]bool{}
-	for id := range byRun {
-		ids[id] = true
-	}
-	for id := range m.in.spool.at {
-		ids[id] = true
-	}
-	for _, id := range slices.Sorted(maps.Keys(ids)) {
+	for _, id := range exportRuns(byRun, m.in.spool.at, nil) {
 		if cells, ok := byRun[id]; ok {
 			for _, c := range cells {
 				ec := exportCell{key: resultsKey{Run: c.Run, Scenario: c.Scenario, Name: c.Name, Target: c.Target, Runtime: c.Runtime},
@@ -204,6 +197,21 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 		}
 	}
 	return nil
+}
+
+// exportRuns are the runs the exports walk, sorted: those with records on
+// show, and those kept in the spool that spooled admits (nil: all).
+func exportRuns[V any](onShow map[string]V, spool map[string]span, spooled func(run string) bool) []string {
+	ids := map[string]bool{}
+	for id := range onShow {
+		ids[id] = true
+	}
+	for id := range spool {
+		if spooled == nil || spooled(id) {
+			ids[id] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(ids))
 }
 
 func (m *model) resultsCell(c exportCell) resultsCell {
@@ -327,7 +335,7 @@ func (m *model) verdictsCSV(out io.Writer) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return ""
 		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return csvFloat(v)
 	}
 	_ = w.Write(verdictsCSVHeader)
 	for _, v := range m.dec.All() {
@@ -536,15 +544,21 @@ var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", 
 	"rps", "rps_basis", "tool_rps", "good_rps", "good_basis", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
 	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
 
+// csvFloat is v as the CSV exports write a number: the shortest text that
+// reads back as v.
+func csvFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// csvSeconds is d in seconds as the CSV exports write it, "" unless ok.
+func csvSeconds(d time.Duration, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return csvFloat(d.Seconds())
+}
+
 // csvRows writes a line for each repetition of c.
 func (m *model) csvRows(w *csv.Writer, c exportCell) error {
-	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	pct := func(v time.Duration, ok bool) string {
-		if !ok {
-			return ""
-		}
-		return fl(v.Seconds())
-	}
+	fl, pct := csvFloat, csvSeconds
 	for i, r := range c.reps {
 		dump := c.dumps[i]
 		row := append(c.key.csv(),

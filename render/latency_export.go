@@ -2,8 +2,6 @@ package render
 
 import (
 	"encoding/csv"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -127,16 +125,7 @@ func (m *model) eachPoint(fn func(pointRecord) error) error {
 	for _, meas := range m.points {
 		byRun[meas.Run] = append(byRun[meas.Run], pointRecord{run: meas.Run, name: m.pointName(meas), href: m.links.Raw(meas.Source.File), p: newExportPoint(meas)})
 	}
-	ids := map[string]bool{}
-	for id := range byRun {
-		ids[id] = true
-	}
-	for id := range m.in.spool.points {
-		if !m.primary[id] {
-			ids[id] = true
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(ids)) {
+	for _, id := range exportRuns(byRun, m.in.spool.points, func(id string) bool { return !m.primary[id] }) {
 		recs, ok := byRun[id]
 		if !ok {
 			ps, err := m.in.spool.getPoints(id)
@@ -214,18 +203,12 @@ var pointCSVHeader = []string{"phase", "connections", "offered_rps", "fraction",
 // closed-loop rows share, then pointCSVHeader's.
 func csvPoint(w *csv.Writer, r pointRecord) error {
 	p := r.p
-	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	fl, dur := csvFloat, csvSeconds
 	pos := func(v float64) string {
 		if v <= 0 {
 			return ""
 		}
 		return fl(v)
-	}
-	dur := func(d time.Duration, ok bool) string {
-		if !ok {
-			return ""
-		}
-		return fl(d.Seconds())
 	}
 	conns, success := "", ""
 	if p.Connections > 0 {
