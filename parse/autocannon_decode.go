@@ -85,25 +85,11 @@ func (d *jsonReader) stats(s *jsonStats) {
 		if !d.null() {
 			d.float(&v)
 		}
-		switch string(key) {
-		case "mean":
-			out.mean = v
-		case "stddev":
-			out.stddev = v
-		case "min":
-			out.min = v
-		case "max":
-			out.max = v
-		case "total":
-			out.total = v
-		case "sent":
-			out.sent = v
-		case "totalCount":
-			out.totalCount = v
-		default:
-			if p, ok := statPercentile(key); ok {
-				out.percentiles = append(out.percentiles, RatePercentile{P: p, Value: v})
-			}
+		if out.keep(string(key), v) {
+			return
+		}
+		if p, ok := statPercentile(key); ok {
+			out.percentiles = append(out.percentiles, RatePercentile{P: p, Value: v})
 		}
 	})
 	if len(out.percentiles) == 0 {

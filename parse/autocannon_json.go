@@ -176,29 +176,39 @@ type jsonStat struct {
 	val float64
 }
 
-// get returns the value of key, 0 if absent.
-func (s jsonStatList) get(key string) float64 {
-	for _, st := range s {
-		if st.key == key {
-			return st.val
-		}
-	}
-	return 0
-}
-
 // stats keeps what the decoder uses.
 func (s jsonStatList) stats() jsonStats {
-	return jsonStats{
-		present:     true,
-		mean:        s.get("mean"),
-		stddev:      s.get("stddev"),
-		min:         s.get("min"),
-		max:         s.get("max"),
-		total:       s.get("total"),
-		sent:        s.get("sent"),
-		totalCount:  s.get("totalCount"),
-		percentiles: jsonPercentiles(s),
+	out := jsonStats{present: true, percentiles: jsonPercentiles(s)}
+	for _, st := range s {
+		out.keep(st.key, st.val)
 	}
+	return out
+}
+
+// keep stores v as the statistic named key and reports whether the
+// decoder uses one of that name; percentiles are not among them. Both
+// the reflective path (stats) and the fast one (jsonReader.stats) store
+// through it, so that they keep the same keys.
+func (s *jsonStats) keep(key string, v float64) bool {
+	switch key {
+	case "mean":
+		s.mean = v
+	case "stddev":
+		s.stddev = v
+	case "min":
+		s.min = v
+	case "max":
+		s.max = v
+	case "total":
+		s.total = v
+	case "sent":
+		s.sent = v
+	case "totalCount":
+		s.totalCount = v
+	default:
+		return false
+	}
+	return true
 }
 
 // UnmarshalJSON reads {"key": number, …} for encoding/json, which has

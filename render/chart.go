@@ -13,10 +13,7 @@ import (
 // the theme's SVG template holds no arithmetic. The value axis starts at
 // zero; every mark has a <title>; colours come from CSS classes only.
 type BarChart struct {
-	ID, Title, Desc     string
-	Width, Height       float64
-	Left, Right         float64 // plot area, x
-	Top, Bottom         float64 // plot area, y
+	ChartFrame
 	LabelX, TickY, BarH float64
 	// Unit names the value axis ("req/s"), drawn under its ticks at UnitX,
 	// UnitY.
@@ -24,6 +21,16 @@ type BarChart struct {
 	UnitX, UnitY float64
 	Ticks        []Tick
 	Bars         []Bar
+}
+
+// ChartFrame is what every chart has around its marks, which the theme's
+// chart templates draw alike: the id and the texts that label the SVG, its
+// size, the plot area and the legend.
+type ChartFrame struct {
+	ID, Title, Desc string
+	Width, Height   float64
+	Left, Right     float64 // plot area, x
+	Top, Bottom     float64 // plot area, y
 	// Legend says what each mark is, in the order drawn.
 	Legend []LegendItem
 }
@@ -113,9 +120,8 @@ const (
 // value axis and a legend of the marks it drew.
 func NewBarChart(id, title string, bars []BarInput) BarChart {
 	c := BarChart{
-		ID: id, Title: title, Width: chartWidth,
-		Left: labelWidth, Right: chartWidth - valueRoom,
-		Top: 4, BarH: barHeight, LabelX: labelWidth - 10,
+		ChartFrame: ChartFrame{ID: id, Title: title, Width: chartWidth, Left: labelWidth, Right: chartWidth - valueRoom, Top: 4},
+		BarH:       barHeight, LabelX: labelWidth - 10,
 	}
 	c.Bottom = c.Top + rowHeight*float64(len(bars))
 	c.Height = c.Bottom + axisRoom + unitRoom

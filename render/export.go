@@ -64,12 +64,24 @@ type resultsRun struct {
 	Host        runjson.Facts `json:"host"`
 }
 
+// resultsKey names the cell a record of results.json or a line of
+// results.csv belongs to: the fields cells and points lead with, in the
+// same order, so that both read alike and change together.
+type resultsKey struct {
+	Run      string `json:"run"`
+	Scenario string `json:"scenario"`
+	Name     string `json:"name"`
+	Target   string `json:"target"`
+	Runtime  string `json:"runtime"`
+}
+
+// csv is k as results.csv's first columns.
+func (k resultsKey) csv() []string {
+	return []string{parse.CSVText(k.Run), parse.CSVText(k.Scenario), parse.CSVText(k.Name), parse.CSVText(k.Target), parse.CSVText(k.Runtime)}
+}
+
 type resultsCell struct {
-	Run        string           `json:"run"`
-	Scenario   string           `json:"scenario"`
-	Name       string           `json:"name"`
-	Target     string           `json:"target"`
-	Runtime    string           `json:"runtime"`
+	resultsKey
 	Tool       string           `json:"tool"`
 	N          int              `json:"n"`
 	Median     *float64         `json:"median"`
@@ -128,11 +140,12 @@ func finite(v float64) *float64 {
 // exportCell is a cell of any run as results.json and results.csv show
 // it; model is the cell itself for the runs on show, nil for older runs.
 type exportCell struct {
-	run, scenario, name, target, runtime, tool string
-	rps, good                                  verdict.Stat
-	reps                                       []exportRep
-	dumps                                      []string // each rep's dump in the site, "" for none
-	model                                      *verdict.Cell
+	key       resultsKey
+	tool      string
+	rps, good verdict.Stat
+	reps      []exportRep
+	dumps     []string // each rep's dump in the site, "" for none
+	model     *verdict.Cell
 }
 
 // eachExportCell calls fn for every cell of every run, sorted by run,
@@ -143,18 +156,11 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 	for _, c := range m.all {
 		byRun[c.Run] = append(byRun[c.Run], c)
 	}
-	ids := map[string]bool{}
-	for id := range byRun {
-		ids[id] = true
-	}
-	for id := range m.in.spool.at {
-		ids[id] = true
-	}
-	for _, id := range slices.Sorted(maps.Keys(ids)) {
+	for _, id := range exportRuns(byRun, m.in.spool.at, nil) {
 		if cells, ok := byRun[id]; ok {
 			for _, c := range cells {
-				ec := exportCell{run: c.Run, scenario: c.Scenario, name: c.Name, target: c.Target, runtime: c.Runtime, tool: c.Tool,
-					rps: c.RPS, good: c.GoodRPS, model: c}
+				ec := exportCell{key: resultsKey{Run: c.Run, Scenario: c.Scenario, Name: c.Name, Target: c.Target, Runtime: c.Runtime},
+					tool: c.Tool, rps: c.RPS, good: c.GoodRPS, model: c}
 				for _, r := range c.Reps {
 					ec.reps = append(ec.reps, newExportRep(r))
 					ec.dumps = append(ec.dumps, m.links.Raw(r.Source.File))
@@ -172,17 +178,17 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 		out := make([]exportCell, len(cells))
 		dir, prefix := m.runDirs[id], "raw/"+safePath(id)+"/"
 		for i, c := range cells {
-			out[i] = exportCell{run: id, scenario: c.Scenario, name: m.in.cellName(c.Target, c.Runtime), target: c.Target, runtime: c.Runtime,
+			out[i] = exportCell{key: resultsKey{Run: id, Scenario: c.Scenario, Name: m.in.cellName(c.Target, c.Runtime), Target: c.Target, Runtime: c.Runtime},
 				tool: c.Tool, rps: c.RPS, good: c.GoodRPS, reps: c.Reps, dumps: make([]string, len(c.Reps))}
 			for k, r := range c.Reps {
 				out[i].dumps[k] = rawOfOlder(dir, prefix, r.Source.File)
 			}
 		}
 		sort.SliceStable(out, func(i, j int) bool {
-			if out[i].scenario != out[j].scenario {
-				return out[i].scenario < out[j].scenario
+			if out[i].key.Scenario != out[j].key.Scenario {
+				return out[i].key.Scenario < out[j].key.Scenario
 			}
-			return out[i].name < out[j].name
+			return out[i].key.Name < out[j].key.Name
 		})
 		for _, ec := range out {
 			if err := fn(ec); err != nil {
@@ -193,6 +199,21 @@ func (m *model) eachExportCell(fn func(exportCell) error) error {
 	return nil
 }
 
+// exportRuns are the runs the exports walk, sorted: those with records on
+// show, and those kept in the spool that spooled admits (nil: all).
+func exportRuns[V any](onShow map[string]V, spool map[string]span, spooled func(run string) bool) []string {
+	ids := map[string]bool{}
+	for id := range onShow {
+		ids[id] = true
+	}
+	for id := range spool {
+		if spooled == nil || spooled(id) {
+			ids[id] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(ids))
+}
+
 func (m *model) resultsCell(c exportCell) resultsCell {
 	st := c.rps
 	if m.metric == verdict.MetricGoodRPS {
@@ -200,7 +221,7 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 	}
 	iv := st.Interval()
 	rc := resultsCell{
-		Run: c.run, Scenario: c.scenario, Name: c.name, Target: c.target, Runtime: c.runtime, Tool: c.tool,
+		resultsKey: c.key, Tool: c.tool,
 		N: st.N, Median: finite(st.Median), GeoMean: finite(st.GeoMean),
 		Interval: resultsInterval{Kind: iv.Kind, Lo: finite(iv.Lo), Hi: finite(iv.Hi), Label: iv.Label()},
 		Min:      finite(st.Min), Max: finite(st.Max), CV: st.CV, GoodMedian: finite(c.good.Median),
@@ -314,7 +335,7 @@ func (m *model) verdictsCSV(out io.Writer) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return ""
 		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return csvFloat(v)
 	}
 	_ = w.Write(verdictsCSVHeader)
 	for _, v := range m.dec.All() {
@@ -523,24 +544,30 @@ var resultsCSVHeader = []string{"run", "scenario", "name", "target", "runtime", 
 	"rps", "rps_basis", "tool_rps", "good_rps", "good_basis", "requests", "duration_s", "latency_mean_s", "latency_p50_s", "latency_p99_s",
 	"errors", "non_2xx", "dump", "line_start", "line_end", "sha256"}
 
+// csvFloat is v as the CSV exports write a number: the shortest text that
+// reads back as v.
+func csvFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// csvSeconds is d in seconds as the CSV exports write it, "" unless ok.
+func csvSeconds(d time.Duration, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return csvFloat(d.Seconds())
+}
+
 // csvRows writes a line for each repetition of c.
 func (m *model) csvRows(w *csv.Writer, c exportCell) error {
-	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	pct := func(v time.Duration, ok bool) string {
-		if !ok {
-			return ""
-		}
-		return fl(v.Seconds())
-	}
+	fl, pct := csvFloat, csvSeconds
 	for i, r := range c.reps {
 		dump := c.dumps[i]
-		row := []string{parse.CSVText(c.run), parse.CSVText(c.scenario), parse.CSVText(c.name), parse.CSVText(c.target), parse.CSVText(c.runtime),
+		row := append(c.key.csv(),
 			strconv.Itoa(r.Rep), parse.CSVText(r.Tool), parse.CSVText(r.ToolVersion),
 			fl(r.RPS), r.RPSBasis, fl(r.ToolRPS), fl(r.GoodRPS), r.GoodBasis, strconv.FormatInt(r.Requests, 10), fl(r.Duration.Seconds()),
 			fl(r.Mean.Seconds()), pct(r.P50, r.HasP50), pct(r.P99, r.HasP99),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Non2xx, 10),
 			parse.CSVText(dump), strconv.Itoa(r.Source.LineStart), strconv.Itoa(r.Source.LineEnd), r.Source.SHA256,
-			parse.PhaseThroughput}
+			parse.PhaseThroughput)
 		// a closed-loop row leaves the points' other columns empty
 		if err := w.Write(append(row, make([]string, len(pointCSVHeader)-1)...)); err != nil {
 			return err

@@ -18,18 +18,14 @@ import (
 // axis starts at zero, both axes carry their unit, every mark has a
 // <title>, colours come from CSS classes only.
 type LineChart struct {
-	ID, Title, Desc string
-	Width, Height   float64
-	Left, Right     float64 // plot area, x
-	Top, Bottom     float64 // plot area, y
-	XTicks, YTicks  []AxisTick
+	ChartFrame
+	XTicks, YTicks []AxisTick
 	// XUnit and YUnit name the axes, drawn under the x ticks and above the
 	// y ticks.
 	XUnit, YUnit   string
 	XUnitX, XUnitY float64
 	YUnitX, YUnitY float64
 	Series         []Series
-	Legend         []LegendItem
 }
 
 // AxisTick is one gridline: a vertical one at X (x axis) or a horizontal
@@ -107,8 +103,8 @@ const seriesClasses = 6
 
 // NewLineChart lays out series on the spec's axes, in the order given.
 func NewLineChart(spec LineSpec, series []LineInput) LineChart {
-	c := LineChart{ID: spec.ID, Title: spec.Title, Desc: spec.Desc, Width: chartWidth,
-		Left: lineLeft, Right: chartWidth - lineRight, Top: lineTop, Bottom: lineTop + lineHeight,
+	c := LineChart{ChartFrame: ChartFrame{ID: spec.ID, Title: spec.Title, Desc: spec.Desc, Width: chartWidth,
+		Left: lineLeft, Right: chartWidth - lineRight, Top: lineTop, Bottom: lineTop + lineHeight},
 		XUnit: spec.XUnit, YUnit: spec.YUnit}
 	c.Height = c.Bottom + lineAxis
 	c.XUnitX, c.XUnitY = round1((c.Left+c.Right)/2), c.Bottom+34

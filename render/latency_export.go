@@ -2,8 +2,6 @@ package render
 
 import (
 	"encoding/csv"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -83,11 +81,7 @@ func (s *spool) getPoints(run string) ([]exportPoint, error) {
 // resultsPoint is a point in results.json, in base units: req/s and
 // seconds; null where the dump does not say.
 type resultsPoint struct {
-	Run         string       `json:"run"`
-	Scenario    string       `json:"scenario"`
-	Name        string       `json:"name"`
-	Target      string       `json:"target"`
-	Runtime     string       `json:"runtime"`
+	resultsKey
 	Phase       string       `json:"phase"`
 	Rep         int          `json:"rep"`
 	Tool        string       `json:"tool"`
@@ -119,6 +113,11 @@ type pointRecord struct {
 	p               exportPoint
 }
 
+// key is the cell r is a point of.
+func (r pointRecord) key() resultsKey {
+	return resultsKey{Run: r.run, Scenario: r.p.Scenario, Name: r.name, Target: r.p.Target, Runtime: r.p.Runtime}
+}
+
 // eachPoint calls fn for every point of every run, sorted by run: the runs
 // on show from the model, older runs read back from the spool.
 func (m *model) eachPoint(fn func(pointRecord) error) error {
@@ -126,16 +125,7 @@ func (m *model) eachPoint(fn func(pointRecord) error) error {
 	for _, meas := range m.points {
 		byRun[meas.Run] = append(byRun[meas.Run], pointRecord{run: meas.Run, name: m.pointName(meas), href: m.links.Raw(meas.Source.File), p: newExportPoint(meas)})
 	}
-	ids := map[string]bool{}
-	for id := range byRun {
-		ids[id] = true
-	}
-	for id := range m.in.spool.points {
-		if !m.primary[id] {
-			ids[id] = true
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(ids)) {
+	for _, id := range exportRuns(byRun, m.in.spool.points, func(id string) bool { return !m.primary[id] }) {
 		recs, ok := byRun[id]
 		if !ok {
 			ps, err := m.in.spool.getPoints(id)
@@ -190,7 +180,7 @@ func (r pointRecord) json() resultsPoint {
 	}
 	src := p.Source
 	src.File = r.href
-	out := resultsPoint{Run: r.run, Scenario: p.Scenario, Name: r.name, Target: p.Target, Runtime: p.Runtime, Phase: p.Phase,
+	out := resultsPoint{resultsKey: r.key(), Phase: p.Phase,
 		Rep: p.Rep, Tool: p.Tool, ToolVersion: p.ToolVersion, OfferedRPS: pos(p.Rate), Fraction: pos(p.Fraction),
 		CapacityRPS: pos(p.Capacity), SendRPS: pos(p.SendRate), BehindS: dur(p.Behind, p.Behind > 0), FellBehind: p.FellBehind,
 		RPS: p.RPS, P50S: dur(p.P50, p.HasP50), P90S: dur(p.P90, p.HasP90), P99S: dur(p.P99, p.HasP99), MaxS: dur(p.Max, p.Max > 0),
@@ -213,18 +203,12 @@ var pointCSVHeader = []string{"phase", "connections", "offered_rps", "fraction",
 // closed-loop rows share, then pointCSVHeader's.
 func csvPoint(w *csv.Writer, r pointRecord) error {
 	p := r.p
-	fl := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	fl, dur := csvFloat, csvSeconds
 	pos := func(v float64) string {
 		if v <= 0 {
 			return ""
 		}
 		return fl(v)
-	}
-	dur := func(d time.Duration, ok bool) string {
-		if !ok {
-			return ""
-		}
-		return fl(d.Seconds())
 	}
 	conns, success := "", ""
 	if p.Connections > 0 {
@@ -233,12 +217,12 @@ func csvPoint(w *csv.Writer, r pointRecord) error {
 	if p.SuccessKnown {
 		success = fl(p.Success)
 	}
-	return w.Write([]string{parse.CSVText(r.run), parse.CSVText(p.Scenario), parse.CSVText(r.name), parse.CSVText(p.Target), parse.CSVText(p.Runtime),
+	return w.Write(append(r.key().csv(),
 		strconv.Itoa(p.Rep), parse.CSVText(p.Tool), parse.CSVText(p.ToolVersion),
 		fl(p.RPS), "", "", "", "", "", "", "", dur(p.P50, p.HasP50), dur(p.P99, p.HasP99), "", "",
 		parse.CSVText(r.href), strconv.Itoa(p.Source.LineStart), strconv.Itoa(p.Source.LineEnd), p.Source.SHA256,
 		p.Phase, conns, pos(p.Rate), pos(p.Fraction), pos(p.Capacity), pos(p.SendRate), dur(p.Behind, p.Behind > 0),
-		parse.CSVText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)})
+		parse.CSVText(p.FellBehind), success, dur(p.P90, p.HasP90), dur(p.Max, p.Max > 0), dur(p.P99Due, p.P99Due > 0)))
 }
 
 // notOfferedRecord is a latency point the collector did not offer, as

@@ -457,12 +457,8 @@ func percentileFigure(q float64) figure {
 	name := "p" + strconv.FormatFloat(q, 'f', -1, 64)
 	return figure{col: name, title: name + " latency", name: name, format: latencySeconds, exact: exactMillis,
 		get: func(rep *parse.Measurement) (float64, bool) {
-			for _, pc := range rep.Latency.Percentiles {
-				if pc.P == q {
-					return pc.Value.Seconds(), true
-				}
-			}
-			return 0, false
+			v, ok := rep.Latency.Percentile(q)
+			return v.Seconds(), ok
 		}}
 }
 

@@ -64,14 +64,8 @@ func newExportRep(r *parse.Measurement) exportRep {
 	if r.Status.Known {
 		e.Non2xx = r.Status.C1xx + r.Status.C3xx + r.Status.C4xx + r.Status.C5xx + r.Status.Other
 	}
-	for _, p := range r.Latency.Percentiles {
-		switch {
-		case p.P == 50 && !e.HasP50:
-			e.P50, e.HasP50 = p.Value, true
-		case p.P == 99 && !e.HasP99:
-			e.P99, e.HasP99 = p.Value, true
-		}
-	}
+	e.P50, e.HasP50 = r.Latency.Percentile(50)
+	e.P99, e.HasP99 = r.Latency.Percentile(99)
 	return e
 }
 

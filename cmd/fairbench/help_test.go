@@ -177,6 +177,10 @@ func tomlKeys(typ reflect.Type, keys map[string]bool, skip ...string) {
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
 		key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if key == "" && f.Anonymous { // the decoder reads its keys as the table's own
+			tomlKeys(f.Type, keys, skip...)
+			continue
+		}
 		if key == "" || key == "-" || slices.Contains(skip, key) {
 			continue
 		}

@@ -190,7 +190,7 @@ func (s *Suite) checkPhases(e *suiteErrors) {
 			}
 			seenR[r] = true
 		}
-		s.checkPhaseWindow(e, "latency", l.Duration, l.Warmup, l.Repetitions)
+		s.checkPhaseWindow(e, "latency", l.PhaseKeys)
 		if l.MaxWorkers != 0 || set("max_workers") {
 			if l.MaxWorkers < 1 || l.MaxWorkers > lim.Connections {
 				e.add("latency", "max_workers", "%d: give 1 to %d, or leave it out for the scenario's connections", l.MaxWorkers, lim.Connections)
@@ -217,7 +217,7 @@ func (s *Suite) checkPhases(e *suiteErrors) {
 			}
 			seen[n] = true
 		}
-		s.checkPhaseWindow(e, "sweep", w.Duration, w.Warmup, w.Repetitions)
+		s.checkPhaseWindow(e, "sweep", w.PhaseKeys)
 	}
 }
 
@@ -236,9 +236,11 @@ func (s *Suite) checkPhaseScenarios(e *suiteErrors, table string, names []string
 	}
 }
 
-// checkPhaseWindow checks a phase's duration, warmup and repetitions.
-func (s *Suite) checkPhaseWindow(e *suiteErrors, table string, d Duration, warmup *Duration, reps int) {
+// checkPhaseWindow checks a phase's duration, warmup and repetitions
+// (its scenarios are checkPhaseScenarios's, whose errors come first).
+func (s *Suite) checkPhaseWindow(e *suiteErrors, table string, k PhaseKeys) {
 	set, lim := s.setter(table), DefaultLimits
+	d, warmup, reps := k.Duration, k.Warmup, k.Repetitions
 	if d != 0 || set("duration") {
 		if v := d.Std(); v < time.Second || v > lim.Window {
 			e.add(table, "duration", "%v: give 1s to %v, or leave it out for the default", v, lim.Window)

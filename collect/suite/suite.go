@@ -283,7 +283,7 @@ func over[T comparable](dst *T, v T, set bool) {
 // point with its warm-up and repetitions. Keys left out take
 // DefaultLatency's values.
 type LatencyPhase struct {
-	Scenarios []string `toml:"scenarios"` // none: the first scenario
+	PhaseKeys
 	// Fractions are shares of capacity, in (0, 1]; by default 0.25, 0.5,
 	// 0.75 and 0.9 when no rates are given.
 	Fractions []float64 `toml:"fractions"`
@@ -294,10 +294,7 @@ type LatencyPhase struct {
 	// fraction, above CeilingShare of the rate it reached is not offered,
 	// and run.json's not_offered lists it: the client could not send that
 	// many on schedule.
-	Rates       []int     `toml:"rates"`
-	Duration    Duration  `toml:"duration"`
-	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up
-	Repetitions int       `toml:"repetitions"`
+	Rates []int `toml:"rates"`
 	// MaxWorkers bounds vegeta's workers, and so its connections and the
 	// requests it has in flight; 0: the scenario's closed-loop connections.
 	// Past it, sending falls behind its schedule, which run.json's
@@ -313,29 +310,48 @@ type LatencyPhase struct {
 
 // DefaultLatency holds the values of the keys a [latency] table leaves out.
 var DefaultLatency = LatencyPhase{
-	Fractions:   []float64{0.25, 0.5, 0.75, 0.9},
-	Duration:    Duration(4 * time.Second),
-	Warmup:      durationPtr(time.Second),
-	Repetitions: 3,
+	PhaseKeys: PhaseKeys{Duration: Duration(4 * time.Second), Warmup: durationPtr(time.Second), Repetitions: 3},
+	Fractions: []float64{0.25, 0.5, 0.75, 0.9},
 }
 
 // SweepPhase is the [sweep] table: the suite's closed-loop tool run on its
 // scenarios at each connection count, for the saturation curve. Keys left
 // out take DefaultSweep's values; the other load keys are the scenario's.
 type SweepPhase struct {
+	PhaseKeys
+	Connections []int `toml:"connections"`
+}
+
+// DefaultSweep holds the values of the keys a [sweep] table leaves out.
+var DefaultSweep = SweepPhase{
+	PhaseKeys:   PhaseKeys{Duration: Duration(4 * time.Second), Warmup: durationPtr(time.Second), Repetitions: 3},
+	Connections: []int{1, 8, 64, 256},
+}
+
+// PhaseKeys are the keys every phase table ([latency], [sweep]) has: the
+// scenarios it runs, and each point's window, warm-up and repetitions.
+// Every phase fills them in (filled) and checks them (checkPhaseWindow)
+// alike. The TOML decoder reads an embedded PhaseKeys's keys as the
+// table's own.
+type PhaseKeys struct {
 	Scenarios   []string  `toml:"scenarios"` // none: the first scenario
-	Connections []int     `toml:"connections"`
 	Duration    Duration  `toml:"duration"`
 	Warmup      *Duration `toml:"warmup"` // "0s": no warm-up
 	Repetitions int       `toml:"repetitions"`
 }
 
-// DefaultSweep holds the values of the keys a [sweep] table leaves out.
-var DefaultSweep = SweepPhase{
-	Connections: []int{1, 8, 64, 256},
-	Duration:    Duration(4 * time.Second),
-	Warmup:      durationPtr(time.Second),
-	Repetitions: 3,
+// filled is k with the keys left out taken from d, and the suite's first
+// scenario when k names none.
+func (k PhaseKeys) filled(d PhaseKeys, s *Suite) PhaseKeys {
+	if len(k.Scenarios) == 0 && len(s.Scenarios) > 0 {
+		k.Scenarios = []string{s.Scenarios[0].Name}
+	}
+	k.Duration = cmp.Or(k.Duration, d.Duration)
+	if k.Warmup == nil {
+		k.Warmup = d.Warmup
+	}
+	k.Repetitions = cmp.Or(k.Repetitions, d.Repetitions)
+	return k
 }
 
 // LatencyPhase is the suite's [latency] with defaults filled in; ok is false
@@ -345,16 +361,10 @@ func (s *Suite) LatencyPhase() (LatencyPhase, bool) {
 		return LatencyPhase{}, false
 	}
 	l, d := *s.Latency, DefaultLatency
-	set := s.setter("latency")
-	if l.Fractions == nil && len(l.Rates) == 0 && !set("fractions") {
+	if l.Fractions == nil && len(l.Rates) == 0 && !s.setter("latency")("fractions") {
 		l.Fractions = d.Fractions
 	}
-	l.Scenarios = s.phaseScenarios(l.Scenarios)
-	l.Duration = cmp.Or(l.Duration, d.Duration)
-	if l.Warmup == nil {
-		l.Warmup = d.Warmup
-	}
-	l.Repetitions = cmp.Or(l.Repetitions, d.Repetitions)
+	l.PhaseKeys = l.filled(d.PhaseKeys, s)
 	return l, true
 }
 
@@ -368,22 +378,8 @@ func (s *Suite) SweepPhase() (SweepPhase, bool) {
 	if w.Connections == nil {
 		w.Connections = d.Connections
 	}
-	w.Scenarios = s.phaseScenarios(w.Scenarios)
-	w.Duration = cmp.Or(w.Duration, d.Duration)
-	if w.Warmup == nil {
-		w.Warmup = d.Warmup
-	}
-	w.Repetitions = cmp.Or(w.Repetitions, d.Repetitions)
+	w.PhaseKeys = w.filled(d.PhaseKeys, s)
 	return w, true
-}
-
-// phaseScenarios are the scenarios a phase names, the first one of the
-// suite when it names none.
-func (s *Suite) phaseScenarios(names []string) []string {
-	if len(names) == 0 && len(s.Scenarios) > 0 {
-		return []string{s.Scenarios[0].Name}
-	}
-	return names
 }
 
 // Planted is each planted target's base (planted_on), nil when none is.
