@@ -115,6 +115,7 @@ type collector struct {
 	// targets and load tools run on: the hosts with those roles, else
 	// here, this machine, for both.
 	hosts          []*machine.SSHHost
+	binsRemoved    bool // removeBins ran: the {bin}s and the hosts' claims are gone
 	here           *machine.Local
 	server, client machine.Machine
 	live           []runjson.Leftover // process groups started on hosts, not seen to end

@@ -34,8 +34,13 @@ func binRunOf(m runjson.Manifest) string {
 // removeBins removes the collect's {bin}s from the server machine, once
 // its targets have stopped, and gives up its claim on every host
 // (host_claim.go). Here they are in the run's scratch folder, which goes
-// anyway; on a host they would stay. A second call does nothing more.
+// anyway; on a host they would stay. A second call (the deferred one on
+// an error path) does nothing.
 func (c *collector) removeBins() {
+	if c.binsRemoved {
+		return
+	}
+	c.binsRemoved = true
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c.server.Run(ctx, machine.Program{Argv: []string{"rm", "-rf", c.server.Path("bin/" + c.binRun)}})
