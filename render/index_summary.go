@@ -209,10 +209,10 @@ func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 	default:
 		sentence = "On this host, " + strings.Join(parts, ", ") + "."
 		if shared {
-			sentence = "On this host, " + strings.Join(parts, ", ") + " (alone at the top, or in a top group whose members are each judged faster than every target outside it)."
+			sentence = "On this host, " + strings.Join(parts, ", ") + " (alone, or in a top group each judged faster than every target outside it)."
 		}
 		if len(blurred) > 0 {
-			sentence += fmt.Sprintf(" In %s no target is told apart at the top.", joinAnd(blurred))
+			sentence += fmt.Sprintf(" In %s no target is told apart at the top.", scenarioList(blurred, M))
 		}
 	}
 	keys := make([][2]string, 0, len(tieIn))
@@ -237,6 +237,15 @@ func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 		ties = "These pairs at the top cannot be told apart at this host's noise: " + strings.Join(ps, "; ") + "."
 	}
 	return sentence, ties
+}
+
+// scenarioList names the scenarios when few ("a, b and c"), else counts
+// them ("5 of the 11 scenarios").
+func scenarioList(ss []string, of int) string {
+	if len(ss) <= 3 {
+		return joinAnd(ss)
+	}
+	return fmt.Sprintf("%d of the %d scenarios", len(ss), of)
 }
 
 // scenarioCount names the scenarios when few, else counts them.

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
@@ -53,15 +54,18 @@ type FindingGroup struct {
 
 // FindingItem is one message with every place it applies to. Message is at
 // most maxFindingText characters: the evidence a long message lists goes to
-// Evidence, shown collapsed.
+// Evidence, shown collapsed, or on the companion page (soft-dumps.html)
+// when it is longer than maxInlineEvidence, so that one finding cannot
+// make the findings page heavy.
 type FindingItem struct {
 	Level    string
 	Message  string
 	Evidence []string
+	Far      bool // Evidence is shown on the companion page, not here
 	Places   []Link
 	More     []Link // places past maxPlaces, shown collapsed
-	// ID anchors the item's dumps on the dumps page (soft-dumps.html),
-	// which lists them so that this page stays light.
+	// ID anchors the item's dumps and far evidence on the companion page
+	// (soft-dumps.html), which lists them so that this page stays light.
 	ID      string
 	Dumps   []DumpGroup
 	NDumps  int    // dumps listed
@@ -99,6 +103,9 @@ const (
 	maxDumpLinks   = 24 // per finding, on the dumps page
 	maxPlaces      = 8
 	maxFindingText = 600 // characters of a finding shown before its evidence
+	// maxInlineEvidence is the most characters of evidence a finding
+	// carries on soft.html; longer evidence is on the companion page.
+	maxInlineEvidence = 1200
 )
 
 func (m *model) softPage() (*SoftPage, error) {
@@ -193,6 +200,18 @@ func (m *model) floorRows() []FloorRow {
 	return out
 }
 
+// CompanionText names what the companion page holds of the item: its
+// evidence, its dumps or both.
+func (it FindingItem) CompanionText() string {
+	switch {
+	case it.Far && len(it.Dumps) > 0:
+		return "its evidence and dumps"
+	case it.Far:
+		return "its evidence"
+	}
+	return "its dumps"
+}
+
 // findingItem returns the item of g with f's message, adding one if new.
 func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 	for i := range g.Items {
@@ -201,7 +220,12 @@ func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 		}
 	}
 	head, evidence := splitEvidence(f.Message, maxFindingText)
-	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Rule}})
+	far := 0
+	for _, e := range evidence {
+		far += utf8.RuneCountInString(e)
+	}
+	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, Far: far > maxInlineEvidence,
+		message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Rule}})
 	return &g.Items[len(g.Items)-1]
 }
 

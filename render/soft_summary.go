@@ -86,7 +86,7 @@ func (m *model) summarise(p *SoftPage) {
 	for gi := range p.Groups {
 		g := &p.Groups[gi]
 		for i := range g.Items {
-			if len(g.Items[i].Dumps) > 0 {
+			if len(g.Items[i].Dumps) > 0 || g.Items[i].Far {
 				n++
 				g.Items[i].ID = fmt.Sprintf("f%d", n)
 			}
@@ -243,8 +243,9 @@ func addDump(groups []DumpGroup, file, href string) []DumpGroup {
 }
 
 // SoftDumpsPage lists the dumps of every finding of the soft page that
-// names some, each under its anchor there (soft.html links each finding's
-// "dumps" here), so that the findings page stays light.
+// names some, and the evidence too long to show there, each under its
+// anchor (soft.html links each such finding here), so that the findings
+// page stays light.
 type SoftDumpsPage struct {
 	Page
 	Items []FindingItem
@@ -252,11 +253,13 @@ type SoftDumpsPage struct {
 
 // dumpsPage is the dumps page of the findings on p.
 func (m *model) softDumpsPage(p *SoftPage) *SoftDumpsPage {
-	d := &SoftDumpsPage{Page: m.newPage("soft-dumps", "soft-dumps.html", "The dumps behind each finding")}
+	d := &SoftDumpsPage{Page: m.newPage("soft-dumps", "soft-dumps.html", "The evidence and dumps behind each finding")}
 	for _, g := range p.Groups {
 		for _, it := range g.Items {
 			if it.ID != "" {
-				it.Message = cutText(it.Message, 200)
+				if !it.Far { // far evidence's [n] marks stand in the message
+					it.Message = cutText(it.Message, 200)
+				}
 				d.Items = append(d.Items, it)
 			}
 		}

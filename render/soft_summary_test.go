@@ -47,8 +47,9 @@ func TestLastSentence(t *testing.T) {
 
 // TestSoftSummarised: the committed site's soft page opens with its
 // summary (a row per cause, before any finding), weighs at most 150 KB,
-// shows no finding over ~600 characters before its details are opened,
-// and every dump a finding names is on the dumps page.
+// shows no finding over ~600 characters before its details are opened nor
+// carries more than maxInlineEvidence characters of evidence, and every
+// finding it sends to the companion page (dumps, long evidence) is there.
 func TestSoftSummarised(t *testing.T) {
 	page := projectPage(t, "soft.html")
 	if len(page) > 150<<10 {
@@ -77,10 +78,24 @@ func TestSoftSummarised(t *testing.T) {
 			t.Errorf("soft.html: a finding shows %d characters before its details: %.200s", n, visibleText(item))
 		}
 	}
+	for _, ol := range regexp.MustCompile(`(?s)<ol class="evidence">.*?</ol>`).FindAllString(page, -1) {
+		if n := utf8.RuneCountInString(visibleText(ol)); n > maxInlineEvidence {
+			t.Errorf("soft.html: a finding carries %d characters of evidence, want at most %d there: %.200s", n, maxInlineEvidence, visibleText(ol))
+		}
+	}
 	dumps := projectPage(t, "soft-dumps.html")
-	for _, id := range regexp.MustCompile(`href="soft-dumps\.html#(f\d+)"`).FindAllStringSubmatch(page, -1) {
-		if !strings.Contains(dumps, `<section id="`+id[1]+`"`) {
-			t.Errorf("soft.html links the dumps of %s, which soft-dumps.html lacks", id[1])
+	for _, id := range regexp.MustCompile(`href="soft-dumps\.html#(f\d+)">(its [a-z ]+|the companion page)<`).FindAllStringSubmatch(page, -1) {
+		i := strings.Index(dumps, `<section id="`+id[1]+`"`)
+		if i < 0 {
+			t.Errorf("soft.html links %s of %s, which soft-dumps.html lacks", id[2], id[1])
+			continue
+		}
+		sec := dumps[i:]
+		sec = sec[:strings.Index(sec, "</section>")]
+		if strings.Contains(id[2], "evidence") || id[2] == "the companion page" {
+			if !strings.Contains(sec, `<ol class="evidence">`) {
+				t.Errorf("soft.html sends the evidence of %s to soft-dumps.html, which does not show it", id[1])
+			}
 		}
 	}
 }

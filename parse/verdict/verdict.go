@@ -181,11 +181,12 @@ func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText reads a name MarshalText wrote.
 func (m *Metric) UnmarshalText(b []byte) error {
-	for _, c := range []Metric{MetricRPS, MetricGoodRPS, MetricEfficiency} {
+	all := []Metric{MetricRPS, MetricGoodRPS, MetricEfficiency}
+	for _, c := range all {
 		if string(b) == c.String() {
 			*m = c
 			return nil
 		}
 	}
-	return fmt.Errorf("metric %q: want %q or %q", b, MetricRPS, MetricGoodRPS)
+	return fmt.Errorf("metric %q: want %q, %q or %q", b, all[0], all[1], all[2])
 }
