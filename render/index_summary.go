@@ -212,7 +212,7 @@ func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 			sentence = "On this host, " + strings.Join(parts, ", ") + " (alone, or in a top group each judged faster than every target outside it)."
 		}
 		if len(blurred) > 0 {
-			sentence += fmt.Sprintf(" In %s no target is told apart at the top.", scenarioList(blurred, M))
+			sentence += fmt.Sprintf(" In %s no target is told apart at the top.", scenarioCount(blurred, M))
 		}
 	}
 	keys := make([][2]string, 0, len(tieIn))
@@ -239,19 +239,11 @@ func topSentence(svs []*verdict.ScenarioVerdicts) (sentence, ties string) {
 	return sentence, ties
 }
 
-// scenarioList names the scenarios when few ("a, b and c"), else counts
-// them ("5 of the 11 scenarios").
-func scenarioList(ss []string, of int) string {
-	if len(ss) <= 3 {
-		return joinAnd(ss)
-	}
-	return fmt.Sprintf("%d of the %d scenarios", len(ss), of)
-}
-
-// scenarioCount names the scenarios when few, else counts them.
+// scenarioCount names the scenarios when few ("a, b and c"), else counts
+// them ("5 of 11 scenarios").
 func scenarioCount(ss []string, of int) string {
 	if len(ss) <= 3 {
-		return strings.Join(ss, ", ")
+		return joinAnd(ss)
 	}
 	return fmt.Sprintf("%d of %d scenarios", len(ss), of)
 }

@@ -61,7 +61,7 @@ func TestTopSentence(t *testing.T) {
 		{"pair", []*verdict.ScenarioVerdicts{alone, pair}, []string{"a is faster than the rest on 2 of 2 scenarios, b on 1", "top group"}, "a ~ b (json)", nil},
 		{"blur", []*verdict.ScenarioVerdicts{alone, blur}, []string{"a is faster than the rest on 1 of 2 scenarios", "In echo no target is told apart at the top."}, "a ~ b (echo)", nil},
 		{"many blurred", []*verdict.ScenarioVerdicts{alone, blur, family("e2", abc, nil), family("e3", abc, nil), family("e4", abc, nil)},
-			[]string{"In 4 of the 5 scenarios no target is told apart at the top."}, "a ~ b (4 of 5 scenarios)", nil},
+			[]string{"In 4 of 5 scenarios no target is told apart at the top."}, "a ~ b (4 of 5 scenarios)", nil},
 		{"nothing", []*verdict.ScenarioVerdicts{blur}, []string{"no target is told apart from the rest at the top in any of the 1 scenarios"}, "a ~ b (echo)", nil},
 	} {
 		got, ties := topSentence(tc.svs)

@@ -220,11 +220,11 @@ func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 		}
 	}
 	head, evidence := splitEvidence(f.Message, maxFindingText)
-	far := 0
+	chars := 0
 	for _, e := range evidence {
-		far += utf8.RuneCountInString(e)
+		chars += utf8.RuneCountInString(e)
 	}
-	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, Far: far > maxInlineEvidence,
+	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, Far: chars > maxInlineEvidence,
 		message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Rule}})
 	return &g.Items[len(g.Items)-1]
 }
