@@ -92,7 +92,7 @@ type MatrixCell struct {
 // scenario template's legend spells each out.
 var reasonCode = map[string]string{
 	verdict.ReasonNotSignificant: "ns", verdict.ReasonWithinFloor: "nf", verdict.ReasonClientBound: "cb",
-	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd",
+	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd", verdict.ReasonEquivalent: "eq",
 }
 
 // maxMatrix bounds the targets of a verdict matrix, so that a 100-target

@@ -42,6 +42,9 @@ type Manifest struct {
 	// Schedule is the order of the targets' turns in each round; nil in
 	// runs written before it, whose rounds rotated.
 	Schedule *Schedule `json:"schedule,omitempty"`
+	// Precision is how the run was collected to a precision; nil for a
+	// run collected to a fixed count of rounds.
+	Precision *Precision `json:"precision,omitempty"`
 	// Hosts are the SSH hosts the run used, with what each said of itself.
 	// Empty: everything ran on the collector's machine.
 	Hosts []Host `json:"hosts,omitempty"`

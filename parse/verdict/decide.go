@@ -182,6 +182,7 @@ func judge(vs []Verdict, th Thresholds, floor Floor, bound map[*Cell]bool, test,
 		v := &vs[i]
 		a, b := v.CellA, v.CellB
 		v.Metric, v.Floor, v.Verdict, v.Alpha = m, floor.Value, VerdictTie, th.Alpha
+		v.Margin, v.PEq = floor.Resolve, math.NaN()
 		if floor.IsPair(a, b) {
 			v.Floor = floor.Threshold
 		}
@@ -249,10 +250,35 @@ func judge(vs []Verdict, th Thresholds, floor Floor, bound map[*Cell]bool, test,
 			}
 		}
 	}
+	equivalent(vs, tested, tests, th, floor.Resolve)
 	for i := range vs {
 		vs[i].Family = len(tested)
 	}
 	return len(tested)
+}
+
+// equivalent marks the tested pairs of vs (tests[k] is vs[tested[k]]'s)
+// that claim no difference and whose ratio two one-sided tests put within
+// ±margin, Holm-corrected over the family at α: VerdictEquivalent. A
+// false equivalence (a pair at least margin apart called equivalent) is
+// thereby as rare as a false difference. A client-bound pair's number is
+// the client's, so it is never called equivalent.
+func equivalent(vs []Verdict, tested []int, tests []Welch, th Thresholds, margin float64) {
+	if !(margin > 0) {
+		return
+	}
+	ps := make([]float64, len(tested))
+	for k := range tested {
+		ps[k] = tests[k].equivalenceP(math.Log1p(margin))
+	}
+	adj, _ := Holm(ps, th.Alpha)
+	for k, i := range tested {
+		v := &vs[i]
+		v.Margin, v.PEq = margin, adj[k]
+		if v.Verdict == VerdictTie && (v.Reason == ReasonNotSignificant || v.Reason == ReasonWithinFloor) && adj[k] < th.Alpha {
+			v.Verdict, v.Reason = VerdictEquivalent, ReasonEquivalent
+		}
+	}
 }
 
 // efficient reports whether both cells can be tested on requests per

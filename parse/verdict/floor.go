@@ -33,6 +33,10 @@ type Floor struct {
 	AADiff, AASE float64
 	// Pair is the A/A pair's cell names, empty without one.
 	Pair [2]string
+	// Resolve is the run's resolve (run.json's plan, else
+	// Thresholds.Resolve): the smallest difference the run set out to tell
+	// apart, and the margin within which a pair is called equivalent.
+	Resolve float64
 }
 
 // IsPair reports whether a and b are the floor's A/A pair, in either order.
@@ -42,7 +46,7 @@ func (f Floor) IsPair(a, b *Cell) bool {
 
 // defaultFloor is the floor of a scenario without an A/A pair.
 func defaultFloor(th Thresholds) Floor {
-	return Floor{Value: th.Noise, Threshold: th.Noise, Systematic: math.NaN(), AADiff: math.NaN()}
+	return Floor{Value: th.Noise, Threshold: th.Noise, Systematic: math.NaN(), AADiff: math.NaN(), Resolve: th.Resolve}
 }
 
 // AAPairOf is the run's A/A pair: run.json's, else the first of the
@@ -121,6 +125,9 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		for i, g := range groups {
 			f := floors[i]
 			f.Systematic = sys
+			if r := byID[run]; r != nil && r.Precision != nil && r.Precision.Resolve > 0 {
+				f.Resolve = r.Precision.Resolve
+			}
 			if !math.IsNaN(sys) {
 				f.Value = math.Max(f.Threshold, sys)
 			}
