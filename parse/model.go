@@ -26,7 +26,18 @@ const (
 	// go, before a scenario's latency points: the most the client can send
 	// there, which no point is offered above.
 	PhaseCeiling = "ceiling"
+	// PhasePilot is a noise pilot's window before the first round of a
+	// collect to a precision: the same load on two servers of one program
+	// in alternation, which only plans the rounds; no verdict reads it.
+	PhasePilot = "pilot"
 )
+
+// AfterThroughput reports whether m is a point of a pass after the
+// closed-loop one (latency, sweep, ceiling): neither a throughput window
+// nor a noise pilot's.
+func (m *Measurement) AfterThroughput() bool {
+	return m.Phase != PhaseThroughput && m.Phase != PhasePilot
+}
 
 // Measurement is one run of a load generator against one target and scenario,
 // in base units: seconds (time.Duration) for time, bytes for sizes, requests

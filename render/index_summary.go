@@ -19,6 +19,7 @@ type RunSummary struct {
 	ID, Suite string
 	Anchor    string
 	Sentence  string
+	Resolving string // what the run tells apart (RunResolving.Sentence)
 	Ties      string // the pairs at the top that this host's noise cannot tell apart
 	Heat      HeatMap
 	Chart     *BarChart
@@ -95,6 +96,9 @@ func (m *model) runSummary(p Page, run string) (RunSummary, bool) {
 		rs.Suite, rs.Anchor = "dumps outside run dirs", "run-loose"
 	}
 	rs.Sentence, rs.Ties = topSentence(svs)
+	if rr, ok := m.runResolving(run); ok {
+		rs.Resolving = rr.Sentence
+	}
 	rs.Heat = m.heatMap(p, svs)
 	rs.Chart, rs.More, rs.ChartNote = m.runChart(p, run, svs)
 	return rs, true
