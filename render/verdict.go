@@ -167,6 +167,8 @@ func reasonText(v verdict.Verdict) string {
 		return "no data"
 	case verdict.ReasonOtherRun:
 		return "different runs: ranked each within its run"
+	case verdict.ReasonOtherHosts:
+		return "measured on different hosts: ranked each within its host pair"
 	}
 	return v.Reason
 }
@@ -186,6 +188,8 @@ func shortReason(reason string) string {
 		return "no data"
 	case verdict.ReasonOtherRun:
 		return "other run"
+	case verdict.ReasonOtherHosts:
+		return "other hosts"
 	}
 	return reason
 }

@@ -129,6 +129,8 @@ func (v Verdict) Explain() string {
 			interval, pct(v.Ratio), v.PAdj, v.Alpha, v.Family, v.Floor*100)
 	case ReasonOtherRun:
 		return "~: the cells are from different runs, ranked each within its run"
+	case ReasonOtherHosts:
+		return "~: the cells were measured on different server/client hosts, ranked each within its host pair"
 	}
 	return v.Verdict
 }
