@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,10 +30,21 @@ name = "c"
 // each target, measured by bombardier on one machine.
 const realRun = "../../parse/testdata/runs/20261201T155258Z-vm"
 
-// writeHostShard writes shard run dir collected on host: each target
-// (name → the real run's target whose ping repetitions it takes) gets
-// that target's dumps and run.json records, warm-ups included.
-func writeHostShard(t *testing.T, shard, host string, targets [][2]string) string {
+// realRunSpec is a run dir whose scenario ping is made of the real run's
+// repetitions of one scenario.
+type realRunSpec struct {
+	id, shard, host string
+	suite           string // suite.toml
+	// from is the real run's scenario whose repetitions become ping's
+	// ("" for ping itself).
+	from string
+	// targets are each target's name and the real run's target whose ping
+	// repetitions (warm-ups included) it takes.
+	targets [][2]string
+}
+
+// writeRealRun writes the run dir of spec under out and returns its path.
+func writeRealRun(t *testing.T, out string, spec realRunSpec) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(realRun, "run.json"))
 	if err != nil {
@@ -41,26 +54,26 @@ func writeHostShard(t *testing.T, shard, host string, targets [][2]string) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &suite.Suite{Source: []byte(hostsSuite)}
-	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
-		Schema: runjson.SchemaVersion, ID: "run-" + host, Suite: "hosts", SuiteSHA256: st.SHA256(), Status: runjson.StatusComplete,
-		Start: src.Start, End: src.End, Facts: runjson.Facts{Hostname: host, CPUModel: "Ryzen " + host, Threads: 8},
-		Tools: src.Tools, Shard: shard,
+	st := &suite.Suite{Source: []byte(spec.suite)}
+	d, err := collect.CreateRunDir(out, runjson.Manifest{
+		Schema: runjson.SchemaVersion, ID: spec.id, Suite: "hosts", SuiteSHA256: st.SHA256(), Status: runjson.StatusComplete,
+		Start: src.Start, End: src.End, Facts: runjson.Facts{Hostname: spec.host, CPUModel: "Ryzen " + spec.host, Threads: 8},
+		Tools: src.Tools, Shard: spec.shard,
 	}, st.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tg := range targets {
+	for _, tg := range spec.targets {
 		name, from := tg[0], tg[1]
 		for _, mr := range src.Measurements {
-			if mr.Target != from || mr.Scenario != "ping" || mr.Phase != "" {
+			if mr.Target != from || mr.Scenario != cmp.Or(spec.from, "ping") || mr.Phase != "" {
 				continue
 			}
 			dump, err := os.ReadFile(filepath.Join(realRun, mr.Dump))
 			if err != nil {
 				t.Fatal(err)
 			}
-			mr.Target, mr.Dump = name, strings.Replace(mr.Dump, "/"+from+"/", "/"+name+"/", 1)
+			mr.Target, mr.Scenario, mr.Dump = name, "ping", fmt.Sprintf("dumps/%s/ping/%s", name, filepath.Base(mr.Dump))
 			if mr.SHA256, err = d.WriteDump(mr.Dump, dump); err != nil {
 				t.Fatal(err)
 			}
@@ -83,8 +96,10 @@ func writeHostShard(t *testing.T, shard, host string, targets [][2]string) strin
 // bench1) and shard 2/2 (b and c, about 22k and 26k, on bench2).
 func mergedOnTwoHosts(t *testing.T) string {
 	t.Helper()
-	s1 := writeHostShard(t, "1/2", "bench1", [][2]string{{"a", "nest-fastify-node"}, {"a2", "nest-fastify-bun"}})
-	s2 := writeHostShard(t, "2/2", "bench2", [][2]string{{"b", "nest-express-node"}, {"c", "nest-express-bun"}})
+	s1 := writeRealRun(t, t.TempDir(), realRunSpec{id: "run-bench1", shard: "1/2", host: "bench1", suite: hostsSuite,
+		targets: [][2]string{{"a", "nest-fastify-node"}, {"a2", "nest-fastify-bun"}}})
+	s2 := writeRealRun(t, t.TempDir(), realRunSpec{id: "run-bench2", shard: "2/2", host: "bench2", suite: hostsSuite,
+		targets: [][2]string{{"b", "nest-express-node"}, {"c", "nest-express-bun"}}})
 	out := t.TempDir()
 	stdout, stderr, code := runCLI(t, "merge", "-out", out, s1, s2)
 	if code != 0 {
