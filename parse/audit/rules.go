@@ -168,7 +168,7 @@ var rules = []Rule{
 		Doc:   "In a collected run, one repetition of a target (one server process) ran slower or faster on every scenario than the target's other repetitions allow. Look at what that process did, and run more repetitions so one process weighs less.",
 		check: func(in *input) []Finding { return processFindings(in.set, in.cells, in.opts.Pairs, in.th) }},
 	{ID: RuleHostPair, Levels: warning,
-		Doc:   "Targets of one scenario, or one target's repetitions, ran on different server and client machines, so their numbers compare machines too. Measure every target of a comparison on one host pair.",
+		Doc:   "Targets of one scenario, or one target's repetitions, ran on different server and client machines, so their numbers compare machines too; the verdicts judge each host pair apart, and a target on several pairs against none. Measure every target of a comparison on one host pair.",
 		check: func(in *input) []Finding { return hostPairFindings(in.cells) }},
 	{ID: RuleNotInterleaved, Levels: warning,
 		Doc:   "A target's repetitions ran back to back, so a slow spell of the host lands on it alone (needs the run order). Interleave the targets across repetitions, as fairbench collect does.",
