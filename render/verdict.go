@@ -171,6 +171,8 @@ func reasonText(v verdict.Verdict) string {
 		return "different runs: ranked each within its run"
 	case verdict.ReasonEquivalent:
 		return "equivalent within ±" + pct0(v.Margin)
+	case verdict.ReasonOtherHosts:
+		return "measured on different hosts: ranked each within its host pair"
 	}
 	return v.Reason
 }
@@ -192,6 +194,8 @@ func shortReason(reason string) string {
 		return "other run"
 	case verdict.ReasonEquivalent:
 		return "equivalent"
+	case verdict.ReasonOtherHosts:
+		return "other hosts"
 	}
 	return reason
 }

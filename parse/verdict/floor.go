@@ -90,19 +90,23 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		byID[r.ID] = r
 	}
 	out := map[ScenarioKey]Floor{}
-	byRun := map[string][][]*Cell{}
-	var order []string
+	// The twins' difference is the noise of the machines they ran on: a
+	// run's host pairs each have their own.
+	type runHosts struct{ run, hosts string }
+	byRun := map[runHosts][][]*Cell{}
+	var order []runHosts
 	for _, g := range GroupByScenario(cells) {
-		if byRun[g[0].Run] == nil {
-			order = append(order, g[0].Run)
+		k := runHosts{g[0].Run, g[0].Hosts}
+		if byRun[k] == nil {
+			order = append(order, k)
 		}
-		byRun[g[0].Run] = append(byRun[g[0].Run], g)
+		byRun[k] = append(byRun[k], g)
 	}
-	for _, run := range order {
-		groups := byRun[run]
+	for _, k := range order {
+		groups := byRun[k]
 		floors := make([]Floor, len(groups))
 		var diffs []Welch
-		pair, havePair := AAPairOf(byID[run], groups, fallback)
+		pair, havePair := AAPairOf(byID[k.run], groups, fallback)
 		for i, g := range groups {
 			floors[i] = defaultFloor(th)
 			if !havePair {
@@ -125,13 +129,13 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		for i, g := range groups {
 			f := floors[i]
 			f.Systematic = sys
-			if r := byID[run]; r != nil && r.Precision != nil && r.Precision.Resolve > 0 {
+			if r := byID[k.run]; r != nil && r.Precision != nil && r.Precision.Resolve > 0 {
 				f.Resolve = r.Precision.Resolve
 			}
 			if !math.IsNaN(sys) {
 				f.Value = math.Max(f.Threshold, sys)
 			}
-			out[ScenarioKey{run, g[0].Scenario}] = f
+			out[KeyOf(g[0])] = f
 		}
 	}
 	return out

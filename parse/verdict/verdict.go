@@ -169,6 +169,8 @@ func (v Verdict) Explain() string {
 	case ReasonEquivalent:
 		return fmt.Sprintf("=: %s; equivalent within ±%.0f%%: two one-sided tests, Holm-adjusted p=%.2g < %g over %d pairs, put the ratio inside [%.3f, %.3f]",
 			interval, v.Margin*100, v.PEq, v.Alpha, v.Family, 1/(1+v.Margin), 1+v.Margin)
+	case ReasonOtherHosts:
+		return "~: the cells were measured on different server/client hosts, ranked each within its host pair"
 	}
 	return v.Verdict
 }
