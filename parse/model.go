@@ -447,15 +447,16 @@ type Target struct {
 	Run                          string // the run ID
 	Name                         string
 	Runtime                      string
-	Build                        time.Duration // build time, 0 if unknown
-	BuildCached                  bool          // built against a warm build cache: Build is an up-to-date check and a copy
-	Startup                      time.Duration // spawn to first correct response, 0 if unknown
-	RSSBefore, RSSAfter, RSSPeak int64         // bytes, 0 if unknown
-	ArtifactBytes                int64         // size of the built artifact, 0 if unknown
-	Conformance                  string        // "pass", "fail" or "" if no gate ran
-	Failed                       []string      // scenarios that failed the gate
-	Transcript                   string        // the gate transcript, relative to the run dir
-	Packages                     []Package     // framework versions, as the suite named them
+	Build                        time.Duration     // build time, 0 if unknown
+	BuildCached                  bool              // built against a warm build cache: Build is an up-to-date check and a copy
+	Startup                      time.Duration     // spawn to first correct response, 0 if unknown
+	RSSBefore, RSSAfter, RSSPeak int64             // bytes, 0 if unknown
+	ArtifactBytes                int64             // size of the built artifact, 0 if unknown
+	Conformance                  string            // "pass", "fail" or "" if no gate ran
+	Failed                       []string          // scenarios that failed the gate
+	Transcript                   string            // the gate transcript, relative to the run dir
+	Packages                     []Package         // framework versions, as the suite named them
+	Env                          map[string]string // the environment the suite gave it, placeholders as written
 	Source                       Source
 }
 

@@ -181,9 +181,13 @@ type Service struct {
 
 // Target is what was learnt about a target outside its measurements.
 type Target struct {
-	Name    string  `json:"name"`
-	Runtime string  `json:"runtime,omitempty"`
-	BuildS  float64 `json:"build_s,omitempty"`
+	Name    string `json:"name"`
+	Runtime string `json:"runtime,omitempty"`
+	// Env is the environment the suite gives the target (its env key),
+	// placeholders as written: what a reader needs to run it the same way
+	// (NODE_ENV=production, say).
+	Env    map[string]string `json:"env,omitempty"`
+	BuildS float64           `json:"build_s,omitempty"`
 	// BuildCached says the build ran against a build cache entry that held
 	// a finished build (collect's build_cache.go): BuildS is then the build
 	// tool's up-to-date check and the copy into the run's {bin}, not a
