@@ -149,24 +149,29 @@ func (w *walker) file(name string, found bool) bool {
 	return goOn
 }
 
-// onePass is the largest regular file read in one pass, its records held
-// until its sha256 is known at the end: at a few KB a run, they take a few
-// times the file's size. A larger file is hashed first and read again.
-const onePass = 1 << 20
-
 // scanOpen parses a dump opened by OpenFile or OpenRunFile and calls yield
 // with each record as it is read, until yield returns false. A regular
-// file over onePass is hashed first, so that its records need not wait for
-// the end of the file to carry its sha256: memory stays flat in the number
-// of runs a file holds. A smaller file is read and hashed once, its
-// records yielded at its end (a stream is held whole, up to its limit).
+// file up to onePass is read once into memory (onepass.go). A larger one
+// is hashed first, so that its records need not wait for the end of the
+// file to carry its sha256: memory stays flat in the number of runs a file
+// holds. A stream is held whole, up to its limit.
 func scanOpen(f *RunFile, err error, yield func(Record) bool) []error {
 	if err != nil {
 		return []error{err}
 	}
 	defer f.Close()
+	if f.Size() >= 0 && f.Size() <= onePass {
+		b, ok, err := readSmall(f)
+		if err != nil {
+			return []error{err}
+		}
+		if ok {
+			defer putWhole(b)
+			return scanWhole(*b, f.Name(), yield)
+		}
+	}
 	var sum string
-	if f.Size() > onePass {
+	if f.Size() >= 0 {
 		if sum, err = ReaderSHA256(f); err != nil {
 			return []error{err}
 		}
