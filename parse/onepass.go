@@ -79,3 +79,55 @@ func scanWhole(b []byte, name string, yield func(Record) bool) []error {
 	}
 	return r.Errs()
 }
+
+// ahead is a dump met in a folder walk, opened and, when small, read on
+// another goroutine while the dump before it is parsed.
+type ahead struct {
+	name  string
+	done  chan struct{}
+	f     *RunFile
+	err   error
+	whole *[]byte // all of f, when it is small (readSmall)
+}
+
+// readAhead starts opening and reading the dump at name.
+func readAhead(name string) *ahead {
+	a := &ahead{name: name, done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		if a.f, a.err = OpenFile(name, KindDump); a.err != nil || a.f.Size() < 0 || a.f.Size() > onePass {
+			return
+		}
+		b, ok, err := readSmall(a.f)
+		switch {
+		case err != nil:
+			a.f.Close()
+			a.f, a.err = nil, err
+		case ok:
+			a.whole = b
+		}
+	}()
+	return a
+}
+
+// scan is scanOpen of the dump read ahead.
+func (a *ahead) scan(yield func(Record) bool) []error {
+	<-a.done
+	if a.whole == nil {
+		return scanOpen(a.f, a.err, yield)
+	}
+	defer a.f.Close()
+	defer putWhole(a.whole)
+	return scanWhole(*a.whole, a.f.Name(), yield)
+}
+
+// drop waits for the read and lets go of what it holds, unparsed.
+func (a *ahead) drop() {
+	<-a.done
+	if a.whole != nil {
+		putWhole(a.whole)
+	}
+	if a.f != nil {
+		a.f.Close()
+	}
+}
