@@ -113,11 +113,12 @@ type Reader struct {
 	nul     bool   // a line with NUL bytes was reported
 	ansi    []byte // scratch for lines with ANSI escapes
 	compose logPrefix
-	known   string   // the sha256 given by SetSHA256; "" when not known before
-	held    []Record // records read, held until the file's sha256 is known
-	kept    int      // records that passed their checks
-	num     int      // physical lines read
-	started bool     // the first line was read
+	known   string        // the sha256 given by SetSHA256; "" when not known before
+	held    []Record      // records read, held until the file's sha256 is known
+	kept    int           // records that passed their checks
+	num     int           // physical lines read
+	started bool          // the first line was read
+	sumOf   func() string // the sha256 of a dump held whole, in place of sum
 }
 
 // NewReader returns a Reader for the dump r, named fileName in errors and sources.
@@ -128,6 +129,18 @@ func NewReader(r io.Reader, fileName string) *Reader {
 		in:   newBufReader(io.TeeReader(r, sum)),
 		sum:  sum,
 		ctx:  newContext(fileName),
+	}
+}
+
+// newHeldReader is NewReader for a dump held whole in b, which it does not
+// hash: its records are held to the end of b and then carry sum(), the
+// sha256 of b.
+func newHeldReader(b []byte, fileName string, sum func() string) *Reader {
+	return &Reader{
+		name:  fileName,
+		in:    newBufReader(bytes.NewReader(b)),
+		sumOf: sum,
+		ctx:   newContext(fileName),
 	}
 }
 
@@ -256,9 +269,7 @@ func (r *Reader) step() bool {
 func (r *Reader) finishFile() {
 	r.endBlock()
 	r.release()
-	var hexSum [2 * sha256.Size]byte
-	hex.Encode(hexSum[:], r.sum.Sum(nil))
-	sha := string(hexSum[:])
+	sha := r.sha256()
 	if r.known == "" {
 		r.keep(append(r.held, r.ctx.end()...), sha)
 		r.held = nil
@@ -275,6 +286,16 @@ func (r *Reader) finishFile() {
 		}
 		r.syntax(0, msg)
 	}
+}
+
+// sha256 is the sum of the bytes read.
+func (r *Reader) sha256() string {
+	if r.sumOf != nil {
+		return r.sumOf()
+	}
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], r.sum.Sum(nil))
+	return string(hexSum[:])
 }
 
 // keep checks recs and adds those that pass to the pending records, each

@@ -29,6 +29,9 @@ const latencyOnly = "vegeta latency report alone: no durations, rates or status 
 // isVegetaHistHeader reports whether a trimmed line is the histogram
 // report's header.
 func isVegetaHistHeader(t string) bool {
+	if !strings.HasPrefix(t, "Bucket") {
+		return false // most lines: no need to split them
+	}
 	f := strings.Fields(t)
 	return len(f) == 4 && f[0] == "Bucket" && f[1] == "#" && f[2] == "%" && f[3] == "Histogram"
 }
@@ -146,6 +149,9 @@ type vegetaHDRPlot struct {
 
 // startVegetaHDRPlot starts a block at an hdrplot report's header.
 func startVegetaHDRPlot(ctx *context, l line) block {
+	if !strings.HasPrefix(l.trimmed(), "Value(ms)") {
+		return nil // most lines: no need to split them
+	}
 	f := strings.Fields(l.trimmed())
 	if len(f) != 4 || f[0] != "Value(ms)" || f[1] != "Percentile" || f[2] != "TotalCount" {
 		return nil

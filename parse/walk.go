@@ -52,6 +52,7 @@ type walker struct {
 	runs    map[string]seenRun
 	yielded int // records passed to fn, and runs skipped as read already
 	errs    []error
+	next    *ahead // the dump a folder walk reads ahead, not parsed yet
 }
 
 // yield passes r to fn; false when fn says stop.
@@ -86,10 +87,15 @@ func stopped(errs []error) bool {
 }
 
 // folder walks root: every file that may be a dump is read, every run dir
-// as a run dir; what cannot be read is a *FoundError.
+// as a run dir; what cannot be read is a *FoundError. Each dump is read
+// ahead while the one before it is parsed; everything is reported in walk
+// order all the same.
 func (w *walker) folder(root string) {
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			if !w.parseAhead() {
+				return fs.SkipAll
+			}
 			w.errs = append(w.errs, foundIn(p, []error{err})...)
 			return nil
 		}
@@ -98,7 +104,7 @@ func (w *walker) folder(root string) {
 				return fs.SkipDir
 			}
 			if p != root && IsRunDir(p) {
-				if !w.run(p, true) {
+				if !w.parseAhead() || !w.run(p, true) {
 					return fs.SkipAll
 				}
 				return fs.SkipDir
@@ -108,14 +114,30 @@ func (w *walker) folder(root string) {
 		if !d.Type().IsRegular() || !looksLikeDump(d.Name()) && !looksLikeVegetaResults(p) {
 			return nil // symlinks are not followed; notes and tables are not dumps
 		}
-		if !w.file(p, true) {
+		next := readAhead(p)
+		if !w.parseAhead() {
+			next.drop()
 			return fs.SkipAll
 		}
+		w.next = next
 		return nil
 	})
+	if !w.parseAhead() {
+		return
+	}
 	if err != nil {
 		w.errs = append(w.errs, err)
 	}
+}
+
+// parseAhead parses the dump read ahead, if any; false when fn says stop.
+func (w *walker) parseAhead() bool {
+	if w.next == nil {
+		return true
+	}
+	a := w.next
+	w.next = nil
+	return w.records(a.name, true, a.scan)
 }
 
 // looksLikeDump keeps a folder walk to files a tool may have written; the
@@ -132,10 +154,17 @@ func looksLikeDump(name string) bool {
 // rather than named. Its records are yielded as they are read. It returns
 // false when fn says stop.
 func (w *walker) file(name string, found bool) bool {
+	return w.records(name, found, func(yield func(Record) bool) []error {
+		f, err := OpenFile(name, KindDump)
+		return scanOpen(f, err, yield)
+	})
+}
+
+// records yields what scan reads from the dump at name, as file does.
+func (w *walker) records(name string, found bool, scan func(yield func(Record) bool) []error) bool {
 	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	goOn := true
-	f, err := OpenFile(name, KindDump)
-	errs := scanOpen(f, err, func(r Record) bool {
+	errs := scan(func(r Record) bool {
 		if m, ok := r.(*Measurement); ok && m.Target == "" {
 			m.Target = base
 		}
@@ -151,14 +180,25 @@ func (w *walker) file(name string, found bool) bool {
 
 // scanOpen parses a dump opened by OpenFile or OpenRunFile and calls yield
 // with each record as it is read, until yield returns false. A regular
-// file is hashed first, so that its records need not wait for the end of
-// the file to carry its sha256: memory stays flat in the number of runs a
-// file holds (a stream is held whole, up to its limit).
+// file up to onePass is read once into memory (onepass.go). A larger one
+// is hashed first, so that its records need not wait for the end of the
+// file to carry its sha256: memory stays flat in the number of runs a file
+// holds. A stream is held whole, up to its limit.
 func scanOpen(f *RunFile, err error, yield func(Record) bool) []error {
 	if err != nil {
 		return []error{err}
 	}
 	defer f.Close()
+	if f.Size() >= 0 && f.Size() <= onePass {
+		b, ok, err := readSmall(f)
+		if err != nil {
+			return []error{err}
+		}
+		if ok {
+			defer putWhole(b)
+			return scanWhole(*b, f.Name(), yield)
+		}
+	}
 	var sum string
 	if f.Size() >= 0 {
 		if sum, err = ReaderSHA256(f); err != nil {
