@@ -95,6 +95,9 @@ func (m *model) runSummary(p Page, run string) (RunSummary, bool) {
 		rs.Suite, rs.Anchor = "dumps outside run dirs", "run-loose"
 	}
 	rs.Sentence, rs.Ties = topSentence(svs)
+	if note := m.erringNote(run); note != "" {
+		rs.Sentence += " " + note
+	}
 	rs.Heat = m.heatMap(p, svs)
 	rs.Chart, rs.More, rs.ChartNote = m.runChart(p, run, svs)
 	return rs, true

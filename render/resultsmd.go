@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // ResultsMD configures results.md, a Markdown table for a README. Each
@@ -143,6 +144,11 @@ func (m *model) resultsMarkdown() []byte {
 	}
 	out = bytes.TrimSuffix(out, []byte("\n"))
 	notes := m.mdNotes(cols, scenarioCols)
+	for _, run := range runs {
+		if note := m.erringNote(run); note != "" {
+			notes = append(notes, note+" Their rows come last.")
+		}
+	}
 	if len(left) > 0 {
 		notes = append(notes, fmt.Sprintf("Not in these tables, as they measured none of their scenarios: %s.", strings.Join(left, ", ")))
 	}
@@ -170,6 +176,7 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		key    float64
 		name   string
 		values []string
+		erring bool // unranked for its error responses: listed after the rest
 	}
 	var rows []row
 	for _, name := range m.names {
@@ -178,6 +185,7 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		}
 		ok = ok || slices.ContainsFunc(scenarioCols, func(s string) bool { return m.byRun[[3]string{run, s, name}] != nil })
 		r := row{name: name, key: m.mdNumber(run, name, sortBy, scenarioCols)}
+		r.erring = slices.ContainsFunc(m.erring(run), func(c *verdict.Cell) bool { return c.Name == name })
 		for _, c := range cols {
 			r.values = append(r.values, m.mdValue(run, name, c.Value, scenarioCols, decimals))
 		}
@@ -188,6 +196,9 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i].key, rows[j].key
+		if rows[i].erring != rows[j].erring {
+			return rows[j].erring
+		}
 		if math.IsNaN(a) != math.IsNaN(b) {
 			return !math.IsNaN(a)
 		}

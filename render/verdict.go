@@ -125,7 +125,7 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 		}
 	case verdict.ReasonWithinFloor:
 		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
-	case verdict.ReasonTooFewReps, verdict.ReasonNoData:
+	case verdict.ReasonTooFewReps, verdict.ReasonNoData, verdict.ReasonErrors:
 		j.Class, j.Dir = "ratio unknown", "unknown"
 	}
 	return j
@@ -165,6 +165,8 @@ func reasonText(v verdict.Verdict) string {
 		return "too few repetitions to test"
 	case verdict.ReasonNoData:
 		return "no data"
+	case verdict.ReasonErrors:
+		return "not tested: a side answered too many requests with an error, which its req/s counts"
 	case verdict.ReasonOtherRun:
 		return "different runs: ranked each within its run"
 	}
@@ -184,6 +186,8 @@ func shortReason(reason string) string {
 		return "too few reps"
 	case verdict.ReasonNoData:
 		return "no data"
+	case verdict.ReasonErrors:
+		return "errors"
 	case verdict.ReasonOtherRun:
 		return "other run"
 	}
@@ -231,7 +235,7 @@ func rankText(r verdict.Rank) string {
 func (m *model) rankNum(c *verdict.Cell) Num {
 	r := m.ranks[c]
 	if !r.Ranked {
-		return Num{Text: "–", Sort: "999", Title: fmt.Sprintf("unranked: fewer than %d repetitions or no positive number", m.th.MinReps)}
+		return Num{Text: "–", Sort: "999", Title: m.unrankedWhy(c)}
 	}
 	k := 0
 	if sv := m.family(c); sv != nil {
