@@ -44,7 +44,8 @@ import (
 type ResultsMD struct {
 	Columns []Column `toml:"columns"`
 	// Sort is the value of the column rows are sorted by, highest first;
-	// "" sorts by average, or by the first scenario column without one.
+	// "" sorts by the first average or geomean column, else by the only
+	// scenario column, else by the plain average.
 	Sort string `toml:"sort"`
 	// Decimals is the most fraction digits a number shows (en-US grouping,
 	// trailing zeros dropped); 0, the default, shows whole numbers. Set 3
@@ -80,7 +81,8 @@ func (r ResultsMD) check(s *Site) []error {
 }
 
 // columns are the configured columns, or the default: target, runtime
-// (when any), average, and one per scenario.
+// (when any), the geometric mean (with two or more scenarios), and one per
+// scenario.
 func (m *model) mdColumns() []Column {
 	if len(m.site.ResultsMD.Columns) > 0 {
 		return m.site.ResultsMD.Columns
@@ -93,7 +95,7 @@ func (m *model) mdColumns() []Column {
 		}
 	}
 	if len(m.scenarios) > 1 {
-		cols = append(cols, Column{Title: "Average", Value: "geomean"})
+		cols = append(cols, Column{Title: "Geometric mean", Value: "geomean"})
 	}
 	for _, s := range m.scenarios {
 		cols = append(cols, Column{Title: scenarioTitle(s), Value: "scenario:" + s})
@@ -167,10 +169,7 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 	decimals := m.site.ResultsMD.Decimals
 	sortBy := m.site.ResultsMD.Sort
 	if sortBy == "" {
-		sortBy = "average"
-		if len(scenarioCols) == 1 {
-			sortBy = "scenario:" + scenarioCols[0]
-		}
+		sortBy = defaultSort(cols, scenarioCols)
 	}
 	type row struct {
 		key    float64
@@ -222,6 +221,21 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		lines = append(lines, r.values)
 	}
 	return markdownTable(lines, right), true
+}
+
+// defaultSort is the value rows are sorted by when the site names none:
+// the first mean column shown (so that rows are in the order of the mean
+// the table prints), else the only scenario, else the plain average.
+func defaultSort(cols []Column, scenarioCols []string) string {
+	for _, c := range cols {
+		if c.Value == "average" || c.Value == "geomean" {
+			return c.Value
+		}
+	}
+	if len(scenarioCols) == 1 {
+		return "scenario:" + scenarioCols[0]
+	}
+	return "average"
 }
 
 // mdTarget is target name's facts in run: its build, startup and memory
