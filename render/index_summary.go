@@ -95,7 +95,7 @@ func (m *model) runSummary(p Page, run string) (RunSummary, bool) {
 		rs.Suite, rs.Anchor = "dumps outside run dirs", "run-loose"
 	}
 	rs.Sentence, rs.Ties = topSentence(svs)
-	if note := m.erringNote(run); note != "" {
+	if note := m.setApartNote(run); note != "" {
 		rs.Sentence += " " + note
 	}
 	rs.Heat = m.heatMap(p, svs)

@@ -93,6 +93,7 @@ type MatrixCell struct {
 var reasonCode = map[string]string{
 	verdict.ReasonNotSignificant: "ns", verdict.ReasonWithinFloor: "nf", verdict.ReasonClientBound: "cb",
 	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd", verdict.ReasonErrors: "er",
+	verdict.ReasonUngated: "ng",
 }
 
 // maxMatrix bounds the targets of a verdict matrix, so that a 100-target

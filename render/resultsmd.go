@@ -147,7 +147,7 @@ func (m *model) resultsMarkdown() []byte {
 	out = bytes.TrimSuffix(out, []byte("\n"))
 	notes := m.mdNotes(cols, scenarioCols)
 	for _, run := range runs {
-		if note := m.erringNote(run); note != "" {
+		if note := m.setApartNote(run); note != "" {
 			notes = append(notes, note+" Their rows come last.")
 		}
 	}
@@ -175,7 +175,7 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		key    float64
 		name   string
 		values []string
-		erring bool // unranked for its error responses: listed after the rest
+		apart  bool // unranked for its errors or no gate record: listed after the rest
 	}
 	var rows []row
 	for _, name := range m.names {
@@ -184,7 +184,7 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		}
 		ok = ok || slices.ContainsFunc(scenarioCols, func(s string) bool { return m.byRun[[3]string{run, s, name}] != nil })
 		r := row{name: name, key: m.mdNumber(run, name, sortBy, scenarioCols)}
-		r.erring = slices.ContainsFunc(m.erring(run), func(c *verdict.Cell) bool { return c.Name == name })
+		r.apart = slices.ContainsFunc(m.setApart(run), func(c *verdict.Cell) bool { return c.Name == name })
 		for _, c := range cols {
 			r.values = append(r.values, m.mdValue(run, name, c.Value, scenarioCols, decimals))
 		}
@@ -195,8 +195,8 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i].key, rows[j].key
-		if rows[i].erring != rows[j].erring {
-			return rows[j].erring
+		if rows[i].apart != rows[j].apart {
+			return rows[j].apart
 		}
 		if math.IsNaN(a) != math.IsNaN(b) {
 			return !math.IsNaN(a)

@@ -125,7 +125,7 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 		}
 	case verdict.ReasonWithinFloor:
 		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
-	case verdict.ReasonTooFewReps, verdict.ReasonNoData, verdict.ReasonErrors:
+	case verdict.ReasonTooFewReps, verdict.ReasonNoData, verdict.ReasonErrors, verdict.ReasonUngated:
 		j.Class, j.Dir = "ratio unknown", "unknown"
 	}
 	return j
@@ -167,6 +167,8 @@ func reasonText(v verdict.Verdict) string {
 		return "no data"
 	case verdict.ReasonErrors:
 		return "not tested: a side answered too many requests with an error, which its req/s counts"
+	case verdict.ReasonUngated:
+		return "not tested: a side has no gate record that passed it"
 	case verdict.ReasonOtherRun:
 		return "different runs: ranked each within its run"
 	}
@@ -188,6 +190,8 @@ func shortReason(reason string) string {
 		return "no data"
 	case verdict.ReasonErrors:
 		return "errors"
+	case verdict.ReasonUngated:
+		return "no gate record"
 	case verdict.ReasonOtherRun:
 		return "other run"
 	}

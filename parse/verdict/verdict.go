@@ -121,6 +121,8 @@ func (v Verdict) Explain() string {
 		return "~: a side has no positive throughput"
 	case ReasonErrors:
 		return "~: a side answered too many requests with an error status, which its req/s counts; not tested"
+	case ReasonUngated:
+		return "~: a side has no gate record that passed it in its run.json; not tested"
 	case ReasonClientBound:
 		return "~: the load generator was saturated on a side, so its number measures the client, not the server"
 	case ReasonAtLeast:
