@@ -237,7 +237,7 @@ func (c *BarChart) legend(bars []BarInput, groups map[string]int) {
 		add = append(add, LegendItem{Class: "sw-dot", Text: "dot: one repetition"})
 	}
 	if unranked {
-		add = append(add, LegendItem{Class: "sw-unranked", Text: "pale bar: unranked, too few repetitions to test"})
+		add = append(add, LegendItem{Class: "sw-unranked", Text: "pale bar: unranked (its title says why)"})
 	}
 	if marks {
 		add = append(add, LegendItem{Class: "sw-mark", Text: "mark: the audit has findings (links to them)"})

@@ -107,6 +107,9 @@ func (m *model) runSummary(p Page, run string) []RunSummary {
 			rs.HostNote = hostsNote(hosts, h)
 		}
 		rs.Sentence, rs.Ties = topSentence(svs)
+		if note := m.setApartNote(run); note != "" {
+			rs.Sentence += " " + note
+		}
 		if rr, ok := m.runResolving(run); ok {
 			rs.Resolving = rr.Sentence
 		}

@@ -65,7 +65,7 @@ type ScenarioSummary struct {
 	Request string
 	Targets int
 	Top     string // the targets whose rank range starts at 1: none judged faster
-	Leader  string // the highest median
+	Leader  string // the highest median, of targets not left unranked for their errors
 	Badges  []Badge
 }
 
@@ -104,15 +104,7 @@ func (m *model) indexPage() *IndexPage {
 		if len(m.runsIn(s)) > 1 {
 			sum.Top += " (each run ranked apart)"
 		}
-		if len(cs) > 0 {
-			l := cs[0]
-			for _, c := range cs {
-				if c.Stat(m.metric).Median > l.Stat(m.metric).Median {
-					l = c
-				}
-			}
-			sum.Leader = fmt.Sprintf("%s, %s %s", l.Name, Count(l.Stat(m.metric).Median), m.metric)
-		}
+		sum.Leader = m.leaderText(cs)
 		sum.Badges = badges(p.Page, m.scenarioFindings(s))
 		p.Scenarios = append(p.Scenarios, sum)
 	}

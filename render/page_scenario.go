@@ -96,7 +96,8 @@ type MatrixCell struct {
 // scenario template's legend spells each out.
 var reasonCode = map[string]string{
 	verdict.ReasonNotSignificant: "ns", verdict.ReasonWithinFloor: "nf", verdict.ReasonClientBound: "cb",
-	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd", verdict.ReasonEquivalent: "eq",
+	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd", verdict.ReasonEquivalent: "eq", verdict.ReasonErrors: "er",
+	verdict.ReasonUngated: "ng",
 }
 
 // maxMatrix bounds the targets of a verdict matrix, so that a 100-target
@@ -453,6 +454,9 @@ func (m *model) barInput(p Page, c *verdict.Cell) BarInput {
 	}
 	if len(m.runsIn(c.Scenario)) > 1 {
 		b.Note = "run " + c.Run + ", ranked within it"
+	}
+	if why := m.unrankedWhy(c); why != "" && len(c.Reps) > 0 {
+		b.Note = strings.TrimPrefix(b.Note+"; "+why, "; ")
 	}
 	if st.N > 1 {
 		b.Lo, b.Hi, b.WhiskerLabel = interval(st)

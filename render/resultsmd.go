@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // ResultsMD configures results.md, a Markdown table for a README. Each
@@ -43,7 +44,8 @@ import (
 type ResultsMD struct {
 	Columns []Column `toml:"columns"`
 	// Sort is the value of the column rows are sorted by, highest first;
-	// "" sorts by average, or by the first scenario column without one.
+	// "" sorts by the first average or geomean column, else by the only
+	// scenario column, else by the plain average.
 	Sort string `toml:"sort"`
 	// Decimals is the most fraction digits a number shows (en-US grouping,
 	// trailing zeros dropped); 0, the default, shows whole numbers. Set 3
@@ -79,7 +81,8 @@ func (r ResultsMD) check(s *Site) []error {
 }
 
 // columns are the configured columns, or the default: target, runtime
-// (when any), average, and one per scenario.
+// (when any), the geometric mean (with two or more scenarios), and one per
+// scenario.
 func (m *model) mdColumns() []Column {
 	if len(m.site.ResultsMD.Columns) > 0 {
 		return m.site.ResultsMD.Columns
@@ -92,7 +95,7 @@ func (m *model) mdColumns() []Column {
 		}
 	}
 	if len(m.scenarios) > 1 {
-		cols = append(cols, Column{Title: "Average", Value: "geomean"})
+		cols = append(cols, Column{Title: "Geometric mean", Value: "geomean"})
 	}
 	for _, s := range m.scenarios {
 		cols = append(cols, Column{Title: scenarioTitle(s), Value: "scenario:" + s})
@@ -143,6 +146,11 @@ func (m *model) resultsMarkdown() []byte {
 	}
 	out = bytes.TrimSuffix(out, []byte("\n"))
 	notes := m.mdNotes(cols, scenarioCols)
+	for _, run := range runs {
+		if note := m.setApartNote(run); note != "" {
+			notes = append(notes, note+" Their rows come last.")
+		}
+	}
 	if len(left) > 0 {
 		notes = append(notes, fmt.Sprintf("Not in these tables, as they measured none of their scenarios: %s.", strings.Join(left, ", ")))
 	}
@@ -161,15 +169,13 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 	decimals := m.site.ResultsMD.Decimals
 	sortBy := m.site.ResultsMD.Sort
 	if sortBy == "" {
-		sortBy = "average"
-		if len(scenarioCols) == 1 {
-			sortBy = "scenario:" + scenarioCols[0]
-		}
+		sortBy = defaultSort(cols, scenarioCols)
 	}
 	type row struct {
 		key    float64
 		name   string
 		values []string
+		apart  bool // unranked for its errors or no gate record: listed after the rest
 	}
 	var rows []row
 	for _, name := range m.names {
@@ -178,6 +184,7 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		}
 		ok = ok || slices.ContainsFunc(scenarioCols, func(s string) bool { return m.byRun[[3]string{run, s, name}] != nil })
 		r := row{name: name, key: m.mdNumber(run, name, sortBy, scenarioCols)}
+		r.apart = slices.ContainsFunc(m.setApart(run), func(c *verdict.Cell) bool { return c.Name == name })
 		for _, c := range cols {
 			r.values = append(r.values, m.mdValue(run, name, c.Value, scenarioCols, decimals))
 		}
@@ -188,6 +195,9 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i].key, rows[j].key
+		if rows[i].apart != rows[j].apart {
+			return rows[j].apart
+		}
 		if math.IsNaN(a) != math.IsNaN(b) {
 			return !math.IsNaN(a)
 		}
@@ -211,6 +221,21 @@ func (m *model) mdRunTable(run string, cols []Column, scenarioCols []string) (ta
 		lines = append(lines, r.values)
 	}
 	return markdownTable(lines, right), true
+}
+
+// defaultSort is the value rows are sorted by when the site names none:
+// the first mean column shown (so that rows are in the order of the mean
+// the table prints), else the only scenario, else the plain average.
+func defaultSort(cols []Column, scenarioCols []string) string {
+	for _, c := range cols {
+		if c.Value == "average" || c.Value == "geomean" {
+			return c.Value
+		}
+	}
+	if len(scenarioCols) == 1 {
+		return "scenario:" + scenarioCols[0]
+	}
+	return "average"
 }
 
 // mdTarget is target name's facts in run: its build, startup and memory

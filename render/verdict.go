@@ -127,7 +127,7 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
 	case verdict.ReasonEquivalent:
 		j.Power = fmt.Sprintf("two one-sided tests put the two within ±%s of each other", pct0(v.Margin))
-	case verdict.ReasonTooFewReps, verdict.ReasonNoData:
+	case verdict.ReasonTooFewReps, verdict.ReasonNoData, verdict.ReasonErrors, verdict.ReasonUngated:
 		j.Class, j.Dir = "ratio unknown", "unknown"
 	}
 	return j
@@ -167,6 +167,10 @@ func reasonText(v verdict.Verdict) string {
 		return "too few repetitions to test"
 	case verdict.ReasonNoData:
 		return "no data"
+	case verdict.ReasonErrors:
+		return "not tested: a side answered too many requests with an error, which its req/s counts"
+	case verdict.ReasonUngated:
+		return "not tested: a side has no gate record that passed it"
 	case verdict.ReasonOtherRun:
 		return "different runs: ranked each within its run"
 	case verdict.ReasonEquivalent:
@@ -190,6 +194,10 @@ func shortReason(reason string) string {
 		return "too few reps"
 	case verdict.ReasonNoData:
 		return "no data"
+	case verdict.ReasonErrors:
+		return "errors"
+	case verdict.ReasonUngated:
+		return "no gate record"
 	case verdict.ReasonOtherRun:
 		return "other run"
 	case verdict.ReasonEquivalent:
@@ -244,7 +252,7 @@ func rankText(r verdict.Rank) string {
 func (m *model) rankNum(c *verdict.Cell) Num {
 	r := m.ranks[c]
 	if !r.Ranked {
-		return Num{Text: "–", Sort: "999", Title: fmt.Sprintf("unranked: fewer than %d repetitions or no positive number", m.th.MinReps)}
+		return Num{Text: "–", Sort: "999", Title: m.unrankedWhy(c)}
 	}
 	k := 0
 	if sv := m.family(c); sv != nil {

@@ -14,21 +14,9 @@ const (
 	RuleTimeouts     = "timeouts"      // timed-out requests, which censor latency
 )
 
-// badResponses counts the responses whose status was not 2xx or 3xx.
-// Requests that failed at the socket or timed out are not responses:
-// bombardier counts them among its "others", and they are left out here.
-func badResponses(m *parse.Measurement) int64 {
-	s := m.Status
-	switch {
-	case s.Known:
-		return s.C1xx + s.C4xx + s.C5xx + max(s.Other-m.Errors.Total(), 0)
-	case s.Non2xx > 0:
-		return s.Non2xx
-	case m.Requests > 0:
-		return max(m.Requests-m.GoodRequests(), 0)
-	}
-	return 0
-}
+// badResponses is verdict.BadResponses: the responses of m whose status
+// was not 2xx or 3xx, as the verdicts count them.
+var badResponses = verdict.BadResponses
 
 // errorTally sums one kind of failure over a cell's repetitions.
 type errorTally struct {

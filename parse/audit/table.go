@@ -94,6 +94,7 @@ const (
 	colTarget      = "target"
 	colRuntime     = "runtime"
 	colAverage     = "average"
+	colGeomean     = "geomean" // the geometric mean of the row's scenario columns
 	colBundle      = "bundle"
 	colStartup     = "startup"
 	colMemory      = "memory"
@@ -112,6 +113,8 @@ func columnRole(header string, scenarios map[string]string) string {
 		return colRuntime
 	case h == "average" || h == "mean":
 		return colAverage
+	case h == "geomean" || h == "geo mean" || h == "geometric mean":
+		return colGeomean
 	case strings.HasPrefix(h, "bundle"):
 		return colBundle
 	case strings.HasPrefix(h, "startup"):
@@ -147,8 +150,9 @@ type tableKey struct{ target, runtime, scenario string }
 // every measured target must have a row.
 //
 // Columns are found by header: Framework (or Target, Name), Runtime, one
-// column per scenario of the set (by name, any case), Average (the mean of
-// the row's scenario columns), Bundle Size, Startup, Memory Before/After
+// column per scenario of the set (by name, any case), Average or Mean (the
+// arithmetic mean of the row's scenario columns), Geometric mean (or
+// Geomean: their geometric mean), Bundle Size, Startup, Memory Before/After
 // (checked against the Target records where the dumps carried them), and
 // latency percentiles ("p99 (ms)", "ping p99", "99th percentile"; see
 // percentileNumber) of the scenario the header names, or the row's Scenario
@@ -224,7 +228,7 @@ func (a *tableAudit) row(row []string, line int, hasRuntime bool) tableKey {
 			Message: fmt.Sprintf("%s:%d: the row for %s has no dump behind it: its numbers cannot be checked; publish the raw dumps with the table, or drop the row", a.name, line, label)})
 		return k
 	}
-	var sum float64
+	var sum, logs float64
 	var n int
 	complete := true
 	for j, role := range a.roles {
@@ -234,7 +238,7 @@ func (a *tableAudit) row(row []string, line int, hasRuntime bool) tableKey {
 		switch role {
 		case colScenario:
 			v, ok := a.scenarioNumber(k, label, j, row[j], line)
-			sum, n, complete = sum+v, n+1, complete && ok
+			sum, logs, n, complete = sum+v, logs+math.Log(v), n+1, complete && ok
 		case colBundle, colStartup, colMemory:
 			a.targetFact(k, label, j, row[j], line)
 		case colPercentile:
@@ -242,9 +246,16 @@ func (a *tableAudit) row(row []string, line int, hasRuntime bool) tableKey {
 		}
 	}
 	for j, role := range a.roles {
-		if role == colAverage && j < len(row) && complete && n > 0 {
+		if j >= len(row) || !complete || n == 0 {
+			continue
+		}
+		switch role {
+		case colAverage:
 			a.checked[j] = true
 			a.compare(label, "", j, row[j], line, sum/float64(n), nil, fmt.Sprintf("the mean of the row's %d scenarios", n))
+		case colGeomean:
+			a.checked[j] = true
+			a.compare(label, "", j, row[j], line, math.Exp(logs/float64(n)), nil, fmt.Sprintf("the geometric mean of the row's %d scenarios", n))
 		}
 	}
 	return k

@@ -118,12 +118,21 @@ func GroupByScenario(cells []*Cell) [][]*Cell {
 	return out
 }
 
-// Testable reports whether a cell can enter a test, and if not, why.
+// Testable reports whether a cell can enter a test, and if not, why: it
+// needs a positive number in each of at least MinReps repetitions, a gate
+// record that passed it where its run has a run.json (Cell.Ungated), and, on
+// a metric that counts error responses (all but MetricGoodRPS), no more
+// than RankErrorShare of its requests answered with an error (a zero
+// RankErrorShare, as in Thresholds made before it, checks none).
 func Testable(c *Cell, m Metric, th Thresholds) (bool, string) {
 	s := c.Stat(m)
 	switch {
 	case s.N == 0 || !(s.Min > 0):
 		return false, ReasonNoData
+	case c.Ungated:
+		return false, ReasonUngated
+	case m != MetricGoodRPS && th.RankErrorShare > 0 && c.ErrorShare() > th.RankErrorShare:
+		return false, ReasonErrors
 	case s.N < max(th.MinReps, 2):
 		return false, ReasonTooFewReps
 	}

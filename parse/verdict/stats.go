@@ -154,6 +154,9 @@ type Cell struct {
 	// Efficiency is MetricEfficiency, with no values (N 0) unless every
 	// repetition recorded its server's CPU seconds.
 	Efficiency Stat
+	// Ungated marks a cell of a run whose run.json gates its targets but
+	// passes none on this cell (gate.go): it is neither tested nor ranked.
+	Ungated bool
 }
 
 // Stat returns the cell's summary of metric m.
@@ -214,6 +217,7 @@ func Cells(set *parse.Set, th Thresholds) []*Cell {
 		a, b := cells[i], cells[j]
 		return PlaceLess(a.Run, a.Scenario, a.Name, b.Run, b.Scenario, b.Name)
 	})
+	markUngated(set, cells)
 	return cells
 }
 

@@ -41,6 +41,12 @@ type Thresholds struct {
 	// MaxErrorShare is the share of failed or non-2xx requests above which an
 	// error finding is an error rather than a warning (0.001 = 0.1%).
 	MaxErrorShare float64
+	// RankErrorShare is the share of a cell's requests answered with a
+	// status other than 2xx or 3xx above which the cell is neither tested
+	// nor ranked (ReasonErrors): its req/s counts those answers. At or
+	// under it, req/s and good responses per second differ by at most this
+	// share, far under Noise, so a verdict on either says the same.
+	RankErrorShare float64
 	// MinTailSamples is the fewest latency samples that must lie beyond a
 	// percentile for it to be reported (p99.9 of 5,000 samples rests on 5).
 	MinTailSamples int64
@@ -76,6 +82,7 @@ var DefaultThresholds = Thresholds{
 	ClientSaturation: 0.9,
 	ServerSaturation: 0.5,
 	MaxErrorShare:    0.001,
+	RankErrorShare:   0.001,
 	MinTailSamples:   10,
 	SizeSpread:       0.01,
 	ForeignLoad:      0.10,

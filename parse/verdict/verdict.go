@@ -156,6 +156,10 @@ func (v Verdict) Explain() string {
 		return fmt.Sprintf("~: too few repetitions to test (%s: %d, %s: %d)", v.A, repsOf(v.CellA), v.B, repsOf(v.CellB))
 	case ReasonNoData:
 		return "~: a side has no positive throughput"
+	case ReasonErrors:
+		return "~: a side answered too many requests with an error status, which its req/s counts; not tested"
+	case ReasonUngated:
+		return "~: a side has no gate record that passed it in its run.json; not tested"
 	case ReasonClientBound:
 		return "~: the load generator was saturated on a side, so its number measures the client, not the server"
 	case ReasonAtLeast:
