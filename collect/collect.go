@@ -405,6 +405,10 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 	if err := c.pilot(ctx, ready); err != nil { // pilot.go
 		return err
 	}
+	c.plan(ready) // the rounds the pilot planned
+	if err := c.stored(c.planSchedule(ready, c.rounds())); err != nil {
+		return err
+	}
 	for rep := 1; rep <= c.reps(); rep++ {
 		start := time.Now()
 		if err := c.round(ctx, ready, rep); err != nil {

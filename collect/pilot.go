@@ -78,11 +78,11 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 		switch {
 		case p.Quiet:
 			c.opt.Progress.Note(fmt.Sprintf("noise pilot: %.1f%% per window; about %d rounds (%v) should tell apart %s", 100*p.Sigma, p.Rounds, seconds(p.PlannedS), percent(rec.Resolve)))
-			return nil
+			return c.stored(c.planFromPilot(p, len(ready)))
 		case wait < 0 || waited+pilotEvery > wait:
 			c.note("noise pilot: %.1f%% per window, too noisy for the budget to tell apart %s (%s); waited %v for quiet: measuring anyway, and the run states what it resolves",
 				100*p.Sigma, percent(rec.Resolve), roundsNeed(p), waited.Round(time.Second))
-			return nil
+			return c.stored(c.planFromPilot(p, len(ready)))
 		}
 		c.opt.Progress.Step(fmt.Sprintf("host too noisy (%.1f%% per window, %s): waiting for quiet, %v of at most %v", 100*p.Sigma, roundsNeed(p), waited.Round(time.Second), wait), pilotEvery)
 		select {
@@ -205,19 +205,54 @@ func pilotSigma(rps []float64) float64 {
 // holds them.
 func (c *collector) planPilot(p *runjson.Pilot, k int) {
 	rec := c.dir.Manifest().Precision
-	var round time.Duration
-	for _, sc := range c.suite.Scenarios {
-		l := c.suite.LoadFor(sc)
-		round += time.Duration(k) * (l.Duration.Std() + l.WarmupWindow() + turnOverhead)
-	}
+	round, budget := c.roundEstimate(k)
 	p.Rounds = verdict.RoundsFor(rec.Resolve, k, p.Sigma, verdict.DefaultThresholds)
 	if p.Rounds > 0 {
 		p.Rounds = max(p.Rounds, rec.MinRounds)
 	}
-	p.PlannedS = roundS(float64(p.Rounds) * round.Seconds())
-	budget := rec.BudgetS
-	if budget == 0 {
-		budget = suite.DefaultBudgetFactor * float64(rec.MinRounds) * round.Seconds()
-	}
+	p.PlannedS = roundS(float64(p.Rounds) * round)
 	p.Quiet = p.Rounds > 0 && p.PlannedS <= budget
+}
+
+// roundEstimate is what one round of k targets should take, s, from the
+// suite's windows, and the budget: the suite's, else the default's
+// multiple of its fewest rounds at that estimate.
+func (c *collector) roundEstimate(k int) (round, budget float64) {
+	var d time.Duration
+	for _, sc := range c.suite.Scenarios {
+		l := c.suite.LoadFor(sc)
+		d += time.Duration(k) * (l.Duration.Std() + l.WarmupWindow() + turnOverhead)
+	}
+	rec := c.dir.Manifest().Precision
+	budget = rec.BudgetS
+	if budget == 0 {
+		budget = suite.DefaultBudgetFactor * float64(rec.MinRounds) * d.Seconds()
+	}
+	return d.Seconds(), budget
+}
+
+// planFromPilot plans every scenario's first rounds from the last pilot p
+// of a family of k: the rounds it asks for, or all the budget holds when
+// fewer, never below the suite's repetitions. The first look at a
+// scenario's own noise comes after them. Planning from the pilot, whose
+// windows no verdict reads, costs the tests nothing; a look at the rounds'
+// own noise, taken before they are enough, would stop a family where its
+// variance happened to read low, and its tests would claim a little more
+// often than α (precision_test.go in package verdict measures both).
+func (c *collector) planFromPilot(p runjson.Pilot, k int) error {
+	rec := c.dir.Manifest().Precision
+	round, budget := c.roundEstimate(k)
+	n := p.Rounds
+	if n == 0 {
+		n = maxRounds
+	}
+	if round > 0 {
+		n = min(n, int(budget/round))
+	}
+	n = max(n, rec.MinRounds)
+	return c.dir.Update(func(m *runjson.Manifest) {
+		for _, sc := range c.suite.Scenarios {
+			setScenarioPrecision(m.Precision, runjson.ScenarioPrecision{Scenario: sc.Name, Rounds: max(n, c.suite.LoadFor(sc).Repetitions)})
+		}
+	})
 }

@@ -32,7 +32,7 @@ func nodeEnvFindings(set *parse.Set) []Finding {
 		}
 		fs = append(fs, Finding{Rule: RuleNodeEnv, Level: LevelWarning, Run: t.Run, Target: t.Name,
 			Message: fmt.Sprintf("the %s target ran in development mode: its environment %s (as run.json records it), so frameworks behave as in development (Express answers errors with stack traces); add env = { NODE_ENV = \"production\" } to the target, as its users deploy it", t.Runtime, got),
-			Dumps: []string{t.Source.File}})
+			Dumps:   []string{t.Source.File}})
 	}
 	return fs
 }

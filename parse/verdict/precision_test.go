@@ -31,18 +31,30 @@ func (h *host) window(r *rand.Rand) float64 {
 }
 
 // collectToPrecision draws rounds of k targets (levels in log) the way a
-// collect to a precision takes them: each round visits the targets back
-// to back in a fresh random order, and after minRounds, rounds are added
+// collect to a precision takes them: a noise pilot first (6 adjacent
+// pairs of windows of one program, which no test reads) plans the first
+// rounds, at least minRounds; each round visits the targets back to back
+// in a fresh random order; after the planned rounds, rounds are added
 // while the family's PrecisionOf is above resolve and fewer than
 // maxRounds (the budget) were taken. logs[i][r] is target i in round r.
 func collectToPrecision(r *rand.Rand, h host, levels []float64, minRounds, maxRounds int, resolve float64, th Thresholds) [][]float64 {
+	pilot := make([][]float64, 2)
+	for range 6 {
+		pilot[0] = append(pilot[0], h.window(r))
+		pilot[1] = append(pilot[1], h.window(r))
+	}
+	planned := RoundsFor(resolve, len(levels), PrecisionOf(pilot, th).Sigma, th)
+	if planned == 0 {
+		planned = maxRounds
+	}
+	planned = max(minRounds, min(planned, maxRounds))
 	logs := make([][]float64, len(levels))
 	order := make([]int, len(levels))
 	for i := range order {
 		order[i] = i
 	}
 	for round := 0; round < maxRounds; round++ {
-		if round >= minRounds && PrecisionOf(logs, th).Resolves <= resolve {
+		if round >= planned && PrecisionOf(logs, th).Resolves <= resolve {
 			break
 		}
 		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
@@ -73,10 +85,11 @@ func TestPrecisionNullAdaptive(t *testing.T) {
 		h    host
 		k    int
 	}{{"quiet k=7", quietHost, 7}, {"bad day k=7", noisyHost, 7}, {"bad day k=3", noisyHost, 3},
-		{"gaussian 10% k=7", host{sd: 0.10, phi: 0.26}, 7}, {"gaussian 10% k=2", host{sd: 0.10, phi: 0.26}, 2}} {
+		{"gaussian 10% k=7", host{sd: 0.10, phi: 0.26}, 7}, {"gaussian 10% k=3", host{sd: 0.10, phi: 0.26}, 3},
+		{"gaussian 10% k=2", host{sd: 0.10, phi: 0.26}, 2}, {"gaussian 3% k=2", host{sd: 0.03, phi: 0.26}, 2}} {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(53, uint64(c.k)))
-			pages, bad, rounds := simPages()/2, 0, 0
+			pages, bad, rounds := simPages(), 0, 0
 			for range pages {
 				logs := collectToPrecision(r, c.h, make([]float64, c.k), 8, 60, 0.10, th)
 				rounds += len(logs[0])

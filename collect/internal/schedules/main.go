@@ -26,6 +26,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -48,6 +49,7 @@ type options struct {
 	reps, scenarios, collects                 int
 	maxDuty                                   float64
 	only                                      string
+	progress                                  collect.Progress // nil: none
 }
 
 func main() {
@@ -64,15 +66,17 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "comma-separated targets (default all)")
 	flag.StringVar(&o.out, "out", "", "folder for the run dirs (default a temporary one, removed)")
 	flag.Parse()
+	o.progress = collect.ProgressFor(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, o); err != nil {
+	if err := run(ctx, o, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "schedules: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, o options) error {
+// run collects each configuration o asks for, printing to w.
+func run(ctx context.Context, o options, w io.Writer) error {
 	st, err := loadSuite(o)
 	if err != nil {
 		return err
@@ -95,7 +99,7 @@ func run(ctx context.Context, o options) error {
 	for _, n := range noisy {
 		for i := 1; i <= o.collects; i++ {
 			for _, order := range orders {
-				if err := collectOnce(ctx, st, o, out, n == "on", order, i); err != nil {
+				if err := collectOnce(ctx, w, st, o, out, n == "on", order, i); err != nil {
 					return err
 				}
 			}
@@ -150,7 +154,7 @@ func loadSuite(o options) (*suite.Suite, error) {
 }
 
 // collectOnce collects st once and prints what its verdicts resolved.
-func collectOnce(ctx context.Context, st *suite.Suite, o options, out string, noisy bool, order string, i int) error {
+func collectOnce(ctx context.Context, w io.Writer, st *suite.Suite, o options, out string, noisy bool, order string, i int) error {
 	label := fmt.Sprintf("%s, %s order, collect %d", map[bool]string{false: "quiet", true: "noisy neighbour"}[noisy], order, i)
 	load := loadAverage()
 	if noisy {
@@ -161,7 +165,7 @@ func collectOnce(ctx context.Context, st *suite.Suite, o options, out string, no
 		defer stopNoise()
 	}
 	start := time.Now()
-	dir, err := collect.Run(ctx, st, collect.Options{Out: out, TargetMajor: order == "target", QuietWait: -1, Progress: collect.ProgressFor(os.Stderr)})
+	dir, err := collect.Run(ctx, st, collect.Options{Out: out, TargetMajor: order == "target", QuietWait: -1, Progress: o.progress})
 	if err != nil {
 		return fmt.Errorf("%s: %w", label, err)
 	}
@@ -172,12 +176,12 @@ func collectOnce(ctx context.Context, st *suite.Suite, o options, out string, no
 			return fmt.Errorf("%s: %w", label, err)
 		}
 	}
-	report(label, load, took, set)
+	report(w, label, load, took, set)
 	return nil
 }
 
 // report prints one collect's line and its planted pairs.
-func report(label, load string, took time.Duration, set *parse.Set) {
+func report(w io.Writer, label, load string, took time.Duration, set *parse.Set) {
 	th := verdict.DefaultThresholds
 	d := verdict.Decide(set, verdict.Cells(set, th), verdict.MetricRPS, verdict.DecideOptions{Thresholds: th})
 	run := set.Runs[0]
@@ -193,7 +197,7 @@ func report(label, load string, took time.Duration, set *parse.Set) {
 	if rounds == 0 {
 		rounds = d.Scenarios[0].Cells[0].RPS.N
 	}
-	fmt.Printf("%s: %d rounds in %v; pilot noise per window %s; load average before %s\n", label, rounds, took.Round(time.Second), sigma, load)
+	fmt.Fprintf(w, "%s: %d rounds in %v; pilot noise per window %s; load average before %s\n", label, rounds, took.Round(time.Second), sigma, load)
 	for _, r := range verdict.ResolvingPower(set, d) {
 		for _, p := range r.Planted {
 			what := "not claimed"
@@ -203,13 +207,13 @@ func report(label, load string, took time.Duration, set *parse.Set) {
 			case p.Wrong:
 				what = "CLAIMED THE WRONG WAY"
 			}
-			fmt.Printf("  %s %s vs %s: cost %+.1f%%, base÷copy %.3f: %s\n", p.Scenario, p.Target, p.Base, 100*p.Cost, 1/p.Verdict.Over(p.Cells[0]).Ratio, what)
+			fmt.Fprintf(w, "  %s %s vs %s: cost %+.1f%%, base÷copy %.3f: %s\n", p.Scenario, p.Target, p.Base, 100*p.Cost, 1/p.Verdict.Over(p.Cells[0]).Ratio, what)
 		}
-		fmt.Printf("  twins claimed apart in %d of %d scenarios\n", r.TwinsClaimed, r.Twins)
+		fmt.Fprintf(w, "  twins claimed apart in %d of %d scenarios\n", r.TwinsClaimed, r.Twins)
 	}
 	for _, sv := range d.Scenarios {
 		if a, b := verdict.AACells(sv.Cells, [2]string{run.AAPair[0], run.AAPair[1]}); a != nil && b != nil {
-			fmt.Printf("  %s: twins' paired sd %.4f over %d rounds\n", sv.Scenario, pairedSD(a, b), a.RPS.N)
+			fmt.Fprintf(w, "  %s: twins' paired sd %.4f over %d rounds\n", sv.Scenario, pairedSD(a, b), a.RPS.N)
 		}
 	}
 }
