@@ -46,6 +46,7 @@ import (
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -190,8 +191,8 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		return c.dir, err
 	}
 	c.binRun = binRunOf(c.dir.Manifest()) // remote_target.go
-	c.dir.reserve()
-	defer c.dir.release()
+	c.dir.Reserve()
+	defer c.dir.Release()
 	if len(c.hosts) > 0 {
 		if err := c.claimHosts(ctx); err != nil { // host_claim.go
 			return c.dir, err
@@ -235,7 +236,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		}
 	}
 	if storeFailed(err) {
-		c.dir.release() // room for the update below
+		c.dir.Release() // room for the update below
 	}
 	end := c.opt.Now().UTC()
 	uerr := c.dir.Update(func(m *runjson.Manifest) {
@@ -289,8 +290,8 @@ func (c *collector) createRunDir() error {
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}
-	portableManifest(c.places(), &m, 0)
-	d, err := CreateRunDir(c.opt.Out, m, c.suite.Source)
+	rundir.PortableManifest(c.places(), &m, 0)
+	d, err := rundir.Create(c.opt.Out, m, c.suite.Source)
 	c.dir = d
 	if d != nil {
 		c.writePortable()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -157,7 +158,7 @@ func checkGoodPackages(t *testing.T, m runjson.Manifest, bin string) {
 	}
 	want := map[string][]runjson.Package{
 		// run.json names the binary as portable.go writes it: {tmp}/….
-		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + portable((&collector{}).places(), bin)}},
+		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + rundir.PortablePath((&collector{}).places(), bin)}},
 		"bad":  nil,
 	}
 	for _, tr := range m.Targets {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // Readme markers: Readme.Update replaces what lies between them. Each
@@ -128,7 +130,7 @@ func (r *Readme) Update(table []byte) error {
 
 // links is how many names the file of info has.
 func links(info fs.FileInfo) uint64 {
-	_, n := deviceAndLinks(info)
+	_, n := rundir.DeviceAndLinks(info)
 	return n
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 var collectCommand = command{
@@ -156,7 +156,7 @@ func runCollect(e *env, args []string) error {
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
 	}
-	if errors.Is(err, collect.ErrRunDirLocked) || errors.Is(err, collect.ErrUsage) {
+	if errors.Is(err, rundir.ErrLocked) || errors.Is(err, collect.ErrUsage) {
 		return usageErr("%w", err)
 	}
 	if err != nil {
@@ -176,21 +176,21 @@ func cacheBytes(mb int64) int64 {
 
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
 // name of the file it was first read from (run.json's suite_file, relative
-// to base or in the home or temporary folder: collect.LocalPath), so that
+// to base or in the home or temporary folder: rundir.LocalPath), so that
 // body files resolve as they did then. Both files are read as every run-dir file is
-// (parse.ReadRunFile): regular, inside the run dir, within their limits.
+// (rundir.ReadFile): regular, inside the run dir, within their limits.
 func resumedSuite(runDir, base string) (*suite.Suite, error) {
-	src, err := parse.ReadRunFile(runDir, "suite.toml", parse.KindSuite)
+	src, err := rundir.ReadFile(runDir, "suite.toml", rundir.KindSuite)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	name := filepath.Join(runDir, "suite.toml")
-	d, err := collect.OpenRunDir(runDir)
+	d, err := rundir.Load(runDir)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	if m := d.Manifest(); m.SuiteFile != "" {
-		name = collect.LocalPath(m.SuiteFile, base)
+		name = rundir.LocalPath(m.SuiteFile, base)
 	}
 	return suite.ParseSuite(src, name)
 }

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 
 	"github.com/BurntSushi/toml"
 )
@@ -49,7 +49,7 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !before.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, parse.FileType(before.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, rundir.FileType(before.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {

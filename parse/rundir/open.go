@@ -1,4 +1,4 @@
-package parse
+package rundir
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Every file of a run dir is read through OpenRunFile (or ReadRunFile): a
+// Every file of a run dir is read through OpenFile (or ReadFile): a
 // run dir is input that anyone may have edited or that came from elsewhere,
 // and what render reads from it is published. The reader keeps a read to
 // the run dir (a link that leads out of it, or a path with "..", is
@@ -81,65 +81,65 @@ func (k FileKind) String() string {
 	return "file"
 }
 
-// ErrRefused is what every RunFileError is (errors.Is): a file the run-dir
+// ErrRefused is what every RefusedError is (errors.Is): a file the run-dir
 // reader will not read.
 var ErrRefused = errors.New("refused")
 
-// RunFileError is a file of a run dir that is not read: why, and for a
+// RefusedError is a file of a run dir that is not read: why, and for a
 // file over its limit, the limit.
-type RunFileError struct {
+type RefusedError struct {
 	File   string // the path as opened
 	Kind   FileKind
 	Reason string
 	Limit  int64 // the limit that was hit; 0 when the reason is not size
 }
 
-func (e *RunFileError) Error() string {
+func (e *RefusedError) Error() string {
 	return fmt.Sprintf("%s: %s: not read", e.File, e.Reason)
 }
 
 // Is makes errors.Is(err, ErrRefused) true.
-func (e *RunFileError) Is(target error) bool { return target == ErrRefused }
+func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
 
-// RunFile is an open file of a run dir, read through a bound: reading past
+// File is an open file of a run dir, read through a bound: reading past
 // its kind's limit (a file that grew after it was opened) is an error.
-type RunFile struct {
+type File struct {
 	f    *os.File
-	kept *io.SectionReader // in place of f: the bytes kept of a pipe read before (pipecopy.go)
+	kept *io.SectionReader // in place of f: the bytes kept of a pipe read before (pipe.go)
 	r    io.LimitedReader
 	name string
 	kind FileKind
 	size int64
 }
 
-// RunDir is a run dir opened for reading its files through one handle:
-// open it once to read many files (OpenRunFile opens it for one).
-type RunDir struct {
+// Root is a run dir opened for reading its files through one handle:
+// open it once to read many files (OpenFile opens it for one).
+type Root struct {
 	path string
 	root *os.Root
 }
 
-// OpenRunDir opens the run dir at path.
-func OpenRunDir(path string) (*RunDir, error) {
+// OpenRoot opens the run dir at path.
+func OpenRoot(path string) (*Root, error) {
 	r, err := os.OpenRoot(path)
 	if err != nil {
 		return nil, err
 	}
-	return &RunDir{path: path, root: r}, nil
+	return &Root{path: path, root: r}, nil
 }
 
 // Close closes the run dir; files open in it stay open.
-func (d *RunDir) Close() error { return d.root.Close() }
+func (d *Root) Close() error { return d.root.Close() }
 
-// OpenRunFile opens the file at rel, a slash path inside the run dir root,
+// OpenFile opens the file at rel, a slash path inside the run dir root,
 // for reading. A path that leaves root (by ".." or through a link), a file
 // that is not regular, and a file over kind's limit are refused with a
-// *RunFileError; a missing file is an error that os.IsNotExist knows.
-func OpenRunFile(root, rel string, kind FileKind) (*RunFile, error) {
+// *RefusedError; a missing file is an error that os.IsNotExist knows.
+func OpenFile(root, rel string, kind FileKind) (*File, error) {
 	if local := filepath.FromSlash(rel); !filepath.IsLocal(local) {
 		return nil, leaves(root, rel, kind)
 	}
-	d, err := OpenRunDir(root)
+	d, err := OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +150,11 @@ func OpenRunFile(root, rel string, kind FileKind) (*RunFile, error) {
 // leaves is the refusal of a path that leaves the run dir.
 func leaves(root, rel string, kind FileKind) error {
 	// Named as given: joined, the path would be cleaned to where it leads.
-	return &RunFileError{File: root + string(filepath.Separator) + filepath.FromSlash(rel), Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
+	return &RefusedError{File: root + string(filepath.Separator) + filepath.FromSlash(rel), Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
 }
 
-// Open opens the file at rel in the run dir as OpenRunFile does.
-func (d *RunDir) Open(rel string, kind FileKind) (*RunFile, error) {
+// Open opens the file at rel in the run dir as OpenFile does.
+func (d *Root) Open(rel string, kind FileKind) (*File, error) {
 	local := filepath.FromSlash(rel)
 	if !filepath.IsLocal(local) {
 		return nil, leaves(d.path, rel, kind)
@@ -173,23 +173,23 @@ func (d *RunDir) Open(rel string, kind FileKind) (*RunFile, error) {
 					reason = fmt.Sprintf("it links to %s by an absolute path; only relative links inside the run dir are followed", real)
 				}
 			}
-			return nil, &RunFileError{File: name, Kind: kind, Reason: reason}
+			return nil, &RefusedError{File: name, Kind: kind, Reason: reason}
 		}
 		return nil, err
 	}
 	return bound(f, name, kind)
 }
 
-// OpenFile opens a file named outside any run dir (a dump or a table given
-// on the command line) as OpenRunFile does, without the run dir: files over
+// OpenNamed opens a file named outside any run dir (a dump or a table given
+// on the command line) as OpenFile does, without the run dir: files over
 // kind's limit are refused, and so are devices (/dev/zero would never end,
 // a terminal would wait for typing) and sockets. A pipe the user named
 // (bash's <(command), /dev/stdin in a pipeline, a FIFO) is read as it
 // comes, up to kind's limit, and waits for a writer no longer than
 // streamWait: a FIFO no one writes to reads as empty instead of hanging.
-// A pipe is read once: a second OpenFile of it in this process reads the
-// bytes the first read took from it (pipecopy.go).
-func OpenFile(name string, kind FileKind) (*RunFile, error) {
+// A pipe is read once: a second OpenNamed of it in this process reads the
+// bytes the first read took from it (pipe.go).
+func OpenNamed(name string, kind FileKind) (*File, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func OpenFile(name string, kind FileKind) (*RunFile, error) {
 	if info.Mode()&fs.ModeNamedPipe == 0 {
 		return bound(f, name, kind)
 	}
-	return openPipe(f, info, name, kind), nil // pipecopy.go: read once
+	return openPipe(f, info, name, kind), nil // pipe.go: read once
 }
 
 // streamWait is how long a pipe named on the command line may stay without
@@ -231,7 +231,7 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 	}
 }
 
-func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
+func bound(f *os.File, name string, kind FileKind) (*File, error) {
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -239,15 +239,15 @@ func bound(f *os.File, name string, kind FileKind) (*RunFile, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, &RunFileError{File: name, Kind: kind, Reason: fmt.Sprintf("it is not a regular file (%s)", FileType(info.Mode()))}
+		return nil, &RefusedError{File: name, Kind: kind, Reason: fmt.Sprintf("it is not a regular file (%s)", FileType(info.Mode()))}
 	}
 	limit := kind.Limit()
 	if info.Size() > limit {
 		f.Close()
-		return nil, &RunFileError{File: name, Kind: kind, Limit: limit,
+		return nil, &RefusedError{File: name, Kind: kind, Limit: limit,
 			Reason: fmt.Sprintf("%d bytes, over the %d MB a %s may have", info.Size(), limit>>20, kind)}
 	}
-	rf := &RunFile{f: f, name: name, kind: kind, size: info.Size()}
+	rf := &File{f: f, name: name, kind: kind, size: info.Size()}
 	rf.r = io.LimitedReader{R: f, N: limit + 1}
 	return rf, nil
 }
@@ -269,8 +269,8 @@ func FileType(m fs.FileMode) string {
 }
 
 // Read reads from the file; past the kind's limit it fails with a
-// *RunFileError.
-func (f *RunFile) Read(p []byte) (int, error) {
+// *RefusedError.
+func (f *File) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	if f.r.N <= 0 {
 		limit := f.kind.Limit()
@@ -278,14 +278,14 @@ func (f *RunFile) Read(p []byte) (int, error) {
 		if over < 0 {
 			over = 0
 		}
-		return over, &RunFileError{File: f.name, Kind: f.kind, Limit: limit,
+		return over, &RefusedError{File: f.name, Kind: f.kind, Limit: limit,
 			Reason: fmt.Sprintf("it grew past the %d MB a %s may have while it was read", limit>>20, f.kind)}
 	}
 	return n, err
 }
 
-// rewind goes back to the start of a regular file, for a second read.
-func (f *RunFile) rewind() error {
+// Rewind goes back to the start of a regular file, for a second read.
+func (f *File) Rewind() error {
 	var s io.Seeker = f.f
 	if f.kept != nil {
 		s = f.kept
@@ -298,23 +298,23 @@ func (f *RunFile) rewind() error {
 }
 
 // Size is the file's size when it was opened; -1 for a stream.
-func (f *RunFile) Size() int64 { return f.size }
+func (f *File) Size() int64 { return f.size }
 
 // Name is the file's path as opened.
-func (f *RunFile) Name() string { return f.name }
+func (f *File) Name() string { return f.name }
 
 // Close closes the file.
-func (f *RunFile) Close() error {
+func (f *File) Close() error {
 	if f.f == nil { // a pipe's kept bytes: they stay for the next open
 		return nil
 	}
 	return f.f.Close()
 }
 
-// ReadRunFile reads the whole file at rel in the run dir root through
-// OpenRunFile.
-func ReadRunFile(root, rel string, kind FileKind) ([]byte, error) {
-	f, err := OpenRunFile(root, rel, kind)
+// ReadFile reads the whole file at rel in the run dir root through
+// OpenFile.
+func ReadFile(root, rel string, kind FileKind) ([]byte, error) {
+	f, err := OpenFile(root, rel, kind)
 	if err != nil {
 		return nil, err
 	}

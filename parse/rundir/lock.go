@@ -1,4 +1,4 @@
-package collect
+package rundir
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"syscall"
 )
 
-// ErrRunDirLocked is wrapped by Lock's error when another process holds the
+// ErrLocked is wrapped by Lock's error when another process holds the
 // run dir.
-var ErrRunDirLocked = errors.New("run dir in use")
+var ErrLocked = errors.New("run dir in use")
 
 // lockName is the file in a run dir that a collecting process holds an
 // exclusive flock(2) on. The kernel drops the lock when the process ends,
@@ -27,10 +27,10 @@ const lockName = ".lock"
 // A lock file left by a collect that ended without Unlock (SIGKILL, a
 // crash, a power cut) holds no lock any more: the kernel dropped it with
 // the process. Lock takes it over and keeps the old holder's description
-// for the caller to report (staleLock). A lock file that is not a regular
+// for the caller to report (stale). A lock file that is not a regular
 // file (a link planted in a run dir from elsewhere) is refused, never
 // written through.
-func (d *RunDir) Lock() error {
+func (d *Dir) Lock() error {
 	if d.lock != nil {
 		return nil
 	}
@@ -44,7 +44,7 @@ func (d *RunDir) Lock() error {
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return fmt.Errorf("%w: %s is being written by %s: wait for it to end, or stop it and then -resume", ErrRunDirLocked, d.Path, describeHolder(holder))
+				return fmt.Errorf("%w: %s is being written by %s: wait for it to end, or stop it and then -resume", ErrLocked, d.Path, describeHolder(holder))
 			}
 			return fmt.Errorf("lock %s: %w", d.Path, err)
 		}
@@ -52,9 +52,9 @@ func (d *RunDir) Lock() error {
 		// and our lock (Unlock): then we hold a lock on a name nobody sees.
 		if same(f, path) {
 			if holder > 0 {
-				d.staleLock = describeHolder(holder)
+				d.stale = describeHolder(holder)
 				if !running(holder) {
-					d.staleLock = fmt.Sprintf("process %d, which no longer runs", holder)
+					d.stale = fmt.Sprintf("process %d, which no longer runs", holder)
 				}
 			}
 			f.Truncate(0)
@@ -65,6 +65,10 @@ func (d *RunDir) Lock() error {
 		f.Close()
 	}
 }
+
+// StaleLock names the process whose lock file Lock found and took over (a
+// collect that ended without letting go, killed); "" if none.
+func (d *Dir) StaleLock() string { return d.stale }
 
 // openLockFile opens (or makes) the lock file without following a link
 // and refuses anything but a regular file.
@@ -105,7 +109,7 @@ func running(pid int) bool {
 // Unlock removes the lock file and lets the run dir go. The file is removed
 // while it is still held, so that no other process can lock the old file
 // after it has gone.
-func (d *RunDir) Unlock() {
+func (d *Dir) Unlock() {
 	if d == nil || d.lock == nil {
 		return
 	}
