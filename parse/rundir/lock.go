@@ -5,117 +5,165 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
+	"time"
 )
 
-// ErrLocked is wrapped by Lock's error when another process holds the
-// run dir.
-var ErrLocked = errors.New("run dir in use")
+// One lock for every place fairbench takes for one process: a run dir
+// being written (Dir.Lock), a render's out folder, and the host a collect
+// measures on (WaitLock). A lock is an exclusive flock(2) on a lock file
+// that says who holds it: its process id, since when, and what it does.
+// The kernel drops the lock when its process ends, however it ends, so a
+// crash never leaves a place locked: a lock file left by a killed process
+// holds nothing, and the next TryLock takes it (and says whose it was).
+// The holder removes the file while it still holds it, so no other
+// process can lock the old file once it has gone.
 
-// lockName is the file in a run dir that a collecting process holds an
-// exclusive flock(2) on. The kernel drops the lock when the process ends,
-// however it ends, so a crash never leaves a run dir locked.
-const lockName = ".lock"
+// ErrHeld is what a *HeldError is (errors.Is): another process holds the
+// lock.
+var ErrHeld = errors.New("held by another process")
 
-// Lock takes the run dir for this process, so that no second collect
-// (-resume of the same dir) writes into it at the same time. It fails at
-// once, naming the process that holds the dir, rather than wait. A collect
-// locks the dir it creates, and -resume the dir before it changes anything.
-//
-// A lock file left by a collect that ended without Unlock (SIGKILL, a
-// crash, a power cut) holds no lock any more: the kernel dropped it with
-// the process. Lock takes it over and keeps the old holder's description
-// for the caller to report (stale). A lock file that is not a regular
-// file (a link planted in a run dir from elsewhere) is refused, never
+// ErrNotLockFile is wrapped by TryLock's error when the lock file is not
+// a regular file (a link planted from elsewhere, a FIFO): it is never
 // written through.
-func (d *Dir) Lock() error {
-	if d.lock != nil {
-		return nil
+var ErrNotLockFile = errors.New("not a regular file")
+
+// Holder is what a lock file says of the process that holds it, or held
+// it last.
+type Holder struct {
+	PID   int       // 0 when the file names none
+	Since time.Time // when it took the lock; zero when not said
+	Note  string    // what it does, as it said ("collect of out/r1")
+}
+
+// String names the holder: "process 123 (its command line)".
+func (h Holder) String() string {
+	if h.PID <= 0 {
+		return "another process"
 	}
-	path := filepath.Join(d.Path, lockName)
+	what := "process " + strconv.Itoa(h.PID)
+	if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", h.PID)); err == nil && len(cmd) > 0 {
+		what += " (" + string(bytes.TrimSpace(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))) + ")"
+	}
+	return what
+}
+
+// Running reports whether the holder's process exists (signal 0 checks
+// without sending; EPERM: it exists, under another user).
+func (h Holder) Running() bool {
+	if h.PID <= 0 {
+		return false
+	}
+	err := syscall.Kill(h.PID, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// HeldError is a lock another process holds.
+type HeldError struct {
+	Path   string
+	Holder Holder
+}
+
+func (e *HeldError) Error() string {
+	return fmt.Sprintf("%s is held by %s", e.Path, e.Holder)
+}
+
+// Is makes errors.Is(err, ErrHeld) true.
+func (e *HeldError) Is(target error) bool { return target == ErrHeld }
+
+// Lock is a held lock file.
+type Lock struct {
+	f    *os.File
+	path string
+}
+
+// TryLock takes the lock file at path (made if missing) for this process
+// and writes into it this process's id, the time and note. It does not
+// wait: a lock another process holds is a *HeldError naming it. prev is
+// what the file said before, when this process took it: the holder of a
+// lock left by a process that ended without Unlock; zero when there was
+// none.
+func TryLock(path, note string) (l *Lock, prev Holder, err error) {
 	for {
 		f, err := openLockFile(path)
 		if err != nil {
-			return fmt.Errorf("lock %s: %w", d.Path, err)
+			return nil, Holder{}, err
 		}
-		holder := lockHolder(f)
+		holder := readHolder(f)
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return fmt.Errorf("%w: %s is being written by %s: wait for it to end, or stop it and then -resume", ErrLocked, d.Path, describeHolder(holder))
+				return nil, Holder{}, &HeldError{Path: path, Holder: holder}
 			}
-			return fmt.Errorf("lock %s: %w", d.Path, err)
+			return nil, Holder{}, fmt.Errorf("lock %s: %w", path, err)
 		}
 		// The holder before us may have removed the file between our open
 		// and our lock (Unlock): then we hold a lock on a name nobody sees.
 		if same(f, path) {
-			if holder > 0 {
-				d.stale = describeHolder(holder)
-				if !running(holder) {
-					d.stale = fmt.Sprintf("process %d, which no longer runs", holder)
-				}
-			}
 			f.Truncate(0)
-			f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-			d.lock = f
-			return nil
+			f.WriteAt(holderText(os.Getpid(), time.Now(), note), 0)
+			return &Lock{f: f, path: path}, holder, nil
 		}
 		f.Close()
 	}
 }
 
-// StaleLock names the process whose lock file Lock found and took over (a
-// collect that ended without letting go, killed); "" if none.
-func (d *Dir) StaleLock() string { return d.stale }
+// Unlock removes the lock file and lets the lock go. The file is removed
+// while it is still held, so that no other process can lock the old file
+// after it has gone.
+func (l *Lock) Unlock() {
+	if l == nil || l.f == nil {
+		return
+	}
+	os.Remove(l.path)
+	l.f.Close()
+	l.f = nil
+}
 
 // openLockFile opens (or makes) the lock file without following a link
 // and refuses anything but a regular file.
 func openLockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%s is a link, not a regular file: remove it, then try again", path)
+		return nil, fmt.Errorf("%s is a link, %w: remove it, then try again", path, ErrNotLockFile)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file: remove it, then try again", path)
+		return nil, fmt.Errorf("%s is %w: remove it, then try again", path, ErrNotLockFile)
 	}
 	return f, nil
 }
 
-// lockHolder is the process id a lock file holds, 0 when none: the first
-// bytes only, as the file is no longer than a number.
-func lockHolder(f *os.File) int {
-	b := make([]byte, 32)
+// holderText is what a lock file holds: the process id, the time it took
+// the lock and its note, a line each.
+func holderText(pid int, since time.Time, note string) []byte {
+	note = strings.ReplaceAll(note, "\n", " ")
+	return []byte(fmt.Sprintf("%d\n%s\n%s\n", pid, since.UTC().Format(time.RFC3339), note))
+}
+
+// readHolder is what the lock file f says of its holder: its first bytes
+// only, as the file is three short lines. A file of a fairbench before
+// held the process id alone.
+func readHolder(f *os.File) Holder {
+	b := make([]byte, 1024)
 	n, _ := f.ReadAt(b, 0)
-	pid, err := strconv.Atoi(string(bytes.TrimSpace(b[:n])))
-	if err != nil || pid <= 0 {
-		return 0
+	lines := strings.SplitN(string(b[:n]), "\n", 4)
+	var h Holder
+	if pid, err := strconv.Atoi(strings.TrimSpace(lines[0])); err == nil && pid > 0 {
+		h.PID = pid
 	}
-	return pid
-}
-
-// running reports whether a process with this id exists (signal 0 checks
-// without sending; EPERM: it exists, under another user).
-func running(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// Unlock removes the lock file and lets the run dir go. The file is removed
-// while it is still held, so that no other process can lock the old file
-// after it has gone.
-func (d *Dir) Unlock() {
-	if d == nil || d.lock == nil {
-		return
+	if len(lines) > 1 {
+		h.Since, _ = time.Parse(time.RFC3339, strings.TrimSpace(lines[1]))
 	}
-	os.Remove(filepath.Join(d.Path, lockName))
-	d.lock.Close()
-	d.lock = nil
+	if len(lines) > 2 {
+		h.Note = strings.TrimSpace(lines[2])
+	}
+	return h
 }
 
 // same reports whether the open file f is the file now at path.
@@ -124,18 +172,6 @@ func same(f *os.File, path string) bool {
 	if err != nil {
 		return false
 	}
-	now, err := os.Stat(path)
+	now, err := os.Lstat(path)
 	return err == nil && os.SameFile(held, now)
-}
-
-// describeHolder names the process whose id a lock file holds.
-func describeHolder(pid int) string {
-	if pid <= 0 {
-		return "another process"
-	}
-	what := "process " + strconv.Itoa(pid)
-	if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && len(cmd) > 0 {
-		what += " (" + string(bytes.TrimSpace(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))) + ")"
-	}
-	return what
 }

@@ -32,13 +32,15 @@ const (
 	KindDump                       // a load generator's dump (and its .stderr)
 	KindTable                      // a published results table (audit -table)
 	KindOther                      // any other file a run dir holds, copied to the site as is
+	KindSite                       // a file of a site folder's content/ or theme/
 )
 
 // The most bytes read of each kind of file. A run.json of 40,000
 // measurements is about 32 MB; a suite is a page of TOML; a transcript is a
 // few kilobytes a check; a dump is kilobytes, or tens of megabytes when a
 // tool's progress bar ran for an hour without a terminal; a published table
-// is a page of markdown.
+// is a page of markdown; a site folder's page, template or stylesheet is
+// far below its limit.
 const (
 	MaxRunJSON    = 32 << 20
 	MaxSuite      = 1 << 20
@@ -46,6 +48,7 @@ const (
 	MaxDump       = 256 << 20
 	MaxTable      = 16 << 20
 	MaxOther      = 256 << 20
+	MaxSite       = 16 << 20
 )
 
 // Limit is the most bytes read of a file of kind k.
@@ -61,6 +64,8 @@ func (k FileKind) Limit() int64 {
 		return MaxDump
 	case KindTable:
 		return MaxTable
+	case KindSite:
+		return MaxSite
 	}
 	return MaxOther
 }
@@ -77,6 +82,8 @@ func (k FileKind) String() string {
 		return "dump"
 	case KindTable:
 		return "table"
+	case KindSite:
+		return "file of the site folder"
 	}
 	return "file"
 }
@@ -85,13 +92,27 @@ func (k FileKind) String() string {
 // reader will not read.
 var ErrRefused = errors.New("refused")
 
-// RefusedError is a file of a run dir that is not read: why, and for a
-// file over its limit, the limit.
+// Rule is the rule of the opener a refused file broke.
+type Rule int
+
+// The opener's rules: each refusal breaks one.
+const (
+	RuleLeaves     Rule = iota + 1 // the path leaves the root: "..", or a link out of it
+	RuleNotRegular                 // a folder, FIFO, device or socket
+	RuleSize                       // over its kind's limit, or grew past it while read
+	RuleForeign                    // more than one hard link, or on another device (Foreign)
+)
+
+// RefusedError is a file that is not read: why, and for a file over its
+// limit, the limit.
 type RefusedError struct {
 	File   string // the path as opened
 	Kind   FileKind
+	Rule   Rule
 	Reason string
-	Limit  int64 // the limit that was hit; 0 when the reason is not size
+	Limit  int64       // the limit that was hit; 0 when the reason is not size
+	Size   int64       // the file's size when it was opened, when the rule is RuleSize; 0 when it grew while read
+	Mode   fs.FileMode // the file's type, when the rule is RuleNotRegular
 }
 
 func (e *RefusedError) Error() string {
@@ -104,12 +125,13 @@ func (e *RefusedError) Is(target error) bool { return target == ErrRefused }
 // File is an open file of a run dir, read through a bound: reading past
 // its kind's limit (a file that grew after it was opened) is an error.
 type File struct {
-	f    *os.File
-	kept *io.SectionReader // in place of f: the bytes kept of a pipe read before (pipe.go)
-	r    io.LimitedReader
-	name string
-	kind FileKind
-	size int64
+	f     *os.File
+	kept  *io.SectionReader // in place of f: the bytes kept of a pipe read before (pipe.go)
+	r     io.LimitedReader
+	name  string
+	kind  FileKind
+	limit int64 // the most bytes read: kind's limit, or the one ReadRegular was given
+	size  int64
 }
 
 // Root is a run dir opened for reading its files through one handle:
@@ -150,18 +172,41 @@ func OpenFile(root, rel string, kind FileKind) (*File, error) {
 // leaves is the refusal of a path that leaves the run dir.
 func leaves(root, rel string, kind FileKind) error {
 	// Named as given: joined, the path would be cleaned to where it leads.
-	return &RefusedError{File: root + string(filepath.Separator) + filepath.FromSlash(rel), Kind: kind, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
+	return &RefusedError{File: root + string(filepath.Separator) + filepath.FromSlash(rel), Kind: kind, Rule: RuleLeaves, Reason: fmt.Sprintf("the path %q leaves the run dir", rel)}
 }
 
 // Open opens the file at rel in the run dir as OpenFile does.
 func (d *Root) Open(rel string, kind FileKind) (*File, error) {
+	f, name, err := d.open(rel, kind)
+	if err != nil {
+		return nil, err
+	}
+	return bound(f, name, kind, kind.Limit())
+}
+
+// OpenEntry opens the file or folder at rel, as an fs.FS opens its
+// entries: a folder as it is (it is listed, never read), anything else
+// as Open does.
+func (d *Root) OpenEntry(rel string, kind FileKind) (fs.File, error) {
+	f, name, err := d.open(rel, kind)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return f, nil
+	}
+	return bound(f, name, kind, kind.Limit())
+}
+
+// open opens rel in the run dir, refusing a path that leaves it.
+func (d *Root) open(rel string, kind FileKind) (*os.File, string, error) {
 	local := filepath.FromSlash(rel)
 	if !filepath.IsLocal(local) {
-		return nil, leaves(d.path, rel, kind)
+		return nil, "", leaves(d.path, rel, kind)
 	}
 	name := filepath.Join(d.path, local)
 	// O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
-	// below as soon as it is open.
+	// as soon as it is open.
 	f, err := d.root.OpenFile(local, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		var pe *os.PathError
@@ -173,11 +218,11 @@ func (d *Root) Open(rel string, kind FileKind) (*File, error) {
 					reason = fmt.Sprintf("it links to %s by an absolute path; only relative links inside the run dir are followed", real)
 				}
 			}
-			return nil, &RefusedError{File: name, Kind: kind, Reason: reason}
+			return nil, "", &RefusedError{File: name, Kind: kind, Rule: RuleLeaves, Reason: reason}
 		}
-		return nil, err
+		return nil, "", err
 	}
-	return bound(f, name, kind)
+	return f, name, nil
 }
 
 // OpenNamed opens a file named outside any run dir (a dump or a table given
@@ -200,7 +245,7 @@ func OpenNamed(name string, kind FileKind) (*File, error) {
 		return nil, err
 	}
 	if info.Mode()&fs.ModeNamedPipe == 0 {
-		return bound(f, name, kind)
+		return bound(f, name, kind, kind.Limit())
 	}
 	return openPipe(f, info, name, kind), nil // pipe.go: read once
 }
@@ -231,7 +276,9 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 	}
 }
 
-func bound(f *os.File, name string, kind FileKind) (*File, error) {
+// bound is the open file f as a File of kind read to at most limit bytes;
+// a file that is not regular, or over limit, is refused and closed.
+func bound(f *os.File, name string, kind FileKind, limit int64) (*File, error) {
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -239,17 +286,28 @@ func bound(f *os.File, name string, kind FileKind) (*File, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, &RefusedError{File: name, Kind: kind, Reason: fmt.Sprintf("it is not a regular file (%s)", FileType(info.Mode()))}
+		return nil, &RefusedError{File: name, Kind: kind, Rule: RuleNotRegular, Mode: info.Mode().Type(), Reason: fmt.Sprintf("it is not a regular file (%s)", FileType(info.Mode()))}
 	}
-	limit := kind.Limit()
 	if info.Size() > limit {
 		f.Close()
-		return nil, &RefusedError{File: name, Kind: kind, Limit: limit,
-			Reason: fmt.Sprintf("%d bytes, over the %d MB a %s may have", info.Size(), limit>>20, kind)}
+		return nil, &RefusedError{File: name, Kind: kind, Rule: RuleSize, Limit: limit, Size: info.Size(),
+			Reason: fmt.Sprintf("%d bytes, over the %s a %s may have", info.Size(), sizeText(limit), kind)}
 	}
-	rf := &File{f: f, name: name, kind: kind, size: info.Size()}
+	rf := &File{f: f, name: name, kind: kind, limit: limit, size: info.Size()}
 	rf.r = io.LimitedReader{R: f, N: limit + 1}
 	return rf, nil
+}
+
+// sizeText is a limit as refusals say it: in MB when it is whole
+// megabytes, else in KiB or bytes.
+func sizeText(limit int64) string {
+	switch {
+	case limit >= 1<<20 && limit%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", limit>>20)
+	case limit >= 1<<10 && limit%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", limit>>10)
+	}
+	return fmt.Sprintf("%d bytes", limit)
 }
 
 // FileType names a file mode that is not a regular file, as refusals say
@@ -273,13 +331,12 @@ func FileType(m fs.FileMode) string {
 func (f *File) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	if f.r.N <= 0 {
-		limit := f.kind.Limit()
 		over := n - 1
 		if over < 0 {
 			over = 0
 		}
-		return over, &RefusedError{File: f.name, Kind: f.kind, Limit: limit,
-			Reason: fmt.Sprintf("it grew past the %d MB a %s may have while it was read", limit>>20, f.kind)}
+		return over, &RefusedError{File: f.name, Kind: f.kind, Rule: RuleSize, Limit: f.limit,
+			Reason: fmt.Sprintf("it grew past the %s a %s may have while it was read", sizeText(f.limit), f.kind)}
 	}
 	return n, err
 }
@@ -293,7 +350,7 @@ func (f *File) Rewind() error {
 	if _, err := s.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	f.r.N = f.kind.Limit() + 1
+	f.r.N = f.limit + 1
 	return nil
 }
 
@@ -319,6 +376,35 @@ func ReadFile(root, rel string, kind FileKind) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return f.readAll()
+}
+
+// ReadRegular reads the file name, one the user named (a suite, a body
+// file, a README), to at most limit bytes. A link is followed, as for any
+// file named on the command line; anything but a regular file (a folder,
+// FIFO, device or socket) is refused before a byte is read, and so is a
+// file over limit (*RefusedError).
+func ReadRegular(name string, limit int64) ([]byte, error) {
+	f, err := OpenRegular(name, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.readAll()
+}
+
+// OpenRegular opens the file name as ReadRegular reads it.
+func OpenRegular(name string, limit int64) (*File, error) {
+	// O_NONBLOCK: opening a FIFO must not wait for a writer.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return bound(f, name, KindOther, limit)
+}
+
+// readAll reads the file to its end.
+func (f *File) readAll() ([]byte, error) {
 	b := make([]byte, 0, f.size+1) // +1: the EOF read does not grow b
 	for {
 		n, err := f.Read(b[len(b):cap(b)])
@@ -333,6 +419,15 @@ func ReadFile(root, rel string, kind FileKind) ([]byte, error) {
 			b = append(b, 0)[:len(b)]
 		}
 	}
+}
+
+// Stat is the file's information as the system gives it now; an error
+// for the bytes kept of a pipe, which are no file of their own.
+func (f *File) Stat() (fs.FileInfo, error) {
+	if f.f == nil {
+		return nil, fs.ErrInvalid
+	}
+	return f.f.Stat()
 }
 
 // within reports whether name is dir or below it.

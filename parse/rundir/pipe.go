@@ -67,7 +67,7 @@ func openPipe(f *os.File, info fs.FileInfo, name string, kind FileKind) *File {
 	limit := kind.Limit()
 	st, _ := info.Sys().(*syscall.Stat_t)
 	pipe := &pipeReader{f: f, deadline: time.Now().Add(streamWait)}
-	rf := &File{f: f, name: name, kind: kind, size: -1}
+	rf := &File{f: f, name: name, kind: kind, limit: limit, size: -1}
 	rf.r = io.LimitedReader{R: pipe, N: limit + 1}
 	if st == nil {
 		return rf

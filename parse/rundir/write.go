@@ -26,7 +26,7 @@ type Dir struct {
 
 	mu       sync.Mutex
 	manifest runjson.Manifest
-	lock     *os.File // the held lock file (Lock), nil when not held
+	lock     *Lock // the held lock (Lock), nil when not held
 	// stale names the process whose lock file Lock found and took
 	// over: a collect that ended without letting go (killed); "" if none.
 	stale string
