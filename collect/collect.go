@@ -63,6 +63,10 @@ type Options struct {
 	// Progress is told each step; nil discards them. ProgressFor picks a
 	// bar on a terminal and lines elsewhere.
 	Progress Progress
+	// HostLock is the lock file that makes collects measuring on this
+	// machine take turns (host_lock.go; rundir.HostLockPath is the
+	// user's); "" takes none.
+	HostLock string
 	// ReadyTimeout bounds how long a target may take to answer; 0 means 30 s.
 	ReadyTimeout time.Duration
 	// ToolGrace is how long a load tool may run past its window and request
@@ -193,6 +197,11 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 	c.binRun = binRunOf(c.dir.Manifest()) // remote_target.go
 	c.dir.Reserve()
 	defer c.dir.Release()
+	unlockHost, err := c.lockHost(ctx) // host_lock.go
+	if err != nil {
+		return c.dir, err
+	}
+	defer unlockHost()
 	if len(c.hosts) > 0 {
 		if err := c.claimHosts(ctx); err != nil { // host_claim.go
 			return c.dir, err

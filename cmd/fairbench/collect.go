@@ -31,6 +31,13 @@ a second -resume of it is refused with exit status 2, naming the process
 that holds it. The .lock and .reserve files a killed collect leaves behind
 hold nothing: -resume takes them over and says whose they were.
 
+Collects measuring on one machine take turns: a collect holds the host lock
+(~/.cache/fairbench/collect.lock, or the file FAIRBENCH_HOST_LOCK names;
+FAIRBENCH_HOST_LOCK=off takes none) from before its first build until its
+last window. A second collect, with another -out, waits for it, saying which
+process holds the host, since when and for which run; Ctrl-C stops the wait
+and leaves the new run to -resume.
+
 A measurement fails when its server dies, or its load tool crashes, runs
 past its window, request timeout and 30 s of grace (then it is killed), or
 prints no count (nothing, no result a reader takes, 0 requests and no
@@ -152,6 +159,7 @@ func runCollect(e *env, args []string) error {
 	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
 		ForcePinning: *forcePinning, FreshBuild: *freshBuild, Seed: *seed, BuildCacheMax: cacheBytes(*cacheMax),
+		HostLock: rundir.HostLockPath(),
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
