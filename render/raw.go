@@ -34,16 +34,22 @@ func newRawFile(src, rel string) rawFile {
 func (f rawFile) link() Link { return Link{Href: f.dest, Text: f.rel} }
 
 // open opens the file through package rundir's reader: inside its
-// run dir, a regular file, within the limit of its kind. dir, if not nil,
+// run dir, a regular file, within the limit of its kind, and not a file
+// that may come from outside the run dir. dir, if not nil,
 // is its run dir, open.
 func (f rawFile) open(dir *rundir.Root) (*rundir.File, error) {
 	switch {
 	case f.root == "":
 		return rundir.OpenNamed(f.src, rundir.KindDump)
 	case dir != nil:
-		return dir.Open(f.name, rundir.KindOf(f.name))
+		return dir.OpenPublished(f.name, rundir.KindOf(f.name))
 	}
-	return rundir.OpenFile(f.root, f.name, rundir.KindOf(f.name))
+	d, err := rundir.OpenRoot(f.root)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.OpenPublished(f.name, rundir.KindOf(f.name))
 }
 
 // looseFiles are the dumps read from outside run dirs, sorted by their

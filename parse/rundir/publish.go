@@ -78,6 +78,42 @@ func Publishable(dir string) (files []string, left []error, err error) {
 	return files, left, err
 }
 
+// OpenPublished opens the file at rel in the run dir as Open does, for
+// publishing it: a file that may come from outside the run dir (more than
+// one hard link, or on another device than the run dir) is refused too,
+// as the file opened says, so that no name swapped in meanwhile slips
+// through.
+func (d *Root) OpenPublished(rel string, kind FileKind) (*File, error) {
+	f, err := d.Open(rel, kind)
+	if err != nil {
+		return nil, err
+	}
+	top, err := d.root.Stat(".")
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	info, err := f.f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	device, _ := DeviceAndLinks(top)
+	dev, links := DeviceAndLinks(info)
+	reason := ""
+	switch {
+	case links > 1:
+		reason = fmt.Sprintf("it has %d hard links, and one may be a file outside the run dir", links)
+	case dev != device:
+		reason = "it is on another device than the run dir (a mount)"
+	}
+	if reason != "" {
+		f.Close()
+		return nil, &RefusedError{File: f.name, Kind: kind, Rule: RuleForeign, Reason: reason}
+	}
+	return f, nil
+}
+
 // Foreign reports whether the file at rel in the run dir dir may be a
 // file from outside it: more than one hard link, or another device.
 func Foreign(dir, rel string) bool {
