@@ -6,7 +6,9 @@
 // its sha256. An interrupted run is finished with Options.Resume without
 // redoing what is done.
 //
-// The run directory, not a Go type, is the contract with package parse:
+// The run directory, not a Go type, is the contract with package parse;
+// package parse/rundir owns it (its layout, lock, atomic writes, bounded
+// reads), and collect writes it through rundir.Dir:
 //
 //	<out>/<run-id>/run.json                       Manifest, rewritten atomically
 //	<out>/<run-id>/suite.toml                     the suite exactly as used
@@ -23,6 +25,9 @@
 // written, says why, and leaves the measurement for Options.Resume; the run
 // ends runjson.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
+//
+// Collects measuring on one machine take turns (Options.HostLock,
+// host_lock.go): a second waits for the first, saying who holds the host.
 //
 // Collect leaves running, copying and observing processes, here or over
 // SSH, to package machine; reading a host's facts, speed and interference
