@@ -106,6 +106,15 @@ type Options struct {
 	// runjson.Schedule), to take a run's rounds in the order of another;
 	// 0 draws one. A resumed run keeps the seed it was started with.
 	Seed int64
+	// TargetMajor takes each target's turn in a round for all its
+	// scenarios at once, on one server process, instead of scenario by
+	// scenario with every target's windows of a scenario back to back:
+	// the two schedules compared by collect/internal/schedules.
+	TargetMajor bool
+	// QuietWait bounds the wait for a quiet host before the first round
+	// of a collect to a precision (pilot.go); 0 is DefaultQuietWait, below
+	// 0 no wait.
+	QuietWait time.Duration
 	// speedTimer times the host speed probe; nil: hostcheck.TimeSpeed. Tests give
 	// one that makes the host slow for a turn.
 	speedTimer hostcheck.SpeedTimer
@@ -402,27 +411,74 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 		}
 	}
 	c.plan(ready)
-	if err := c.planSchedule(ready, c.rounds()); err != nil {
-		if storeFailed(err) {
-			return c.storeError(err)
-		}
+	if err := c.stored(c.startPrecision()); err != nil { // precision.go
+		return err
+	}
+	if err := c.stored(c.planSchedule(ready, c.rounds())); err != nil {
+		return err
+	}
+	if err := c.pilot(ctx, ready); err != nil { // pilot.go
 		return err
 	}
 	for rep := 1; rep <= c.reps(); rep++ {
+		start := time.Now()
+		if err := c.round(ctx, ready, rep); err != nil {
+			return err
+		}
+		more, err := c.afterRound(ready, rep, time.Since(start))
+		if err == nil && more {
+			c.plan(ready)
+			err = c.planSchedule(ready, c.rounds())
+		}
+		if err := c.stored(err); err != nil {
+			return err
+		}
+	}
+	c.rememberSpeed() // host_speed.go
+	return c.phases(ctx, ready)
+}
+
+// round takes round rep of ready: scenario by scenario, each target's
+// turn in the round's order (schedule.go), so that the windows a pair of
+// targets is compared on are adjacent in time; or, with
+// Options.TargetMajor, each target's turn for every scenario at once.
+// A turn that fails is noted and the round goes on.
+func (c *collector) round(ctx context.Context, ready []suite.Target, rep int) error {
+	scenarios := []string{""}
+	if !c.opt.TargetMajor {
+		scenarios = scenarios[:0]
+		for _, sc := range c.suite.Scenarios {
+			if rep <= c.roundsOf(sc) {
+				scenarios = append(scenarios, sc.Name)
+			}
+		}
+	}
+	for _, only := range scenarios {
 		for _, t := range c.inTurn(ready, rep) {
-			if err := c.takeTurn(ctx, t, rep); err != nil { // host_speed.go
+			if err := c.takeTurn(ctx, t, rep, only); err != nil { // host_speed.go
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
 				if storeFailed(err) {
 					return c.storeError(err)
 				}
-				c.note("%s rep %d: %v", t.Name, rep, err)
+				what := t.Name
+				if only != "" {
+					what += " " + only
+				}
+				c.note("%s rep %d: %v", what, rep, err)
 			}
 		}
 	}
-	c.rememberSpeed() // host_speed.go
-	return c.phases(ctx, ready)
+	return nil
+}
+
+// stored is err, said with what to do when the run dir cannot be written.
+func (c *collector) stored(err error) error {
+	if storeFailed(err) {
+		return c.storeError(err)
+	}
+	return err
 }
 
 // storeFailed reports whether err says the run dir cannot be written: the

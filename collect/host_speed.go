@@ -183,9 +183,9 @@ func foreignShare(mr *runjson.Measurement) float64 {
 // it), and never after the round: counted turns of every target then come
 // from the same stretch of the host's time as the others' of the round,
 // which is what a comparison within a round rests on.
-func (c *collector) takeTurn(ctx context.Context, t suite.Target, rep int) error {
+func (c *collector) takeTurn(ctx context.Context, t suite.Target, rep int, only string) error {
 	first := c.order
-	if err := c.repetition(ctx, t, rep); err != nil {
+	if err := c.repetition(ctx, t, rep, only); err != nil {
 		return err
 	}
 	limit := c.suite.Isolation.RetakeSlow
@@ -208,24 +208,28 @@ func (c *collector) takeTurn(ctx context.Context, t suite.Target, rep int) error
 	}
 	c.retaking = true
 	defer func() { c.retaking = false }()
-	return c.repetition(ctx, t, rep)
+	return c.repetition(ctx, t, rep, only)
 }
 
-// plannedTurns counts the closed-loop turns run.json's schedule plans.
+// plannedTurns counts the closed-loop windows run.json's schedule and
+// precision plan: each target in each round of each scenario. A turn of
+// many scenarios counts as many, here and in retakenTurns alike.
 func (c *collector) plannedTurns() int {
 	n := 0
-	for rep := 1; rep <= c.reps(); rep++ {
-		n += len(c.dir.Manifest().Schedule.Round(rep))
+	for _, sc := range c.suite.Scenarios {
+		for rep := 1; rep <= c.roundsOf(sc); rep++ {
+			n += len(c.dir.Manifest().Schedule.Round(rep))
+		}
 	}
 	return n
 }
 
-// retakenTurns counts the closed-loop turns of ms taken again.
+// retakenTurns counts the closed-loop windows of ms taken again.
 func retakenTurns(ms []runjson.Measurement) int {
 	turns := map[string]bool{}
 	for _, mr := range ms {
 		if mr.Phase == "" && mr.HostSpeed != nil && mr.HostSpeed.Retake {
-			turns[mr.Target+"/"+strconv.Itoa(mr.Rep)] = true
+			turns[mr.Target+"/"+strconv.Itoa(mr.Rep)+"/"+mr.Scenario] = true
 		}
 	}
 	return len(turns)

@@ -29,11 +29,12 @@ const DefaultToolGrace = 30 * time.Second
 const rssSampleEvery = 20 * time.Millisecond
 
 // repetition starts a fresh server for t and takes every measurement of rep
-// still missing, each after a warm-up on the same server process.
-func (c *collector) repetition(ctx context.Context, t suite.Target, rep int) error {
+// still missing, of scenario only or of all when only is "", each after a
+// warm-up on the same server process.
+func (c *collector) repetition(ctx context.Context, t suite.Target, rep int, only string) error {
 	var todo []suite.Scenario
 	for _, p := range c.pending(t) {
-		if p.Rep == rep {
+		if p.Rep == rep && (only == "" || p.Scenario.Name == only) {
 			todo = append(todo, p.Scenario)
 		}
 	}
@@ -111,11 +112,12 @@ func (c *collector) take(ctx context.Context, srv *machine.Server, t suite.Targe
 	return mr, nil
 }
 
-// reps is the most repetitions any scenario asks for.
+// reps is the most rounds planned for any scenario: the repetitions it
+// asks for, or more where a collect to a precision added some.
 func (c *collector) reps() int {
 	n := 0
 	for _, sc := range c.suite.Scenarios {
-		n = max(n, c.suite.LoadFor(sc).Repetitions)
+		n = max(n, c.roundsOf(sc))
 	}
 	return n
 }

@@ -243,16 +243,22 @@ func (c *collector) closedRPS(target, scenario string) []float64 {
 		if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.SHA256 == "" || mr.Scenario != scenario || (target != "" && mr.Target != target) {
 			continue
 		}
-		rps, ok := c.rps[mr.Dump]
-		if !ok {
-			rps = dumpRPS(c.dir.Path, mr.Dump)
-			c.rps[mr.Dump] = rps
-		}
-		if rps > 0 {
+		if rps := c.measuredRPS(mr); rps > 0 {
 			out = append(out, rps)
 		}
 	}
 	return out
+}
+
+// measuredRPS is the req/s of mr's dump as package parse reads it, read
+// once per dump; 0 when it reads none.
+func (c *collector) measuredRPS(mr runjson.Measurement) float64 {
+	rps, ok := c.rps[mr.Dump]
+	if !ok {
+		rps = dumpRPS(c.dir.Path, mr.Dump)
+		c.rps[mr.Dump] = rps
+	}
+	return rps
 }
 
 // dumpRPS is the req/s package parse reads in the dump at rel in the run

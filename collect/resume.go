@@ -163,7 +163,7 @@ func (c *collector) pending(t suite.Target) []pendingMeasurement {
 	var out []pendingMeasurement
 	for rep := 1; rep <= c.reps(); rep++ {
 		for _, sc := range c.suite.Scenarios {
-			if slices.Contains(rec.Failed, sc.Name) || rep > c.suite.LoadFor(sc).Repetitions || taken[sc.Name+"/"+strconv.Itoa(rep)] {
+			if slices.Contains(rec.Failed, sc.Name) || rep > c.roundsOf(sc) || taken[sc.Name+"/"+strconv.Itoa(rep)] {
 				continue
 			}
 			out = append(out, pendingMeasurement{Scenario: sc, Rep: rep})

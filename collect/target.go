@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"time"
@@ -18,7 +19,7 @@ import (
 // resumed run keeps what an earlier session measured of the target and
 // adds to its failed scenarios.
 func (c *collector) prepare(ctx context.Context, t suite.Target, b built) (runjson.Target, error) {
-	rec := runjson.Target{Name: t.Name, Runtime: t.Runtime}
+	rec := runjson.Target{Name: t.Name, Runtime: t.Runtime, Env: maps.Clone(t.Env)}
 	old, resumed := c.targetRecord(t.Name)
 	if resumed {
 		rec = old

@@ -26,7 +26,18 @@ const (
 	// go, before a scenario's latency points: the most the client can send
 	// there, which no point is offered above.
 	PhaseCeiling = "ceiling"
+	// PhasePilot is a noise pilot's window before the first round of a
+	// collect to a precision: the same load on two servers of one program
+	// in alternation, which only plans the rounds; no verdict reads it.
+	PhasePilot = "pilot"
 )
+
+// AfterThroughput reports whether m is a point of a pass after the
+// closed-loop one (latency, sweep, ceiling): neither a throughput window
+// nor a noise pilot's.
+func (m *Measurement) AfterThroughput() bool {
+	return m.Phase != PhaseThroughput && m.Phase != PhasePilot
+}
 
 // Measurement is one run of a load generator against one target and scenario,
 // in base units: seconds (time.Duration) for time, bytes for sizes, requests
@@ -436,15 +447,16 @@ type Target struct {
 	Run                          string // the run ID
 	Name                         string
 	Runtime                      string
-	Build                        time.Duration // build time, 0 if unknown
-	BuildCached                  bool          // built against a warm build cache: Build is an up-to-date check and a copy
-	Startup                      time.Duration // spawn to first correct response, 0 if unknown
-	RSSBefore, RSSAfter, RSSPeak int64         // bytes, 0 if unknown
-	ArtifactBytes                int64         // size of the built artifact, 0 if unknown
-	Conformance                  string        // "pass", "fail" or "" if no gate ran
-	Failed                       []string      // scenarios that failed the gate
-	Transcript                   string        // the gate transcript, relative to the run dir
-	Packages                     []Package     // framework versions, as the suite named them
+	Build                        time.Duration     // build time, 0 if unknown
+	BuildCached                  bool              // built against a warm build cache: Build is an up-to-date check and a copy
+	Startup                      time.Duration     // spawn to first correct response, 0 if unknown
+	RSSBefore, RSSAfter, RSSPeak int64             // bytes, 0 if unknown
+	ArtifactBytes                int64             // size of the built artifact, 0 if unknown
+	Conformance                  string            // "pass", "fail" or "" if no gate ran
+	Failed                       []string          // scenarios that failed the gate
+	Transcript                   string            // the gate transcript, relative to the run dir
+	Packages                     []Package         // framework versions, as the suite named them
+	Env                          map[string]string // the environment the suite gave it, placeholders as written
 	Source                       Source
 }
 

@@ -104,6 +104,7 @@ func walkRun(run *Run, yield func(Record) bool) []error {
 			Conformance:   t.Conformance,
 			Failed:        t.Failed,
 			Transcript:    t.Transcript,
+			Env:           t.Env,
 			Source:        Source{File: filepath.Join(path, "run.json")},
 		}
 		for _, p := range t.Packages {

@@ -76,24 +76,37 @@ func (m *model) card(_ Page, spec Card) CardView {
 	return v
 }
 
-// apartNote says which pairs of js were measured in different runs, whose
-// verdicts are "~" by construction (no verdict crosses runs); "" if none.
+// apartNote says which pairs of js were measured in different runs, or on
+// different host pairs of one run, whose verdicts are "~" by construction
+// (no verdict crosses runs or machines); "" if none.
 func apartNote(js []Judgement) string {
-	var pairs []string
+	var runs, hosts []string
 	for _, j := range js {
 		v := j.Verdict
-		if v.Reason != verdict.ReasonOtherRun || v.CellA == nil || v.CellB == nil {
+		if v.CellA == nil || v.CellB == nil {
 			continue
 		}
-		p := fmt.Sprintf("%s (run %s) and %s (run %s)", v.CellB.Name, v.CellB.Run, v.CellA.Name, v.CellA.Run)
-		if !slices.Contains(pairs, p) {
-			pairs = append(pairs, p)
+		switch v.Reason {
+		case verdict.ReasonOtherRun:
+			p := fmt.Sprintf("%s (run %s) and %s (run %s)", v.CellB.Name, v.CellB.Run, v.CellA.Name, v.CellA.Run)
+			if !slices.Contains(runs, p) {
+				runs = append(runs, p)
+			}
+		case verdict.ReasonOtherHosts:
+			p := fmt.Sprintf("%s (on %s) and %s (on %s)", v.CellB.Name, v.CellB.Hosts, v.CellA.Name, v.CellA.Hosts)
+			if !slices.Contains(hosts, p) {
+				hosts = append(hosts, p)
+			}
 		}
 	}
-	if len(pairs) == 0 {
-		return ""
+	var notes []string
+	if len(runs) > 0 {
+		notes = append(notes, "Measured in different runs: "+strings.Join(runs, "; ")+". No verdict crosses runs (each ran at its own time and load), so these read ~ whatever their ratio; measure them in one suite to compare them.")
 	}
-	return "Measured in different runs: " + strings.Join(pairs, "; ") + ". No verdict crosses runs (each ran at its own time and load), so these read ~ whatever their ratio; measure them in one suite to compare them."
+	if len(hosts) > 0 {
+		notes = append(notes, "Measured on different hosts: "+strings.Join(hosts, "; ")+". No verdict crosses machines (a ratio between them compares the machines as well), so these read ~ whatever their ratio; measure them on one server and client pair to compare them.")
+	}
+	return strings.Join(notes, " ")
 }
 
 // cardRow is scenario s of a card: subject ÷ baseline (when baseline is

@@ -62,6 +62,8 @@ type resultsRun struct {
 	SuiteSHA256 string        `json:"suite_sha256"`
 	Start       time.Time     `json:"start"`
 	Host        runjson.Facts `json:"host"`
+	// Resolving is what the run tells apart (runs on show only).
+	Resolving *RunResolving `json:"resolving,omitempty"`
 }
 
 // resultsKey names the cell a record of results.json or a line of
@@ -440,6 +442,9 @@ func (r *resultsJSON) head() error {
 	for i := range m.in.runs {
 		run := &m.in.runs[i]
 		v := resultsRun{ID: run.id, Suite: run.env.suite, SuiteSHA256: run.env.suiteSHA256, Start: run.start, Host: run.host()}
+		if rr, ok := m.runResolving(run.id); ok {
+			v.Resolving = &rr
+		}
 		if err := r.element("runs", i, v); err != nil {
 			return err
 		}

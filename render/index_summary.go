@@ -17,13 +17,17 @@ import (
 // runs: no verdict crosses them).
 type RunSummary struct {
 	ID, Suite string
-	Anchor    string
-	Sentence  string
-	Ties      string // the pairs at the top that this host's noise cannot tell apart
-	Heat      HeatMap
-	Chart     *BarChart
-	More      int    // targets left out of Chart
-	ChartNote string // what the chart's bars are
+	// Hosts is the host pair the summary speaks for, when its run was
+	// measured on several; HostNote says so.
+	Hosts, HostNote string
+	Anchor          string
+	Sentence        string
+	Resolving       string // what the run tells apart (RunResolving.Sentence)
+	Ties            string // the pairs at the top that this host's noise cannot tell apart
+	Heat            HeatMap
+	Chart           *BarChart
+	More            int    // targets left out of Chart
+	ChartNote       string // what the chart's bars are
 }
 
 // HeatMap is targets × scenarios of one run: each cell is the target's
@@ -66,38 +70,58 @@ var heatBands = []float64{0.9, 0.75, 0.5, 0.25, 0}
 func (m *model) runSummaries(p Page) []RunSummary {
 	var out []RunSummary
 	for i := len(m.runs) - 1; i >= 0; i-- {
-		if s, ok := m.runSummary(p, m.runs[i].ID); ok {
-			out = append(out, s)
-		}
+		out = append(out, m.runSummary(p, m.runs[i].ID)...)
 	}
 	if m.primary[""] {
-		if s, ok := m.runSummary(p, ""); ok {
-			out = append(out, s)
-		}
+		out = append(out, m.runSummary(p, "")...)
 	}
 	return out
 }
 
-// runSummary is run's summary; ok is false when it has no closed-loop
-// family to speak of.
-func (m *model) runSummary(p Page, run string) (RunSummary, bool) {
-	var svs []*verdict.ScenarioVerdicts
+// runSummary is run's summary, none when it has no closed-loop family to
+// speak of. A run measured on several host pairs has one summary per pair,
+// each read off that pair's families alone: no verdict crosses machines.
+func (m *model) runSummary(p Page, run string) []RunSummary {
+	byHosts := map[string][]*verdict.ScenarioVerdicts{}
+	var hosts []string
 	for _, s := range m.scenarios {
-		if sv := m.dec.Find(run, s); sv != nil && len(sv.Cells) > 0 {
-			svs = append(svs, sv)
+		for _, sv := range m.dec.Families(run, s) {
+			if len(sv.Cells) == 0 {
+				continue
+			}
+			if byHosts[sv.Hosts] == nil {
+				hosts = append(hosts, sv.Hosts)
+			}
+			byHosts[sv.Hosts] = append(byHosts[sv.Hosts], sv)
 		}
 	}
-	if len(svs) == 0 {
-		return RunSummary{}, false
+	var out []RunSummary
+	for _, h := range hosts {
+		svs := byHosts[h]
+		rs := RunSummary{ID: run, Suite: m.suiteName(run), Anchor: "run-" + anchorOf(run)}
+		if run == "" {
+			rs.Suite, rs.Anchor = "dumps outside run dirs", "run-loose"
+		}
+		if len(hosts) > 1 {
+			rs.Hosts, rs.Anchor = h, rs.Anchor+"-"+anchorOf(h)
+			rs.HostNote = hostsNote(hosts, h)
+		}
+		rs.Sentence, rs.Ties = topSentence(svs)
+		if rr, ok := m.runResolving(run); ok {
+			rs.Resolving = rr.Sentence
+		}
+		rs.Heat = m.heatMap(p, svs)
+		rs.Chart, rs.More, rs.ChartNote = m.runChart(p, run, rs.Anchor, svs)
+		out = append(out, rs)
 	}
-	rs := RunSummary{ID: run, Suite: m.suiteName(run), Anchor: "run-" + anchorOf(run)}
-	if run == "" {
-		rs.Suite, rs.Anchor = "dumps outside run dirs", "run-loose"
-	}
-	rs.Sentence, rs.Ties = topSentence(svs)
-	rs.Heat = m.heatMap(p, svs)
-	rs.Chart, rs.More, rs.ChartNote = m.runChart(p, run, svs)
-	return rs, true
+	return out
+}
+
+// hostsNote says that a run was measured on several host pairs and that
+// the summary of pair h speaks for h alone.
+func hostsNote(hosts []string, h string) string {
+	return fmt.Sprintf("This run was measured on %d server→client host pairs (%s); what follows is measured on %s only and judged among its own targets. No verdict crosses host pairs: a ratio between targets measured on different machines compares the machines as well as the frameworks.",
+		len(hosts), joinAnd(hosts), h)
 }
 
 // anchorOf is s with every byte outside [A-Za-z0-9-] as "-".
@@ -375,7 +399,7 @@ const runChartBars = 24
 // runChart is one chart of run alone: each target's geometric mean of its
 // medians over the scenarios every target of the run has, highest first
 // (the order of the statistic the bars draw), coloured by runtime.
-func (m *model) runChart(p Page, run string, svs []*verdict.ScenarioVerdicts) (*BarChart, int, string) {
+func (m *model) runChart(p Page, run, anchor string, svs []*verdict.ScenarioVerdicts) (*BarChart, int, string) {
 	var cs []*verdict.Cell
 	for _, sv := range svs {
 		cs = append(cs, sv.Cells...)
@@ -397,7 +421,7 @@ func (m *model) runChart(p Page, run string, svs []*verdict.ScenarioVerdicts) (*
 			What: fmt.Sprintf("geometric mean over %d scenarios of the median", len(g.Scenarios))})
 	}
 	title := fmt.Sprintf("%s: geometric mean of median %s over %s", m.suiteName(run), m.metric, scenarioCount(g.Scenarios, len(g.Scenarios)))
-	c := NewBarChart("chart-run-"+anchorOf(nonEmptyOr(run, "loose")), title, bars)
+	c := NewBarChart("chart-"+anchor, title, bars)
 	note := fmt.Sprintf("Bars: each target's geometric mean of its medians over %s, highest first, coloured by runtime. It ranks nothing and claims no difference: the verdicts are the heat map's, per scenario.", joinAnd(g.Scenarios))
 	if len(g.Dropped) > 0 {
 		note += fmt.Sprintf(" Left out, as some target has no number there: %s.", joinAnd(g.Dropped))

@@ -31,7 +31,7 @@ func closedLoop(set *parse.Set) *parse.Set {
 func (m *model) openPoints(set *parse.Set) []*parse.Measurement {
 	var out []*parse.Measurement
 	for _, meas := range set.Measurements {
-		if !meas.Warmup && m.primary[meas.Run] && meas.Phase != parse.PhaseThroughput {
+		if !meas.Warmup && m.primary[meas.Run] && meas.AfterThroughput() {
 			out = append(out, meas)
 		}
 	}

@@ -48,7 +48,7 @@ func newExportPoint(m *parse.Measurement) exportPoint {
 func pointsOf(ms []*parse.Measurement) []exportPoint {
 	var out []exportPoint
 	for _, m := range ms {
-		if !m.Warmup && m.Phase != parse.PhaseThroughput {
+		if !m.Warmup && m.AfterThroughput() {
 			out = append(out, newExportPoint(m))
 		}
 	}

@@ -30,7 +30,7 @@ func (m *model) openOnly() (scenarios, names []string) {
 // which puts such dumps on show even where no closed-loop dump was.
 func hasLoosePoints(set *parse.Set) bool {
 	for _, meas := range set.Measurements {
-		if meas.Run == "" && !meas.Warmup && meas.Phase != parse.PhaseThroughput {
+		if meas.Run == "" && !meas.Warmup && meas.AfterThroughput() {
 			return true
 		}
 	}

@@ -263,12 +263,13 @@ func (m *model) runsIn(s string) []string {
 }
 
 // scenarioCells are the primary runs' cells of scenario s: run by run (in
-// the order of m.runs), each run's cells in its family's order (highest
-// geometric mean first, untested cells last).
+// the order of m.runs), each run's cells family by family (host pair by
+// host pair), in its family's order (highest geometric mean first,
+// untested cells last).
 func (m *model) scenarioCells(s string) []*verdict.Cell {
 	var cs []*verdict.Cell
 	for _, run := range m.runsIn(s) {
-		if sv := m.dec.Find(run, s); sv != nil {
+		for _, sv := range m.dec.Families(run, s) {
 			cs = append(cs, sv.Cells...)
 		}
 	}

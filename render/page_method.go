@@ -36,6 +36,9 @@ type MethodologyPage struct {
 	// Resolving is each calibration run on show: the planted costs its
 	// verdicts resolved (resolving.go); nil without one.
 	Resolving []ResolvingView
+	// Precision is what each run on show tells apart and how its rounds
+	// were planned (run_resolving.go).
+	Precision []PrecisionView
 	// Suites are the suite files of the runs on show, linked where the
 	// site publishes them (raw/<run>/suite.toml), never pasted: a suite is
 	// hundreds of lines, the page a few screens.
@@ -106,13 +109,16 @@ func (m *model) methodologyPage() (*MethodologyPage, error) {
 	p.Loads = m.loads()
 	th := m.th
 	p.Resolving = m.resolving()
+	p.Precision = m.precisionViews()
 	p.Statistics = []Fact{
 		{Label: "req/s", Value: "completed requests ÷ the measured window, the same for every tool (bombardier's and autocannon's own req/s are means of sampled rates: dump pages and results.json keep them as the tool's figure, tool_rps)"},
 		{Label: "good req/s", Value: "2xx responses ÷ the window where the tool counts status classes (bombardier, autocannon); responses with a status below 400 where it counts only the failed ones (wrk); results.json's good_basis says which"},
 		{Label: "centre", Value: "median of the repetitions; warm-ups never count"},
 		{Label: "interval", Value: fmt.Sprintf("%s confidence interval of the median (order statistics, golang.org/x/perf/benchmath); below the size where one exists, the min–max of the repetitions, labelled so", intervalLevelLabel(th.Confidence))},
-		{Label: "difference", Value: fmt.Sprintf("every pair of targets in one scenario of one run is one family, Holm-corrected at α=%.2f; a run measured in rounds (round r: every target's r-th repetition, fresh processes, a random order recorded in run.json) tests each pair on its differences within rounds, each target's noise its residual in a target × round fit (method %q in results.json), so the host's state a round shares leaves the comparison; dumps without known rounds get Welch's t-test on log throughput (%q); the ratio shown is of geometric means, with its interval at the level of the pair's Holm step: it covers that pair, not the page; nothing with n < %d", th.Alpha, verdict.MethodBlockedLog, verdict.MethodWelchLog, th.MinReps)},
+		{Label: "difference", Value: fmt.Sprintf("every pair of targets in one scenario of one run is one family, Holm-corrected at α=%.2f; a run measured in rounds (round r: every target's r-th repetition, fresh processes, a random order recorded in run.json) tests each pair on its own differences within rounds, a paired t-test (method %q in results.json), so the host's state a round shares leaves the comparison and no other target's noise enters it; dumps without known rounds get Welch's t-test on log throughput (%q); the ratio shown is of geometric means, with its interval at the level of the pair's Holm step: it covers that pair, not the page; nothing with n < %d", th.Alpha, verdict.MethodBlockedLog, verdict.MethodWelchLog, th.MinReps)},
 		{Label: "noise floor", Value: fmt.Sprintf("a difference is claimed only when its interval clears the larger of %.0f%% and the run's systematic A/A difference (pooled over its scenarios, sampling noise aside); otherwise ~ (within noise floor)", th.Noise*100)},
+		{Label: "equivalence", Value: fmt.Sprintf("a pair claimed neither faster nor slower is called equivalent (=) when two one-sided tests on the same model, Holm-corrected over the family at α=%.2f, put its ratio within ± the run's resolve (±%.0f%% unless its suite set another); otherwise it is unresolved at this run's noise (~)", th.Alpha, th.Resolve*100)},
+		{Label: "precision", Value: "a suite is collected to a precision: after its repetitions, a scenario gets more rounds while the smallest difference its verdicts would claim with 80% power, computed from the rounds' noise alone, is above the suite's resolve, until its budget is spent; stopping on the noise, never on the differences, keeps each test's false-claim rate"},
 		{Label: "ranks", Value: "a range from the verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower; runs are ranked each within itself"},
 		{Label: "spread", Value: fmt.Sprintf("robust CV (1.4826 × MAD ÷ median) above %.0f%% is a finding", th.MaxCV*100)},
 	}

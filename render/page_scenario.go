@@ -38,6 +38,9 @@ type ScenarioPage struct {
 	RankNote string
 	RunNote  string // said when cells of several runs are on the page
 	Matrices []VerdictMatrix
+	// HostNotes say, for each run measured on several host pairs, which
+	// targets ran on which pair: each pair is ranked and judged apart.
+	HostNotes []string
 	// Loads set this scenario's request measured under one load
 	// configuration beside another (page_scenario_loads.go).
 	Loads []ConfigTable
@@ -54,6 +57,7 @@ type ScenarioPage struct {
 // one run): row target against column target.
 type VerdictMatrix struct {
 	Run    string // "" when the page has one run
+	Hosts  string // the family's host pair, when its run has several
 	Heads  []string
 	Rows   []MatrixRow
 	Method string
@@ -92,7 +96,7 @@ type MatrixCell struct {
 // scenario template's legend spells each out.
 var reasonCode = map[string]string{
 	verdict.ReasonNotSignificant: "ns", verdict.ReasonWithinFloor: "nf", verdict.ReasonClientBound: "cb",
-	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd",
+	verdict.ReasonTooFewReps: "fr", verdict.ReasonNoData: "nd", verdict.ReasonEquivalent: "eq",
 }
 
 // maxMatrix bounds the targets of a verdict matrix, so that a 100-target
@@ -144,16 +148,28 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	p.Notes = m.scenarioNotes(p.Page, s, cs)
 	runs := m.runsIn(s)
 	for _, run := range runs {
-		sv := m.dec.Find(run, s)
-		if sv == nil {
-			continue
+		svs := m.dec.Families(run, s)
+		hosts := verdict.HostPairs(svs)
+		if len(hosts) > 1 {
+			p.HostNotes = append(p.HostNotes, m.scenarioHostsNote(run, svs, len(runs) > 1))
 		}
-		mx := m.verdictMatrix(sv)
-		if len(runs) > 1 {
-			mx.Run = run
+		var cells []*verdict.Cell
+		for _, sv := range svs {
+			mx := m.verdictMatrix(sv)
+			if len(runs) > 1 {
+				mx.Run = run
+			}
+			if len(hosts) > 1 {
+				mx.Hosts = sv.Hosts
+			}
+			p.Matrices = append(p.Matrices, mx)
+			cells = append(cells, sv.Cells...)
 		}
-		p.Matrices = append(p.Matrices, mx)
-		p.Charts = append(p.Charts, m.runBarChart(p.Page, s, run, sv.Cells, len(runs) > 1))
+		// One chart a run: its bars are medians, which claim nothing; the
+		// note above says which host pair each target ran on.
+		if len(cells) > 0 {
+			p.Charts = append(p.Charts, m.runBarChart(p.Page, s, run, cells, len(runs) > 1))
+		}
 	}
 	p.Fastest = m.fastestLine(s, runs)
 	p.RankNote = rankNote(m.th)
@@ -173,6 +189,25 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	}
 	p.Loads, err = m.loadTables(p.Page, s)
 	return p, err
+}
+
+// scenarioHostsNote says which targets of run ran on which host pair in
+// one scenario (svs, its families), and that each pair is judged apart.
+func (m *model) scenarioHostsNote(run string, svs []*verdict.ScenarioVerdicts, named bool) string {
+	var parts []string
+	for _, sv := range svs {
+		names := make([]string, len(sv.Cells))
+		for i, c := range sv.Cells {
+			names[i] = c.Name
+		}
+		parts = append(parts, joinAnd(names)+" on "+sv.Hosts)
+	}
+	where := "These targets were"
+	if named {
+		where = fmt.Sprintf("In run %s (%s), the targets were", run, m.suiteName(run))
+	}
+	return fmt.Sprintf("%s measured on different server→client host pairs: %s. Each host pair is ranked and judged only within itself (its own leader, ranks and verdicts): no verdict crosses machines, as a ratio between them compares the machines as well as the frameworks.",
+		where, strings.Join(parts, "; "))
 }
 
 // runBarChart is one run's chart of scenario s: a bar per cell, sorted by
@@ -573,11 +608,14 @@ func anyPrinted(cs []*verdict.Cell, f figure) bool {
 func (m *model) loadPerRun(s string, runs []string) string {
 	var parts []string
 	for _, run := range runs {
-		sv := m.dec.Find(run, s)
-		if sv == nil {
+		var cells []*verdict.Cell
+		for _, sv := range m.dec.Families(run, s) {
+			cells = append(cells, sv.Cells...)
+		}
+		if len(cells) == 0 {
 			continue
 		}
-		_, load := describeLoad(sv.Cells)
+		_, load := describeLoad(cells)
 		parts = append(parts, m.suiteName(run)+": "+load)
 	}
 	return strings.Join(parts, "; ")

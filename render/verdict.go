@@ -125,6 +125,8 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 		}
 	case verdict.ReasonWithinFloor:
 		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
+	case verdict.ReasonEquivalent:
+		j.Power = fmt.Sprintf("two one-sided tests put the two within ±%s of each other", pct0(v.Margin))
 	case verdict.ReasonTooFewReps, verdict.ReasonNoData:
 		j.Class, j.Dir = "ratio unknown", "unknown"
 	}
@@ -167,6 +169,10 @@ func reasonText(v verdict.Verdict) string {
 		return "no data"
 	case verdict.ReasonOtherRun:
 		return "different runs: ranked each within its run"
+	case verdict.ReasonEquivalent:
+		return "equivalent within ±" + pct0(v.Margin)
+	case verdict.ReasonOtherHosts:
+		return "measured on different hosts: ranked each within its host pair"
 	}
 	return v.Reason
 }
@@ -186,6 +192,10 @@ func shortReason(reason string) string {
 		return "no data"
 	case verdict.ReasonOtherRun:
 		return "other run"
+	case verdict.ReasonEquivalent:
+		return "equivalent"
+	case verdict.ReasonOtherHosts:
+		return "other hosts"
 	}
 	return reason
 }
@@ -198,6 +208,9 @@ func repsOf(c *verdict.Cell) int {
 }
 
 func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
+
+// pct0 is a margin as a whole percentage where it is one: "10%", "7.5%".
+func pct0(f float64) string { return strconv.FormatFloat(math.Round(f*1000)/10, 'f', -1, 64) + "%" }
 
 func trimX(s string) string {
 	if len(s) >= len("×") && s[len(s)-len("×"):] == "×" {

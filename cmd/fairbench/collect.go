@@ -91,6 +91,19 @@ another collect holds, and progress names each.
 Each round takes the targets in a random order, drawn from a seed recorded
 in run.json (schedule), so that no target always follows the same one;
 -seed N takes the rounds in the order another run with that seed had.
+A round goes scenario by scenario, every target's window of a scenario
+back to back, each on a fresh server process: the windows a pair is
+compared on are adjacent in time, where the host's noise, whose memory is
+about one window, is most alike.
+
+A suite is collected to a precision ([load] resolve, budget; fairbench
+help suite): a noise pilot on the A/A twins first plans the rounds, and
+where even the budget cannot hold them, the collect waits for a quieter
+host (progress shows the wait; -quiet-wait bounds it, 0 for no wait),
+then measures anyway and says so. After its repetitions, a scenario gets
+rounds while its targets cannot yet be told apart at resolve, until the
+budget is spent; progress shows each round's resolving power and the
+budget left, and run.json's precision what was planned, spent and reached.
 
 Examples:
   fairbench collect -suite site/suites/go.toml
@@ -99,6 +112,7 @@ Examples:
   fairbench collect -suite site/suites/go.toml -only gin,chi -out /tmp/runs
   fairbench collect -suite site/suites/go.toml -shard 2/3 -out /tmp/runs
   fairbench collect -suite site/suites/go.toml -seed 7
+  fairbench collect -suite site/suites/planted.toml -quiet-wait 30m
   fairbench collect -resume site/results/20261129T185000Z-bench`,
 	run: runCollect,
 }
@@ -115,6 +129,7 @@ func runCollect(e *env, args []string) error {
 	freshBuild := fs.Bool("fresh-build", false, "empty each target's build cache entry before its build: build_s is a cold build's")
 	cacheMax := fs.Int64("build-cache-max", collect.DefaultBuildCacheMax>>20, "cap of the build cache on the server machine, in MB: the entries least recently built are removed past it (never this collect's); 0 for no cap")
 	seed := fs.Int64("seed", 0, "seed of the targets' random order in each round (0: draw one; run.json records it)")
+	quietWait := fs.Duration("quiet-wait", collect.DefaultQuietWait, "longest wait for a quiet host before the first round of a suite collected to a precision; 0: no wait")
 	hostsFile := fs.String("hosts", "", "hosts file: [[host]] tables with ssh destinations and roles (server, client)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -126,6 +141,13 @@ func runCollect(e *env, args []string) error {
 	sh, err := collect.ParseShard(*shard)
 	if err != nil {
 		return usageErr("collect: -%w", err)
+	}
+	if *quietWait < 0 {
+		return usageErr("collect: -quiet-wait %v is negative: give the longest wait, or 0 for none", *quietWait)
+	}
+	wait := *quietWait
+	if wait == 0 {
+		wait = -1 // Options: below 0 is no wait, 0 the default
 	}
 	if *cacheMax < 0 || *cacheMax > 1<<40 {
 		return usageErr("collect: -build-cache-max %d: want a size in MB from 0 (no cap) up", *cacheMax)
@@ -159,7 +181,8 @@ func runCollect(e *env, args []string) error {
 	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
 		ForcePinning: *forcePinning, FreshBuild: *freshBuild, Seed: *seed, BuildCacheMax: cacheBytes(*cacheMax),
-		HostLock: rundir.HostLockPath(),
+		HostLock:  rundir.HostLockPath(),
+		QuietWait: wait,
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)

@@ -1,11 +1,20 @@
 package main
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+
+	"github.com/BurntSushi/toml"
+	"github.com/fairbench/fairbench/collect/suite"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -16,7 +25,15 @@ var compareCommand = command{
 Each RUN is anything parse takes (a run dir, a dump, a folder of dumps).
 Cells are matched by target, runtime and scenario. A delta is shown only
 where the difference is significant and above the noise threshold; "~"
-otherwise, "?" where there are too few repetitions to tell.
+otherwise, "?" where there are too few repetitions to tell. A side that
+holds a target and scenario in two runs is refused: compare one run with
+one run. A row whose two cells were sent different requests (the method
+and path the dumps record, or the scenario's request in each run dir's
+suite.toml) reads "≠ request" and is not compared.
+Exit status: 0 compared; 1 an ERROR note (different requests, mixed load
+settings) says where the comparison does not hold, or a file met in the
+input could not be read; 2 bad usage, a named input unreadable, or a side
+holding one target and scenario in two runs.
 
 Examples:
   fairbench compare site/results/20261101T090000Z-bench site/results/20261129T185000Z-bench
@@ -53,10 +70,77 @@ func runCompare(e *env, args []string) error {
 	if id, ok := sameRun(sets[0], sets[1]); ok {
 		return usageErr("compare: run %s is on both sides (%s and %s): compare two different runs", id, fs.Arg(0), fs.Arg(1))
 	}
-	if err := audit.WriteCompare(e.stdout, sets[0], sets[1], verdict.DefaultThresholds); err != nil {
+	err := audit.WriteCompare(e.stdout, sets[0], sets[1], audit.CompareOptions{
+		Thresholds: verdict.DefaultThresholds, Request: suiteRequests(sets[0], sets[1])})
+	switch {
+	case errors.Is(err, audit.ErrCompareSide):
+		return &exitError{code: 2, err: err}
+	case errors.Is(err, audit.ErrCompareVoid):
+		return worse(inErr, failure(err))
+	case err != nil:
 		return err
 	}
 	return inErr // shown above; what could be read was compared
+}
+
+// suiteRequests reads the suite.toml of each run dir of the sets and
+// answers the request its scenario defines, in words: method, path,
+// headers in order, and the body's size and sha256. Only the scenarios'
+// requests are read (the rest of the suite is not checked: an older suite
+// still says what it asked). A run whose suite cannot be read, or lacks
+// the scenario, answers false.
+func suiteRequests(sets ...*parse.Set) func(run, scenario string) (string, bool) {
+	type scenarios struct {
+		Scenario []struct {
+			Name    string        `toml:"name"`
+			Request suite.Request `toml:"request"`
+		} `toml:"scenario"`
+	}
+	suites := map[string]scenarios{}
+	for _, set := range sets {
+		for _, r := range set.Runs {
+			if r.Path == "" {
+				continue
+			}
+			src, err := rundir.ReadFile(r.Path, "suite.toml", rundir.KindSuite)
+			if err != nil {
+				continue
+			}
+			var st scenarios
+			if _, err := toml.Decode(string(src), &st); err == nil {
+				suites[r.ID] = st
+			}
+		}
+	}
+	return func(run, scenario string) (string, bool) {
+		st, ok := suites[run]
+		if !ok {
+			return "", false
+		}
+		for _, sc := range st.Scenario {
+			if sc.Name == scenario {
+				return requestWords(sc.Request), true
+			}
+		}
+		return "", false
+	}
+}
+
+// requestWords is a request as compare notes say it: "GET /x", then each
+// header, then the body's size and sha256 prefix.
+func requestWords(r suite.Request) string {
+	s := cmp.Or(r.Method, "GET") + " " + r.Path
+	for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
+		s += fmt.Sprintf(" %s: %q", k, r.Headers[k])
+	}
+	if r.Body != "" {
+		sum := sha256.Sum256([]byte(r.Body))
+		s += fmt.Sprintf(" body %d bytes sha256 %x", len(r.Body), sum[:6])
+	}
+	if r.BodyFile != "" {
+		s += " body_file " + r.BodyFile
+	}
+	return s
 }
 
 // sameRun returns a run id both sets hold.

@@ -43,6 +43,7 @@ func (s *Suite) checkLoad(e *suiteErrors, path string, raw, eff Load) {
 	bad := func(key, format string, args ...any) {
 		e.errs = append(e.errs, s.errorAt(join(path, key), keyName(path, key), fmt.Sprintf(format, args...)))
 	}
+	s.checkPrecision(e, path, raw)
 	switch raw.Tool {
 	case "", "wrk", "bombardier", "autocannon":
 	case "vegeta":

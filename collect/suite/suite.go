@@ -55,6 +55,11 @@ type Load struct {
 	// no cap (closed loop, as fast as the server answers).
 	Rate    int      `toml:"rate"`
 	Timeout Duration `toml:"timeout"`
+	// Resolve and Budget are the suite's [load] only (precision.go): the
+	// difference its rounds set out to tell apart, and their wall time's
+	// bound.
+	Resolve Resolve  `toml:"resolve"`
+	Budget  Duration `toml:"budget"`
 }
 
 // WarmupWindow is the warm-up window of an effective load (0: none).

@@ -33,7 +33,7 @@ func ExampleDecide() {
 	}
 	// Output:
 	// express vs fastify: b (differs)
-	// express vs koa: ~ (not-significant)
+	// express vs koa: = (equivalent)
 	// fastify vs koa: a (differs)
 	// fastify ranks 1–1
 	// express ranks 2–3

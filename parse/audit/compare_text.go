@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,7 +17,29 @@ import (
 type compareRow struct {
 	name, scenario string
 	a, b           *verdict.Cell // nil when that set lacks the cell
+	// apart says why the row is not compared ("" when it is): the two
+	// cells were not asked the same request.
+	apart string
 }
+
+// CompareOptions configure WriteCompare.
+type CompareOptions struct {
+	// Thresholds decide the rows; the zero value means DefaultThresholds.
+	Thresholds verdict.Thresholds
+	// Request is the request run's suite defines for scenario, in words
+	// (method, path, headers, body), ok false where the caller could not
+	// read that suite; nil when no suite was read.
+	Request func(run, scenario string) (request string, ok bool)
+}
+
+// ErrCompareVoid is returned by WriteCompare after a complete table with
+// an ERROR note: part of the comparison does not hold, as the note says.
+var ErrCompareVoid = errors.New("an ERROR note says where the comparison does not hold")
+
+// ErrCompareSide is returned by WriteCompare, before anything is written,
+// when one side holds a target of a scenario in more than one run: one of
+// its cells would have to be dropped or pooled across runs.
+var ErrCompareSide = errors.New("a side holds one target and scenario in several runs")
 
 // WriteCompare writes a benchstat-style table comparing set b with set a:
 // per target and scenario the median and its interval in each set, the
@@ -24,12 +47,25 @@ type compareRow struct {
 // too few repetitions), the Holm-adjusted p, and n; then a geometric-mean
 // row over the rows both sets have. Each scenario's rows are one family,
 // decided by the rule of Decide. Cells are matched by target, runtime and
-// scenario, whatever their run. A second table for good responses per
-// second follows only when a repetition had error responses.
-// Notes at the end name mixed settings or hosts, which void the comparison.
-func WriteCompare(w io.Writer, a, b *parse.Set, th verdict.Thresholds) error {
+// scenario; a side that holds one of them in two runs is refused
+// (ErrCompareSide). A second table for good responses per second follows
+// only when a repetition had error responses. A row whose two cells were
+// sent different requests (the method and path their dumps record, or the
+// scenario's request in each run's suite) is shown but not compared.
+// Notes at the end name mixed settings or hosts, different suites and
+// different requests; with an ERROR note among them the result is
+// ErrCompareVoid.
+func WriteCompare(w io.Writer, a, b *parse.Set, opts CompareOptions) error {
+	th := opts.Thresholds
+	if th == (verdict.Thresholds{}) {
+		th = verdict.DefaultThresholds
+	}
 	ca, cb := verdict.Cells(a, th), verdict.Cells(b, th)
-	rows := compareRows(ca, cb)
+	rows, err := compareRows(ca, cb)
+	if err != nil {
+		return err
+	}
+	apart, suites := markApart(rows, opts.Request)
 	bound := verdict.ClientBound(a, ca, th)
 	for c := range verdict.ClientBound(b, cb, th) {
 		bound[c] = true
@@ -44,9 +80,15 @@ func WriteCompare(w io.Writer, a, b *parse.Set, th verdict.Thresholds) error {
 		out.WriteString("\n")
 		writeCompareTable(&out, rows, verdict.MetricGoodRPS, la, lb, th, bound)
 	}
-	writeCompareNotes(&out, a, b, th)
-	_, err := io.WriteString(w, out.String())
-	return err
+	fs := append(apart, suiteFindings(a, b, suites)...)
+	errs := writeCompareNotes(&out, a, b, th, fs)
+	if _, err := io.WriteString(w, out.String()); err != nil {
+		return err
+	}
+	if errs > 0 {
+		return fmt.Errorf("compare: %s: %w", parse.Plural(errs, "ERROR note"), ErrCompareVoid)
+	}
+	return nil
 }
 
 // setLabel names a set by its run ID when it holds exactly one run.
@@ -57,11 +99,12 @@ func setLabel(s *parse.Set, fallback string) string {
 	return fallback
 }
 
-func compareRows(ca, cb []*verdict.Cell) []*compareRow {
+func compareRows(ca, cb []*verdict.Cell) ([]*compareRow, error) {
 	type rowKey struct{ target, runtime, scenario string }
 	index := map[rowKey]*compareRow{}
 	var rows []*compareRow
-	row := func(c *verdict.Cell) *compareRow {
+	var twice []string
+	put := func(side string, c *verdict.Cell, slot func(*compareRow) **verdict.Cell) {
 		k := rowKey{c.Target, c.Runtime, c.Scenario}
 		r := index[k]
 		if r == nil {
@@ -69,17 +112,25 @@ func compareRows(ca, cb []*verdict.Cell) []*compareRow {
 			index[k] = r
 			rows = append(rows, r)
 		}
-		return r
+		if had := *slot(r); had != nil {
+			twice = append(twice, fmt.Sprintf("%s has %s/%s in run %s and in run %s", side, c.Name, c.Scenario, had.Run, c.Run))
+			return
+		}
+		*slot(r) = c
 	}
 	for _, c := range ca {
-		if r := row(c); r.a == nil {
-			r.a = c
-		}
+		put("A", c, func(r *compareRow) **verdict.Cell { return &r.a })
 	}
 	for _, c := range cb {
-		if r := row(c); r.b == nil {
-			r.b = c
+		put("B", c, func(r *compareRow) **verdict.Cell { return &r.b })
+	}
+	if len(twice) > 0 {
+		more := ""
+		if len(twice) > 3 {
+			twice, more = twice[:3], fmt.Sprintf(" and %d more", len(twice)-3)
 		}
+		return nil, fmt.Errorf("compare: %s%s: give each side one run (or runs of different targets): %w",
+			strings.Join(twice, "; "), more, ErrCompareSide)
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i].scenario != rows[j].scenario {
@@ -87,7 +138,7 @@ func compareRows(ca, cb []*verdict.Cell) []*compareRow {
 		}
 		return rows[i].name < rows[j].name
 	})
-	return rows
+	return rows, nil
 }
 
 // hasErrorResponses reports whether any repetition of the rows got an
@@ -115,7 +166,7 @@ func compareVerdicts(rows []*compareRow, m verdict.Metric, th verdict.Thresholds
 	byScenario := map[string][]*compareRow{}
 	var scenarios []string
 	for _, r := range rows {
-		if r.a == nil || r.b == nil {
+		if r.a == nil || r.b == nil || r.apart != "" {
 			continue
 		}
 		if byScenario[r.scenario] == nil {
@@ -153,6 +204,10 @@ func writeCompareTable(out *strings.Builder, rows []*compareRow, m verdict.Metri
 			continue
 		}
 		sa, sb := r.a.Stat(m), r.b.Stat(m)
+		if r.apart != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t≠ request\t\t%d+%d\n", label, statCell(r.a, m), statCell(r.b, m), sa.N, sb.N)
+			continue
+		}
 		v := verdicts[r]
 		delta, p := versusBase(v), v.Reason
 		if v.Tested() {
@@ -212,19 +267,25 @@ func statCell(c *verdict.Cell, m verdict.Metric) string {
 	return fmt.Sprintf("%s (%s–%s)%s", formatScaled(s.Median), formatScaled(iv.Lo), formatScaled(iv.Hi), mark)
 }
 
-func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th verdict.Thresholds) {
+// writeCompareNotes writes the notes, fs and the mixed settings and hosts
+// among them, and returns the number of ERROR notes.
+func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th verdict.Thresholds, fs []Finding) int {
 	notes := []string{
 		fmt.Sprintf("interval: the %.0f%% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one", th.Confidence*100),
-		fmt.Sprintf("vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < %.2f and the interval clears the %.0f%% noise threshold; \"~\": no change claimed; \"?\": n < %d", th.Alpha, th.Noise*100, th.MinReps),
+		fmt.Sprintf("vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < %.2f and the interval clears the %.0f%% noise threshold; \"~\": no change claimed; \"?\": n < %d; \"≠ request\": the two cells were sent different requests, not compared", th.Alpha, th.Noise*100, th.MinReps),
 		fmt.Sprintf("margin: the %.0f%% threshold alone, where the site's pages use the larger of it and the run's systematic A/A difference: two runs share no twins; a row whose load generator was saturated (its CPUs %.0f%% busy, its server's not) is decided on requests per server CPU second where both runs recorded it, else as at least or \"~\", as the site decides", th.Noise*100, th.ClientSaturation*100),
 	}
-	fs := MixedSettings(append(append([]*parse.Measurement(nil), a.Measurements...), b.Measurements...))
+	fs = append(fs, MixedSettings(append(append([]*parse.Measurement(nil), a.Measurements...), b.Measurements...))...)
 	fs = append(fs, mixedHostFindings(append(append([]*parse.Run(nil), a.Runs...), b.Runs...))...)
 	SortFindings(fs)
+	errs := 0
 	for _, f := range fs {
 		where := ""
 		if f.Scenario != "" {
 			where = " in " + f.Scenario
+		}
+		if f.Level == LevelError {
+			errs++
 		}
 		notes = append(notes, fmt.Sprintf("%s%s: %s", strings.ToUpper(f.Level.String()), where, f.Message))
 	}
@@ -232,4 +293,5 @@ func writeCompareNotes(out *strings.Builder, a, b *parse.Set, th verdict.Thresho
 	for _, n := range notes {
 		fmt.Fprintf(out, "note: %s\n", n)
 	}
+	return errs
 }

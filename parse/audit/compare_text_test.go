@@ -2,12 +2,12 @@ package audit
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/runjson"
-	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 func TestWriteCompare(t *testing.T) {
@@ -28,8 +28,9 @@ func TestWriteCompare(t *testing.T) {
 		m.Connections = 128
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, a, b, verdict.DefaultThresholds); err != nil {
-		t.Fatal(err)
+	// The connections differ: an ERROR note, and the error that says so.
+	if err := WriteCompare(&out, a, b, CompareOptions{}); !errors.Is(err, ErrCompareVoid) {
+		t.Errorf("WriteCompare with an ERROR note: %v, want ErrCompareVoid", err)
 	}
 	want := `req/s      ra                       rb                       vs base                p         n
            median (interval)        median (interval)        B ÷ A, geomean         Holm
@@ -40,7 +41,7 @@ old/ping   1.000k (1.000k–1.000k)*  —
 geomean    46.86k                   47.56k                   +1.49%
 
 note: interval: the 95% confidence interval of the median; * marks the min–max of the repetitions where too few exist for one
-note: vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < 0.05 and the interval clears the 2% noise threshold; "~": no change claimed; "?": n < 3
+note: vs base: B ÷ A of the geometric means, with its interval at the Holm step's level; Welch's t-test on log req/s, Holm-adjusted p over each scenario's rows; a change is claimed only when p < 0.05 and the interval clears the 2% noise threshold; "~": no change claimed; "?": n < 3; "≠ request": the two cells were sent different requests, not compared
 note: margin: the 2% threshold alone, where the site's pages use the larger of it and the run's systematic A/A difference: two runs share no twins; a row whose load generator was saturated (its CPUs 90% busy, its server's not) is decided on requests per server CPU second where both runs recorded it, else as at least or "~", as the site decides
 note: ERROR in ping: connections differ within one comparison: 128 (echo); 64 (echo, gin, koa, old); compare like with like: measure every target with the same settings
 `
@@ -56,7 +57,7 @@ func TestWriteCompareGoodRPS(t *testing.T) {
 		m.Status.C2xx, m.Status.C5xx = m.Status.C2xx/2, m.Status.C2xx-m.Status.C2xx/2
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, a, b, verdict.DefaultThresholds); err != nil {
+	if err := WriteCompare(&out, a, b, CompareOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(out.Bytes(), []byte("\ngood req/s  A")) || !bytes.Contains(out.Bytes(), []byte("-50.0% [")) {
@@ -77,7 +78,7 @@ func TestWriteCompareNoErrorsOneTable(t *testing.T) {
 		m.Tool, m.RPS = parse.ToolBombardier, m.RPS*1.03
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, a, b, verdict.DefaultThresholds); err != nil {
+	if err := WriteCompare(&out, a, b, CompareOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(out.Bytes(), []byte("good req/s")) || bytes.Contains(out.Bytes(), []byte("∞")) {
@@ -100,7 +101,7 @@ func TestWriteCompareClientBound(t *testing.T) {
 		return s
 	}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, run("ra", 5), run("rb", 5.5), verdict.DefaultThresholds); err != nil {
+	if err := WriteCompare(&out, run("ra", 5), run("rb", 5.5), CompareOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "-9.1% [") || !strings.Contains(out.String(), "] per CPU s") {

@@ -142,7 +142,7 @@ func (g *scenarioHosts) scenarioFinding() Finding {
 		parts = append(parts, strings.Join(slices.Sorted(maps.Keys(g.onPair[p])), ", ")+" "+on+g.pairLabel(p))
 	}
 	return Finding{Rule: RuleHostPair, Level: LevelWarning, Run: g.run, Scenario: g.scenario, Dumps: g.allDumps(""),
-		Message: fmt.Sprintf("%s: %s: their ratios compare machines as well as frameworks; compare only targets that share a host pair, or measure every target of the comparison on one server and client pair",
+		Message: fmt.Sprintf("%s: %s: they were measured on different hosts, and a ratio between them compares machines as well as frameworks, so each host pair is ranked and judged only within itself (no verdict crosses machines); to compare them, measure every target of the comparison on one server and client pair",
 			g.scenario, strings.Join(parts, "; "))}
 }
 
@@ -159,7 +159,7 @@ func (g *scenarioHosts) targetFinding(name string) Finding {
 		parts = append(parts, fmt.Sprintf("%s on %s", repList(reps), g.pairLabel(p)))
 	}
 	return Finding{Rule: RuleHostPair, Level: LevelWarning, Run: g.run, Target: name, Scenario: g.scenario, Dumps: g.allDumps(name),
-		Message: fmt.Sprintf("the repetitions ran on %d host pairs: %s: its median and spread mix machines; take every repetition of a target on the same server and client pair",
+		Message: fmt.Sprintf("the repetitions ran on %d host pairs: %s: its median and spread mix machines, so it is judged against no other target; take every repetition of a target on the same server and client pair",
 			len(byPair), strings.Join(parts, "; "))}
 }
 

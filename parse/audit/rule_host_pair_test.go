@@ -119,13 +119,13 @@ func TestHostPair(t *testing.T) {
 			on("gin", "ping", 3, "srv1", "cli1", "1/2"), on("chi", "ping", 3, "srv1", "cli1", "1/2"),
 			on("echo", "ping", 3, "srv2", "cli2", "2/2"), on("fiber", "ping", 3, "srv2", "cli2", "2/2"),
 			on("gin", "json", 3, "srv1", "cli1", "1/2"), on("chi", "json", 3, "srv1", "cli1", "1/2")),
-			[]want{{"", "ping", "ping: chi, gin ran on srv1→cli1 (shard 1/2); echo, fiber on srv2→cli2 (shard 2/2): their ratios compare machines as well as frameworks; "}}},
+			[]want{{"", "ping", "ping: chi, gin ran on srv1→cli1 (shard 1/2); echo, fiber on srv2→cli2 (shard 2/2): they were measured on different hosts, and a ratio between them compares machines as well as frameworks, so each host pair is ranked and judged only within itself (no verdict crosses machines); "}}},
 		{"one target split", "srv1", join(
 			on("gin", "ping", 2, "srv1", "cli1", ""), []hostRep{{"gin", "ping", 3, "srv2", "cli1", ""}},
 			on("chi", "ping", 3, "srv1", "cli1", "")),
 			[]want{
-				{"", "ping", "ping: chi, gin ran on srv1→cli1; gin on srv2→cli1: their ratios compare machines"},
-				{"gin", "ping", "the repetitions ran on 2 host pairs: reps 1, 2 on srv1→cli1; rep 3 on srv2→cli1: its median and spread mix machines; "},
+				{"", "ping", "ping: chi, gin ran on srv1→cli1; gin on srv2→cli1: they were measured on different hosts"},
+				{"gin", "ping", "the repetitions ran on 2 host pairs: reps 1, 2 on srv1→cli1; rep 3 on srv2→cli1: its median and spread mix machines, so it is judged against no other target; "},
 			}},
 		{"split target alone", "srv1", join(on("gin", "ping", 2, "srv1", "cli1", ""), on("gin", "ping", 4, "srv1", "cli2", "")[2:]),
 			[]want{{"gin", "ping", "the repetitions ran on 2 host pairs: reps 1, 2 on srv1→cli1; reps 3, 4 on srv1→cli2: "}}},

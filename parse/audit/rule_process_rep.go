@@ -367,7 +367,7 @@ func (pt processTest) effect(runCells []*verdict.Cell, floors map[verdict.Scenar
 	name := pt.cells[0].Name
 	var with, without []float64
 	for _, c := range pt.cells {
-		f, ok := floors[verdict.ScenarioKey{Run: c.Run, Scenario: c.Scenario}]
+		f, ok := floors[verdict.KeyOf(c)]
 		if !ok || math.IsNaN(f.AADiff) || (f.Pair[0] != name && f.Pair[1] != name) {
 			continue
 		}

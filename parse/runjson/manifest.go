@@ -42,6 +42,9 @@ type Manifest struct {
 	// Schedule is the order of the targets' turns in each round; nil in
 	// runs written before it, whose rounds rotated.
 	Schedule *Schedule `json:"schedule,omitempty"`
+	// Precision is how the run was collected to a precision; nil for a
+	// run collected to a fixed count of rounds.
+	Precision *Precision `json:"precision,omitempty"`
 	// Hosts are the SSH hosts the run used, with what each said of itself.
 	// Empty: everything ran on the collector's machine.
 	Hosts []Host `json:"hosts,omitempty"`
@@ -178,9 +181,13 @@ type Service struct {
 
 // Target is what was learnt about a target outside its measurements.
 type Target struct {
-	Name    string  `json:"name"`
-	Runtime string  `json:"runtime,omitempty"`
-	BuildS  float64 `json:"build_s,omitempty"`
+	Name    string `json:"name"`
+	Runtime string `json:"runtime,omitempty"`
+	// Env is the environment the suite gives the target (its env key),
+	// placeholders as written: what a reader needs to run it the same way
+	// (NODE_ENV=production, say).
+	Env    map[string]string `json:"env,omitempty"`
+	BuildS float64           `json:"build_s,omitempty"`
 	// BuildCached says the build ran against a build cache entry that held
 	// a finished build (collect's build_cache.go): BuildS is then the build
 	// tool's up-to-date check and the copy into the run's {bin}, not a

@@ -1,6 +1,9 @@
 package runjson
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // ScheduleRandom is the Schedule.Kind of rounds that each visit the
 // targets in an order drawn afresh: a shuffle seeded by Schedule.Seed.
@@ -43,4 +46,87 @@ func (s *Schedule) Round(rep int) []string {
 func (s *Schedule) Place(rep int, target string) (int, bool) {
 	i := slices.Index(s.Round(rep), target)
 	return i, i >= 0
+}
+
+// Precision is how a run collected to a precision went (the suite's [load]
+// resolve and budget): rounds are added to a scenario while its family's
+// smallest difference claimable with 80% power, computed from the noise of
+// the rounds so far and never from their differences, is above Resolve,
+// until the budget is spent. A run written before it, or collected to a
+// fixed count, has none.
+type Precision struct {
+	// Resolve is the smallest relative difference the run set out to
+	// tell apart (0.1 = 10%); it is also the margin of its equivalence
+	// verdicts.
+	Resolve float64 `json:"resolve"`
+	// BudgetS is the most wall time the closed-loop rounds could take, s.
+	BudgetS float64 `json:"budget_s"`
+	// MinRounds is the rounds every scenario takes whatever its noise
+	// (the suite's repetitions).
+	MinRounds int `json:"min_rounds"`
+	// Pilots are the noise pilots taken before the first round.
+	Pilots []Pilot `json:"pilots,omitempty"`
+	// WaitedS is how long the collect waited for the host to quieten.
+	WaitedS float64 `json:"waited_s,omitempty"`
+	// MeasuredS is the wall time the closed-loop rounds took, s.
+	MeasuredS float64 `json:"measured_s"`
+	// Scenarios are each scenario's rounds and what they resolve, as last
+	// checked.
+	Scenarios []ScenarioPrecision `json:"scenarios,omitempty"`
+	// Stop is why no more rounds were taken: StopResolved, StopBudget or
+	// StopMaxRounds; "" while the rounds go on.
+	Stop string `json:"stop,omitempty"`
+}
+
+// Why a collect to a precision took no more rounds (Precision.Stop).
+const (
+	StopResolved  = "resolved"   // every scenario resolves Resolve
+	StopBudget    = "budget"     // the budget holds no further round
+	StopMaxRounds = "max-rounds" // the most rounds a scenario may take
+)
+
+// Pilot is one noise pilot: windows of the suite's length on two live
+// servers of one program (the A/A twins, or the reference target twice)
+// in alternation, each pair of windows adjacent in time.
+type Pilot struct {
+	Start   time.Time `json:"start"`
+	Targets []string  `json:"targets"`
+	// RPS are the windows' req/s in the order taken, read from the load
+	// tool's output.
+	RPS []float64 `json:"rps"`
+	// Sigma is the noise of one window on log throughput: the sd of the
+	// adjacent pairs' log differences ÷ √2.
+	Sigma float64 `json:"sigma"`
+	// Rounds is the rounds the suite's largest family needs at this noise
+	// to resolve Resolve (0: more than 200); PlannedS what they would
+	// take, s.
+	Rounds   int     `json:"rounds"`
+	PlannedS float64 `json:"planned_s"`
+	// Quiet reports whether the budget holds the rounds planned.
+	Quiet bool `json:"quiet"`
+}
+
+// ScenarioPrecision is one scenario's rounds and what they resolve.
+type ScenarioPrecision struct {
+	Scenario string `json:"scenario"`
+	// Rounds is the rounds planned for the scenario so far.
+	Rounds int `json:"rounds"`
+	// Sigma is the family's noise of one window on log throughput, and
+	// Resolves the smallest relative difference it claims with 80% power
+	// at its rounds (0: not computed yet).
+	Sigma    float64 `json:"sigma"`
+	Resolves float64 `json:"resolves"`
+}
+
+// RoundsOf is the rounds planned for scenario, 0 when p plans none.
+func (p *Precision) RoundsOf(scenario string) int {
+	if p == nil {
+		return 0
+	}
+	for _, s := range p.Scenarios {
+		if s.Scenario == scenario {
+			return s.Rounds
+		}
+	}
+	return 0
 }

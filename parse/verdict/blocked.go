@@ -8,9 +8,9 @@ import (
 // MethodBlockedLog is how a Verdict is decided where the run measured its
 // targets in rounds (collect's schedule: round r is every target's r-th
 // repetition, each a fresh server process, in a random order): the pair's
-// mean log difference over the rounds, its variance from each target's own
-// residuals in a two-way (target × round) fit, a t-test with the
-// Satterthwaite degrees of freedom, Holm's step-down over the family.
+// mean log difference over the rounds, tested on the variance of those
+// same differences (a paired t-test, n−1 degrees of freedom), Holm's
+// step-down over the family.
 //
 // Why blocks: a host's speed drifts over minutes (a virtual CPU is not
 // always as fast, a neighbour takes a core) and the turns of one round run
@@ -19,20 +19,24 @@ import (
 // the same values counts that shared part twice, once in each target's
 // spread.
 //
-// Why per-target variances: a runtime with a garbage collector is noisier
-// than one without; one pooled variance would be too small for the noisy
-// pairs (false claims) and too large for the steady ones. Each target's
-// variance is Shukla's (1972) unbiased estimate from the additive fit's
-// residuals, which needs three targets or more; a family of two is tested
-// on its paired differences (n−1 degrees of freedom).
+// Why each pair's own differences: targets differ in steadiness (a
+// runtime with a garbage collector is noisier than one without), and a
+// variance pooled over the family, or each target's share of a two-way
+// fit, lets one noisy target widen the intervals of every steady pair
+// beside it: a target swinging ±35% hid a 6% difference between two
+// steady ones. The pair's round differences carry exactly the variance
+// their test needs (round effects cancel in them), whatever the others do.
+// The degrees of freedom this gives up are bought back by rounds: collect
+// adds rounds until the family resolves what the suite asks (resolve).
 //
 // Assumptions, stated: log throughput = target + round + residual, the
 // residuals independent with a variance per target. A round's order is
 // random (run.json's schedule), so a slow turn or a carry-over from the
 // turn before lands on no target in particular. The simulations
-// (verdict_sim_test.go, noise_model_test.go) check the family-wise false
-// claims under round effects, drift across turns, slow turns, carry-over
-// and unequal variances.
+// (verdict_sim_test.go, noise_model_test.go, blocked_test.go) check the
+// family-wise false claims under round effects, drift across turns, slow
+// turns, carry-over, unequal variances and one noisy target among steady
+// ones.
 const MethodBlockedLog = "blocked-t-log"
 
 // familyTest tests the pairs of one family (one scenario of one run) on
@@ -42,12 +46,6 @@ type familyTest struct {
 	m      Metric
 	byCell map[*Cell][]float64 // log values in round order, blocked only
 	rounds int
-	// variance is each cell's residual variance (blocked): Shukla's for
-	// three cells or more, half the paired differences' variance for two
-	// (paired); dfEach is one estimate's degrees of freedom.
-	variance map[*Cell]float64
-	dfEach   float64
-	paired   bool
 }
 
 // newFamilyTest prepares the tests of cells (one family) on metric m.
@@ -67,18 +65,6 @@ func newFamilyTest(cells []*Cell, m Metric, th Thresholds) *familyTest {
 	for _, c := range testable {
 		ft.byCell[c] = byRound(c, m, rounds)
 	}
-	if len(testable) >= 3 {
-		ft.variance, ft.dfEach = shukla(testable, ft.byCell)
-		return ft
-	}
-	a, b := ft.byCell[testable[0]], ft.byCell[testable[1]]
-	d := make([]float64, len(a))
-	for r := range a {
-		d[r] = a[r] - b[r]
-	}
-	_, vd := MeanVar(d)
-	ft.paired = true
-	ft.variance = map[*Cell]float64{testable[0]: vd / 2, testable[1]: vd / 2}
 	return ft
 }
 
@@ -122,44 +108,6 @@ func byRound(c *Cell, m Metric, rounds []int) []float64 {
 	return out
 }
 
-// shukla is each cell's residual variance in the additive two-way fit of
-// y (cells × rounds), Shukla's unbiased estimate
-//
-//	σ²ᵢ = k/((k−2)(n−1)) Σᵣ e²ᵢᵣ − 1/((k−1)(k−2)(n−1)) Σᵢ Σᵣ e²ᵢᵣ,
-//
-// kept at least a tenth of the pooled residual variance (the estimate can
-// fall below zero for a steady cell among noisy ones), with the degrees of
-// freedom one cell's estimate carries, (n−1)(k−1)/k.
-func shukla(cells []*Cell, y map[*Cell][]float64) (map[*Cell]float64, float64) {
-	k, n := float64(len(cells)), float64(len(y[cells[0]]))
-	rowMean := map[*Cell]float64{}
-	colMean := make([]float64, int(n))
-	grand := 0.0
-	for _, c := range cells {
-		for r, v := range y[c] {
-			rowMean[c] += v / n
-			colMean[r] += v / k
-			grand += v / (k * n)
-		}
-	}
-	ss := map[*Cell]float64{}
-	total := 0.0
-	for _, c := range cells {
-		for r, v := range y[c] {
-			e := v - rowMean[c] - colMean[r] + grand
-			ss[c] += e * e
-			total += e * e
-		}
-	}
-	pooled := total / ((k - 1) * (n - 1))
-	out := map[*Cell]float64{}
-	for _, c := range cells {
-		v := k/((k-2)*(n-1))*ss[c] - total/((k-1)*(k-2)*(n-1))
-		out[c] = math.Max(v, pooled/10)
-	}
-	return out, (n - 1) * (k - 1) / k
-}
-
 // PairTest is the test Decide gives cells a and b of family (one scenario
 // of one run, every cell of it) on metric m: blocked by round where the
 // family was measured in rounds, else Welch's.
@@ -181,23 +129,29 @@ func (ft *familyTest) method() string {
 // test is a against b: the log ratio of their geometric means, its
 // standard error, degrees of freedom and two-sided p.
 func (ft *familyTest) test(a, b *Cell) Welch {
-	ya, yb := ft.byCell[a], ft.byCell[b]
-	if ya == nil || yb == nil {
+	d := ft.diffs(a, b)
+	if d == nil {
 		return WelchLog(a.Stat(ft.m).Values, b.Stat(ft.m).Values)
 	}
-	n := float64(ft.rounds)
+	w := Welch{}
+	var v float64
+	w.Diff, v = MeanVar(d)
+	n := float64(len(d))
+	return finishT(w, v/n, n-1)
+}
+
+// diffs is a's log value minus b's in each round; nil where either was not
+// measured in the family's rounds.
+func (ft *familyTest) diffs(a, b *Cell) []float64 {
+	ya, yb := ft.byCell[a], ft.byCell[b]
+	if ya == nil || yb == nil {
+		return nil
+	}
 	d := make([]float64, len(ya))
 	for r := range ya {
 		d[r] = ya[r] - yb[r]
 	}
-	w := Welch{}
-	w.Diff, _ = MeanVar(d)
-	sa, sb := ft.variance[a]/n, ft.variance[b]/n
-	vd, df := sa+sb, n-1
-	if !ft.paired {
-		df = ft.dfEach * vd * vd / (sa*sa + sb*sb)
-	}
-	return finishT(w, vd, df)
+	return d
 }
 
 // finishT completes w (Diff set) with its variance vd and df: SE, DF, p.
@@ -215,18 +169,30 @@ func finishT(w Welch, vd, df float64) Welch {
 }
 
 // sigma is the family's per-repetition noise on log values as its tests
-// see it: the root mean residual variance of blocked cells, else of each
-// cell's spread; 0 with no testable cell.
+// see it: for a blocked family, the root mean over its pairs of half the
+// variance of their round differences (a pair's difference has twice one
+// side's variance); else the root mean of each cell's spread. n is the
+// median repetitions per cell; sigma is 0 with no testable cell.
 func (ft *familyTest) sigma(cells []*Cell) (sigma float64, n int) {
 	var vs, ns []float64
 	for _, c := range cells {
-		if v, ok := ft.variance[c]; ok {
-			vs = append(vs, v)
-		} else {
+		ns = append(ns, float64(c.Stat(ft.m).N))
+	}
+	if ft.blocked() {
+		for i, a := range cells {
+			for _, b := range cells[i+1:] {
+				if d := ft.diffs(a, b); d != nil {
+					_, v := MeanVar(d)
+					vs = append(vs, v/2)
+				}
+			}
+		}
+	}
+	if len(vs) == 0 {
+		for _, c := range cells {
 			_, v := LogMeanVar(c.Stat(ft.m).Values)
 			vs = append(vs, v)
 		}
-		ns = append(ns, float64(c.Stat(ft.m).N))
 	}
 	if len(vs) == 0 {
 		return 0, 0
@@ -236,4 +202,13 @@ func (ft *familyTest) sigma(cells []*Cell) (sigma float64, n int) {
 		mean += v / float64(len(vs))
 	}
 	return math.Sqrt(mean), int(MedianOf(ns))
+}
+
+// df is the degrees of freedom of a pair's test at n repetitions: n−1
+// paired by round, else about 2n−2 (Welch at equal variances).
+func (ft *familyTest) df(n int) float64 {
+	if ft.blocked() {
+		return float64(n - 1)
+	}
+	return float64(2*n - 2)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
@@ -219,5 +220,50 @@ func TestBlockedDiffIsTheRatioShown(t *testing.T) {
 	}
 	if !(w.SE > 0 && w.DF > 0 && w.p > 0 && w.p < 1) {
 		t.Errorf("test %+v: want a positive SE and df and a p in (0, 1)", w)
+	}
+}
+
+// TestBlockedNoisyTargetHidesNothing: one target swinging ±35% from round
+// to round beside two steady ones (2% noise) must not hide the steady
+// pair's 6% difference, nor make the steady twins differ: the pair is
+// shown about as often as beside a third steady target, because its
+// variance is the pair's own, not a share of the family's pool.
+func TestBlockedNoisyTargetHidesNothing(t *testing.T) {
+	th := DefaultThresholds
+	steadyPair := func(ratio, third float64, seed uint64) (shown, claimed, pages int) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		draw := func(r *rand.Rand, _ []float64, target, _ int) float64 {
+			switch target {
+			case 0:
+				return math.Log(ratio) + 0.02*r.NormFloat64()
+			case 1:
+				return 0.02 * r.NormFloat64()
+			}
+			return math.Log(1 + third*(2*r.Float64()-1))
+		}
+		pages = simPages()
+		for range pages {
+			sv := blockedPage(drawRounds(r, 3, 8, 0.1, draw), th)
+			cell := func(name string) *Cell {
+				return sv.Cells[slices.IndexFunc(sv.Cells, func(x *Cell) bool { return x.Name == name })]
+			}
+			v, _ := sv.Pair(cell("t00"), cell("t01"))
+			if v.Verdict == VerdictA {
+				shown++
+			}
+			if v.Claimed() {
+				claimed++
+			}
+		}
+		return shown, claimed, pages
+	}
+	steady, _, pages := steadyPair(1.06, 0.02, 29)
+	noisy, _, _ := steadyPair(1.06, 0.35, 29)
+	t.Logf("a 6%% difference between steady targets shown in %d of %d pages beside a steady third, %d beside one swinging ±35%%", steady, pages, noisy)
+	if noisy*10 < steady*9 {
+		t.Errorf("beside a noisy target the steady pair's 6%% was shown in %d of %d pages, beside a steady one in %d: the noisy one hides it", noisy, pages, steady)
+	}
+	if _, claimed, _ := steadyPair(1, 0.35, 31); float64(claimed) > binomialBound(th.Alpha, pages) {
+		t.Errorf("identical steady targets beside a noisy one claimed apart in %d of %d pages, over %.0f", claimed, pages, binomialBound(th.Alpha, pages))
 	}
 }

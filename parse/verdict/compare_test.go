@@ -47,6 +47,7 @@ func TestHolm(t *testing.T) {
 
 func TestVerdictReasons(t *testing.T) {
 	th := DefaultThresholds
+	th.Resolve = 0 // no equivalence test: TestEquivalence has it
 	fast := simCell("fast", []float64{200, 202, 204, 206}, th)
 	slow := simCell("slow", []float64{100, 101, 102, 103}, th)
 	near := simCell("near", []float64{100.5, 101.5, 102.5, 103.5}, th)
@@ -99,16 +100,17 @@ func TestPower(t *testing.T) {
 	p := Power{N: 4, Sigma: sigma}
 	m := 45 // 10 targets
 	floor := math.Log1p(th.Noise)
-	smallest := floor + detectable(p.N, m, sigma, th.Alpha, 0.5)
+	welchDF := func(n int) float64 { return float64(2*n - 2) }
+	smallest := floor + detectable(p.N, welchDF(p.N), m, sigma, th.Alpha, 0.5)
 	if !(smallest > floor) {
 		t.Fatalf("smallest %v not beyond the floor %v", smallest, floor)
 	}
 	fixed := func(int) float64 { return floor }
-	n10 := repsFor(0.10, fixed, m, sigma, th.Alpha)
+	n10 := repsFor(0.10, fixed, welchDF, m, sigma, th.Alpha)
 	if n10 < 3 || n10 > 20 {
 		t.Fatalf("repetitions for 10%% at 3%% noise among 10 targets: %d, want a handful", n10)
 	}
-	if n := repsFor(0.01, fixed, m, sigma, th.Alpha); n != 0 {
+	if n := repsFor(0.01, fixed, welchDF, m, sigma, th.Alpha); n != 0 {
 		t.Errorf("1%% under a 2%% floor: %d repetitions, want 0 (impossible)", n)
 	}
 	// Simulate pages of 10 targets, one 10% faster, at n10 repetitions.

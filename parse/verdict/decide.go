@@ -30,10 +30,12 @@ type Verdicts struct {
 }
 
 // ScenarioVerdicts are the decisions of one family: every pair of targets
-// in one scenario of one run.
+// in one scenario of one run measured on one host pair (hosts.go).
 type ScenarioVerdicts struct {
 	Run, Scenario string
-	Metric        Metric
+	// Hosts is the family's host pair, "server→client" (Cell.Hosts).
+	Hosts  string
+	Metric Metric
 	// Cells are highest geometric mean first, then by name; cells that
 	// cannot be tested (too few repetitions, no data) last, by name.
 	Cells []*Cell
@@ -78,7 +80,7 @@ func Decide(set *parse.Set, cells []*Cell, m Metric, opts DecideOptions) *Verdic
 	bound := ClientBound(set, cells, th)
 	floors := NoiseFloors(runs, cells, m, opts.AAPairs, th)
 	for _, g := range GroupByScenario(cells) {
-		sv := decideScenario(g, m, th, floors[ScenarioKey{g[0].Run, g[0].Scenario}], bound)
+		sv := decideScenario(g, m, th, floors[KeyOf(g[0])], bound)
 		d.Scenarios = append(d.Scenarios, sv)
 		for _, c := range sv.Cells {
 			d.byCell[c] = sv
@@ -87,24 +89,27 @@ func Decide(set *parse.Set, cells []*Cell, m Metric, opts DecideOptions) *Verdic
 	return d
 }
 
-type ScenarioKey struct{ Run, Scenario string }
+// ScenarioKey identifies a family: a run, a scenario and a host pair
+// (KeyOf); Alone names the one cell of a family of a cell measured on
+// several host pairs.
+type ScenarioKey struct{ Run, Scenario, Hosts, Alone string }
 
-// GroupByScenario splits cells by run and scenario, sorted by run, scenario.
+// GroupByScenario splits cells into families: by run, scenario and host
+// pair (KeyOf), sorted in that order. Cells measured on different server
+// or client hosts are never in one group.
 func GroupByScenario(cells []*Cell) [][]*Cell {
 	groups := map[ScenarioKey][]*Cell{}
 	var keys []ScenarioKey
 	for _, c := range cells {
-		k := ScenarioKey{c.Run, c.Scenario}
+		k := KeyOf(c)
 		if groups[k] == nil {
 			keys = append(keys, k)
 		}
 		groups[k] = append(groups[k], c)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Run != keys[j].Run {
-			return keys[i].Run < keys[j].Run
-		}
-		return keys[i].Scenario < keys[j].Scenario
+		a, b := keys[i], keys[j]
+		return a.Run+"\x00"+a.Scenario+"\x00"+a.Hosts+"\x00"+a.Alone < b.Run+"\x00"+b.Scenario+"\x00"+b.Hosts+"\x00"+b.Alone
 	})
 	out := make([][]*Cell, len(keys))
 	for i, k := range keys {
@@ -129,7 +134,7 @@ func decideScenario(cells []*Cell, m Metric, th Thresholds, floor Floor, bound m
 	if len(cells) > MaxPairwise {
 		return decideByReference(cells, m, th, floor, bound) // reference.go
 	}
-	sv := &ScenarioVerdicts{Run: cells[0].Run, Scenario: cells[0].Scenario, Metric: m,
+	sv := &ScenarioVerdicts{Run: cells[0].Run, Scenario: cells[0].Scenario, Hosts: cells[0].Hosts, Metric: m,
 		Floor: floor, ClientBound: map[*Cell]bool{}, index: map[[2]*Cell]int{}}
 	sv.Cells = sortByEstimate(cells, m, th)
 	for _, c := range sv.Cells {
@@ -182,6 +187,7 @@ func judge(vs []Verdict, th Thresholds, floor Floor, bound map[*Cell]bool, test,
 		v := &vs[i]
 		a, b := v.CellA, v.CellB
 		v.Metric, v.Floor, v.Verdict, v.Alpha = m, floor.Value, VerdictTie, th.Alpha
+		v.Margin, v.PEq = floor.Resolve, math.NaN()
 		if floor.IsPair(a, b) {
 			v.Floor = floor.Threshold
 		}
@@ -249,10 +255,35 @@ func judge(vs []Verdict, th Thresholds, floor Floor, bound map[*Cell]bool, test,
 			}
 		}
 	}
+	equivalent(vs, tested, tests, th, floor.Resolve)
 	for i := range vs {
 		vs[i].Family = len(tested)
 	}
 	return len(tested)
+}
+
+// equivalent marks the tested pairs of vs (tests[k] is vs[tested[k]]'s)
+// that claim no difference and whose ratio two one-sided tests put within
+// ±margin, Holm-corrected over the family at α: VerdictEquivalent. A
+// false equivalence (a pair at least margin apart called equivalent) is
+// thereby as rare as a false difference. A client-bound pair's number is
+// the client's, so it is never called equivalent.
+func equivalent(vs []Verdict, tested []int, tests []Welch, th Thresholds, margin float64) {
+	if !(margin > 0) {
+		return
+	}
+	ps := make([]float64, len(tested))
+	for k := range tested {
+		ps[k] = tests[k].equivalenceP(math.Log1p(margin))
+	}
+	adj, _ := Holm(ps, th.Alpha)
+	for k, i := range tested {
+		v := &vs[i]
+		v.Margin, v.PEq = margin, adj[k]
+		if v.Verdict == VerdictTie && (v.Reason == ReasonNotSignificant || v.Reason == ReasonWithinFloor) && adj[k] < th.Alpha {
+			v.Verdict, v.Reason = VerdictEquivalent, ReasonEquivalent
+		}
+	}
 }
 
 // efficient reports whether both cells can be tested on requests per
@@ -366,19 +397,20 @@ func (sv *ScenarioVerdicts) Matrix() [][]string {
 // Scenario is the family holding cell c, nil when c was not decided.
 func (d *Verdicts) Scenario(c *Cell) *ScenarioVerdicts { return d.byCell[c] }
 
-// Find is the family of one scenario of one run, nil when there is none.
+// Find is the family of one scenario of one run, nil when there is none
+// or when the run measured the scenario on several host pairs: then
+// Families has each, and no one of them speaks for the scenario.
 func (d *Verdicts) Find(run, scenario string) *ScenarioVerdicts {
-	for _, sv := range d.Scenarios {
-		if sv.Run == run && sv.Scenario == scenario {
-			return sv
-		}
+	if fs := d.Families(run, scenario); len(fs) == 1 {
+		return fs[0]
 	}
 	return nil
 }
 
 // Pair is the verdict on two cells. Cells of different runs or scenarios
 // have no verdict: the result is "~" with ReasonOtherRun (or, for two
-// scenarios, false).
+// scenarios, false); cells of one run measured on different host pairs
+// read "~" with ReasonOtherHosts.
 func (d *Verdicts) Pair(a, b *Cell) (Verdict, bool) {
 	sa, sb := d.byCell[a], d.byCell[b]
 	switch {
@@ -392,9 +424,13 @@ func (d *Verdicts) Pair(a, b *Cell) (Verdict, bool) {
 	if a.Name > b.Name {
 		a, b = b, a
 	}
-	return Verdict{Scenario: a.Scenario, Metric: d.Metric, A: a.Name, B: b.Name, CellA: a, CellB: b,
+	v := Verdict{Scenario: a.Scenario, Metric: d.Metric, A: a.Name, B: b.Name, CellA: a, CellB: b,
 		Ratio: a.Stat(d.Metric).GeoMean / b.Stat(d.Metric).GeoMean, Lo: math.NaN(), Hi: math.NaN(),
-		Level: math.NaN(), P: math.NaN(), PAdj: math.NaN(), Verdict: VerdictTie, Reason: ReasonOtherRun, Alpha: d.Thresholds.Alpha}, true
+		Level: math.NaN(), P: math.NaN(), PAdj: math.NaN(), Verdict: VerdictTie, Reason: ReasonOtherRun, Alpha: d.Thresholds.Alpha}
+	if a.Run == b.Run {
+		v.Run, v.Reason = a.Run, ReasonOtherHosts
+	}
+	return v, true
 }
 
 // Over is v read as the other cell ÷ base (base one of v's cells): the

@@ -24,7 +24,9 @@ func TestDecideAAFloor(t *testing.T) {
 	}
 	s := setOf(build("with"), build("without"))
 	s.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "with", AAPair: []string{"stdlib", "stdlib-aa"}}}, {Manifest: runjson.Manifest{ID: "without"}}}
-	d := Decide(s, Cells(s, DefaultThresholds), MetricRPS, DecideOptions{})
+	th := DefaultThresholds
+	th.Resolve = 0 // no equivalence test: TestEquivalence has it
+	d := Decide(s, Cells(s, th), MetricRPS, DecideOptions{Thresholds: th})
 	with, without := d.Find("with", "ping"), d.Find("without", "ping")
 	if f := with.Floor; !(f.Systematic > 0.07 && f.Systematic < 0.09) || f.Value != f.Systematic || f.Pair != [2]string{"stdlib", "stdlib-aa"} {
 		t.Errorf("floor with a pair: %+v, want the twins' 8%% difference", f)

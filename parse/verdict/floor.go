@@ -33,6 +33,10 @@ type Floor struct {
 	AADiff, AASE float64
 	// Pair is the A/A pair's cell names, empty without one.
 	Pair [2]string
+	// Resolve is the run's resolve (run.json's plan, else
+	// Thresholds.Resolve): the smallest difference the run set out to tell
+	// apart, and the margin within which a pair is called equivalent.
+	Resolve float64
 }
 
 // IsPair reports whether a and b are the floor's A/A pair, in either order.
@@ -42,7 +46,7 @@ func (f Floor) IsPair(a, b *Cell) bool {
 
 // defaultFloor is the floor of a scenario without an A/A pair.
 func defaultFloor(th Thresholds) Floor {
-	return Floor{Value: th.Noise, Threshold: th.Noise, Systematic: math.NaN(), AADiff: math.NaN()}
+	return Floor{Value: th.Noise, Threshold: th.Noise, Systematic: math.NaN(), AADiff: math.NaN(), Resolve: th.Resolve}
 }
 
 // AAPairOf is the run's A/A pair: run.json's, else the first of the
@@ -86,19 +90,23 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		byID[r.ID] = r
 	}
 	out := map[ScenarioKey]Floor{}
-	byRun := map[string][][]*Cell{}
-	var order []string
+	// The twins' difference is the noise of the machines they ran on: a
+	// run's host pairs each have their own.
+	type runHosts struct{ run, hosts string }
+	byRun := map[runHosts][][]*Cell{}
+	var order []runHosts
 	for _, g := range GroupByScenario(cells) {
-		if byRun[g[0].Run] == nil {
-			order = append(order, g[0].Run)
+		k := runHosts{g[0].Run, g[0].Hosts}
+		if byRun[k] == nil {
+			order = append(order, k)
 		}
-		byRun[g[0].Run] = append(byRun[g[0].Run], g)
+		byRun[k] = append(byRun[k], g)
 	}
-	for _, run := range order {
-		groups := byRun[run]
+	for _, k := range order {
+		groups := byRun[k]
 		floors := make([]Floor, len(groups))
 		var diffs []Welch
-		pair, havePair := AAPairOf(byID[run], groups, fallback)
+		pair, havePair := AAPairOf(byID[k.run], groups, fallback)
 		for i, g := range groups {
 			floors[i] = defaultFloor(th)
 			if !havePair {
@@ -121,10 +129,13 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		for i, g := range groups {
 			f := floors[i]
 			f.Systematic = sys
+			if r := byID[k.run]; r != nil && r.Precision != nil && r.Precision.Resolve > 0 {
+				f.Resolve = r.Precision.Resolve
+			}
 			if !math.IsNaN(sys) {
 				f.Value = math.Max(f.Threshold, sys)
 			}
-			out[ScenarioKey{run, g[0].Scenario}] = f
+			out[KeyOf(g[0])] = f
 		}
 	}
 	return out

@@ -1,6 +1,9 @@
 package verdict
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // powerTarget is the power the repetition counts are computed for.
 const powerTarget = 0.8
@@ -16,6 +19,11 @@ type Power struct {
 	// Smallest is the smallest relative difference the family could claim
 	// at its first Holm step: log(1+Smallest) = log(1+floor) + q·σ·√(2/n).
 	Smallest float64
+	// Resolves is the smallest relative difference the family claims with
+	// 80% power: log(1+Resolves) = log(1+floor) + (q + t₀.₈)·σ·√(2/n).
+	// It is computed from the noise alone, never from the differences
+	// observed, so a collect may stop on it without biasing any verdict.
+	Resolves float64
 	// Need5 and Need10 are the repetitions per cell needed to claim a 5%
 	// and a 10% difference with 80% power at the first Holm step; 0 when
 	// the noise floor alone is that large (no repetition count can).
@@ -43,20 +51,21 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	p := Power{N: n, Sigma: sigma}
 	m := sv.Family
 	floor := math.Log1p(sv.Floor.Value)
-	p.Smallest = math.Expm1(floor + detectable(p.N, m, p.Sigma, th.Alpha, 0.5))
+	p.Smallest = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, 0.5))
+	p.Resolves = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, powerTarget))
 	// The margin is a systematic difference: more repetitions estimate it
 	// better but do not shrink it.
 	floorAt := func(int) float64 { return floor }
-	p.Need5 = repsFor(0.05, floorAt, m, p.Sigma, th.Alpha)
-	p.Need10 = repsFor(0.10, floorAt, m, p.Sigma, th.Alpha)
+	p.Need5 = repsFor(0.05, floorAt, test.df, m, p.Sigma, th.Alpha)
+	p.Need10 = repsFor(0.10, floorAt, test.df, m, p.Sigma, th.Alpha)
 	return p, true
 }
 
 // detectable is the log difference beyond the floor that a pair of cells
-// of n repetitions each, with log noise sigma, reaches at the first Holm
-// step of m pairs with the given power (0.5: just claimed on average).
-func detectable(n, m int, sigma, alpha, power float64) float64 {
-	df := float64(2*n - 2)
+// of n repetitions each, with log noise sigma and a test of df degrees of
+// freedom, reaches at the first Holm step of m pairs with the given power
+// (0.5: just claimed on average).
+func detectable(n int, df float64, m int, sigma, alpha, power float64) float64 {
 	q := studentQuantile(1-alpha/float64(2*m), df)
 	if power > 0.5 {
 		q += studentQuantile(power, df)
@@ -66,13 +75,33 @@ func detectable(n, m int, sigma, alpha, power float64) float64 {
 
 // repsFor is the fewest repetitions (up to 200) with which a relative
 // difference target is claimed with 80% power over a noise floor (in log)
-// that may depend on n; 0 when none can.
-func repsFor(target float64, floor func(n int) float64, m int, sigma, alpha float64) int {
+// that may depend on n, by a test of df(n) degrees of freedom; 0 when none
+// can.
+func repsFor(target float64, floor func(n int) float64, df func(n int) float64, m int, sigma, alpha float64) int {
 	for n := 2; n <= 200; n++ {
 		room := math.Log1p(target) - floor(n)
-		if room > 0 && detectable(n, m, sigma, alpha, powerTarget) <= room {
+		if room > 0 && detectable(n, df(n), m, sigma, alpha, powerTarget) <= room {
 			return n
 		}
 	}
 	return 0
+}
+
+// RunResolves is what a run's families resolve: the median and the
+// largest of their Power.Resolves, over the families whose power can be
+// said (n of them); n is 0 when none can.
+func (d *Verdicts) RunResolves(run string) (median, largest float64, n int) {
+	var rs []float64
+	for _, sv := range d.Scenarios {
+		if sv.Run != run {
+			continue
+		}
+		if p, ok := sv.Power(d.Thresholds); ok && !math.IsNaN(p.Resolves) {
+			rs = append(rs, p.Resolves)
+		}
+	}
+	if len(rs) == 0 {
+		return 0, 0, 0
+	}
+	return MedianOf(rs), slices.Max(rs), len(rs)
 }

@@ -27,7 +27,7 @@ const MaxPairwise = 100
 // A < B order; Pair answers only pairs with the reference. Ranks are
 // from intervals (intervalRanks).
 func decideByReference(cells []*Cell, m Metric, th Thresholds, floor Floor, bound map[*Cell]bool) *ScenarioVerdicts {
-	sv := &ScenarioVerdicts{Run: cells[0].Run, Scenario: cells[0].Scenario, Metric: m,
+	sv := &ScenarioVerdicts{Run: cells[0].Run, Scenario: cells[0].Scenario, Hosts: cells[0].Hosts, Metric: m,
 		Floor: floor, ClientBound: map[*Cell]bool{}, index: map[[2]*Cell]int{}}
 	sv.Cells = sortByEstimate(cells, m, th)
 	ref := sv.Cells[0]

@@ -144,6 +144,9 @@ type Cell struct {
 	Name string
 	// Tool is the load generator, or the tools joined by "+" when they differ.
 	Tool string
+	// Hosts is the host pair the repetitions ran on, "server→client" ("" when
+	// unnamed), or the pairs joined by " + " when they ran on several.
+	Hosts string
 	// Reps are the measurements, in the order they ran (Order, then Rep).
 	Reps    []*parse.Measurement
 	RPS     Stat // MetricRPS
@@ -250,6 +253,7 @@ func newCell(k CellKey, name string, ms []*parse.Measurement, th Thresholds) *Ce
 		}
 		c.Tool += t
 	}
+	c.Hosts = hostsOf(ms)
 	c.RPS, c.GoodRPS, c.Efficiency = NewStat(rps, th), NewStat(good, th), NewStat(efficiency(ms), th)
 	return c
 }

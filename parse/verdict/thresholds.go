@@ -14,6 +14,11 @@ type Thresholds struct {
 	// Noise is the relative difference below which no difference is claimed
 	// even when it is significant (0.02 = 2%): hosts drift that much.
 	Noise float64
+	// Resolve is the equivalence margin of a run that recorded none
+	// (0.10 = ±10%): a pair whose ratio two one-sided tests put within it
+	// is equivalent. A run collected to a precision records its own
+	// (suite [load] resolve), which wins.
+	Resolve float64
 	// MaxCV is the robust coefficient of variation (1.4826 × MAD / median)
 	// above which a cell is noisy. A scenario is noisy when the median CV of
 	// its cells is above it.
@@ -63,6 +68,7 @@ var DefaultThresholds = Thresholds{
 	Alpha:            0.05,
 	Confidence:       0.95,
 	Noise:            0.02,
+	Resolve:          0.10,
 	MaxCV:            0.05,
 	MinReps:          3,
 	SlowFirst:        0.05,

@@ -11,6 +11,10 @@ const (
 	VerdictA   = "a" // A is faster
 	VerdictB   = "b" // B is faster
 	VerdictTie = "~" // no difference is claimed; Reason says why
+	// VerdictEquivalent: no difference is claimed and none as large as the
+	// run's resolve (Floor.Resolve) is left: the two are within ±resolve
+	// of each other (ReasonEquivalent).
+	VerdictEquivalent = "="
 )
 
 // Why a Verdict says what it says (Verdict.Reason).
@@ -45,6 +49,10 @@ const (
 	// ReasonOtherRun: the cells are from different runs, which are ranked
 	// each on its own; no verdict across runs exists.
 	ReasonOtherRun = "other-run"
+	// ReasonEquivalent: no difference is claimed and two one-sided tests on
+	// the same model, Holm-corrected over the family, put the ratio within
+	// ±Margin (the run's resolve): the pair is equivalent at that margin.
+	ReasonEquivalent = "equivalent"
 )
 
 // Verdict is the one decision on a pair of cells of one scenario of one
@@ -74,7 +82,13 @@ type Verdict struct {
 	// Floor is the noise floor as a relative difference (0.02 = 2%): the
 	// interval must clear [1/(1+Floor), 1+Floor] for a claim.
 	Floor float64 `json:"floor"`
-	// Verdict is VerdictA, VerdictB or VerdictTie.
+	// Margin is the equivalence margin as a relative difference (0.1 =
+	// ±10%): the run's resolve.
+	Margin float64 `json:"margin"`
+	// PEq is the equivalence test's p (the larger of its two one-sided
+	// tests' p) after Holm over the family; NaN when not tested.
+	PEq float64 `json:"p_equivalent"`
+	// Verdict is VerdictA, VerdictB, VerdictEquivalent or VerdictTie.
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"` // one of the Reason* constants
 	Method  string `json:"method"` // MethodWelchLog, or "" when not tested
@@ -86,6 +100,29 @@ type Verdict struct {
 
 // Claimed reports whether the verdict claims a difference.
 func (v Verdict) Claimed() bool { return v.Verdict == VerdictA || v.Verdict == VerdictB }
+
+// Equivalent reports whether the verdict claims the pair within ±Margin.
+func (v Verdict) Equivalent() bool { return v.Verdict == VerdictEquivalent }
+
+// Outcomes of a pair, as Outcome names them for a reader.
+const (
+	OutcomeFaster     = "faster"
+	OutcomeEquivalent = "equivalent"
+	OutcomeUnresolved = "unresolved"
+)
+
+// Outcome is which of the three answers the verdict gives: a difference
+// (OutcomeFaster, Faster says which), equivalence within ±Margin, or
+// neither at this run's noise (OutcomeUnresolved).
+func (v Verdict) Outcome() string {
+	switch {
+	case v.Claimed():
+		return OutcomeFaster
+	case v.Equivalent():
+		return OutcomeEquivalent
+	}
+	return OutcomeUnresolved
+}
 
 // Tested reports whether the pair went through the test (it has a p).
 func (v Verdict) Tested() bool { return v.Method != "" }
@@ -129,6 +166,11 @@ func (v Verdict) Explain() string {
 			interval, pct(v.Ratio), v.PAdj, v.Alpha, v.Family, v.Floor*100)
 	case ReasonOtherRun:
 		return "~: the cells are from different runs, ranked each within its run"
+	case ReasonEquivalent:
+		return fmt.Sprintf("=: %s; equivalent within ±%.0f%%: two one-sided tests, Holm-adjusted p=%.2g < %g over %d pairs, put the ratio inside [%.3f, %.3f]",
+			interval, v.Margin*100, v.PEq, v.Alpha, v.Family, 1/(1+v.Margin), 1+v.Margin)
+	case ReasonOtherHosts:
+		return "~: the cells were measured on different server/client hosts, ranked each within its host pair"
 	}
 	return v.Verdict
 }
@@ -169,11 +211,13 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 		PAdj     *float64 `json:"p_adj"`
 		Family   int      `json:"family"`
 		Floor    float64  `json:"floor"`
+		Margin   float64  `json:"margin"`
+		PEq      *float64 `json:"p_equivalent"`
 		Verdict  string   `json:"verdict"`
 		Reason   string   `json:"reason"`
 		Method   string   `json:"method"`
 	}{v.Run, v.Scenario, v.Metric, v.A, v.B, num(v.Ratio), num(v.Lo), num(v.Hi), num(v.Level), num(v.P), num(v.PAdj),
-		v.Family, v.Floor, v.Verdict, v.Reason, v.Method})
+		v.Family, v.Floor, v.Margin, num(v.PEq), v.Verdict, v.Reason, v.Method})
 }
 
 // MarshalText writes the metric's name, "req/s" or "good req/s".

@@ -82,6 +82,28 @@ func (w Welch) Interval(level float64) (lo, hi float64) {
 	return math.Exp(w.Diff - q*w.SE), math.Exp(w.Diff + q*w.SE)
 }
 
+// equivalenceP is the p of two one-sided tests that the log ratio lies
+// within ±delta: the larger of the p of "diff ≤ −delta" and of "diff ≥
+// delta", each rejected on the t distribution of the test. With SE 0 it is
+// 0 inside the margin and 1 outside.
+func (w Welch) equivalenceP(delta float64) float64 {
+	if w.SE == 0 {
+		if math.Abs(w.Diff) < delta {
+			return 0
+		}
+		return 1
+	}
+	lower := StudentTwoSided((w.Diff+delta)/w.SE, w.DF) / 2 // H0: diff ≤ −delta
+	upper := StudentTwoSided((w.Diff-delta)/w.SE, w.DF) / 2 // H0: diff ≥ delta
+	if w.Diff+delta < 0 {
+		lower = 1 - lower
+	}
+	if w.Diff-delta > 0 {
+		upper = 1 - upper
+	}
+	return math.Max(lower, upper)
+}
+
 // LogMeanVar is the mean and the sample variance of log v.
 func LogMeanVar(v []float64) (mean, variance float64) {
 	logs := make([]float64, len(v))

@@ -1,0 +1,223 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/runjson"
+	"github.com/fairbench/fairbench/parse/verdict"
+)
+
+// Before the first round of a collect to a precision, a noise pilot
+// measures how noisy the host is now: two live servers of one program
+// (the suite's A/A twins, else its first target twice) take pilotPairs
+// pairs of windows of the suite's length in alternation, each pair
+// adjacent in time, as the rounds' pairs will be. From their noise it
+// plans the rounds the suite's largest family needs to resolve resolve;
+// when even the budget cannot hold them, the host is too noisy now, and
+// the collect waits for quiet, piloting again every pilotEvery, at most
+// Options.QuietWait, then measures anyway and says so. Each pilot's
+// windows are kept as dumps (phase "pilot" in run.json) and the pilots,
+// the wait and the plan go into run.json's precision.
+
+// PhasePilot is run.json's phase of a noise pilot's windows.
+const PhasePilot = parse.PhasePilot
+
+// DefaultQuietWait is the longest a collect waits for a quiet host when
+// Options.QuietWait is 0.
+const DefaultQuietWait = 10 * time.Minute
+
+// pilotPairs is the pairs of windows one pilot takes, and pilotEvery how
+// long a collect waiting for quiet waits between pilots.
+const (
+	pilotPairs = 6
+	pilotEvery = 30 * time.Second
+)
+
+// turnOverhead is what a turn adds to its windows, for a plan made before
+// any was timed: a server's start and stop, the speed probes.
+const turnOverhead = time.Second
+
+// pilot runs the noise pilots before the first round (none on a resumed
+// run that has one, or where the suite is not collected to a precision).
+func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
+	rec := c.dir.Manifest().Precision
+	if rec == nil || len(rec.Pilots) > 0 || len(ready) < 2 {
+		return nil
+	}
+	a, b, sc, ok := c.pilotPair(ready)
+	if !ok {
+		return nil
+	}
+	wait := c.opt.QuietWait
+	if wait == 0 {
+		wait = DefaultQuietWait
+	}
+	var waited time.Duration // asleep between pilots, waiting for quiet
+	for {
+		p, err := c.pilotOnce(ctx, a, b, sc, len(ready))
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			c.note("noise pilot: %v: the rounds start without a plan", err)
+			return nil
+		}
+		if err := c.stored(c.dir.Update(func(m *runjson.Manifest) {
+			m.Precision.Pilots = append(m.Precision.Pilots, p)
+			m.Precision.WaitedS = roundS(waited.Seconds())
+		})); err != nil {
+			return err
+		}
+		switch {
+		case p.Quiet:
+			c.opt.Progress.Note(fmt.Sprintf("noise pilot: %.1f%% per window; about %d rounds (%v) should tell apart %s", 100*p.Sigma, p.Rounds, seconds(p.PlannedS), percent(rec.Resolve)))
+			return nil
+		case wait < 0 || waited+pilotEvery > wait:
+			c.note("noise pilot: %.1f%% per window, too noisy for the budget to tell apart %s (%s); waited %v for quiet: measuring anyway, and the run states what it resolves",
+				100*p.Sigma, percent(rec.Resolve), roundsNeed(p), waited.Round(time.Second))
+			return nil
+		}
+		c.opt.Progress.Step(fmt.Sprintf("host too noisy (%.1f%% per window, %s): waiting for quiet, %v of at most %v", 100*p.Sigma, roundsNeed(p), waited.Round(time.Second), wait), pilotEvery)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pilotEvery):
+		}
+		waited += pilotEvery
+	}
+}
+
+// roundsNeed says what a pilot's plan needs: "about 40 rounds, 25m0s" or
+// "more than 200 rounds".
+func roundsNeed(p runjson.Pilot) string {
+	if p.Rounds == 0 {
+		return fmt.Sprintf("more than %d rounds", maxRounds)
+	}
+	return fmt.Sprintf("about %d rounds, %v", p.Rounds, seconds(p.PlannedS))
+}
+
+// seconds is s as a duration rounded to the second.
+func seconds(s float64) time.Duration {
+	return time.Duration(s * float64(time.Second)).Round(time.Second)
+}
+
+// pilotPair picks the pilot's two targets and scenario: the suite's A/A
+// twins where both are ready and passed a scenario's gate, else the first
+// ready target twice, on the first scenario it passed.
+func (c *collector) pilotPair(ready []suite.Target) (a, b suite.Target, sc suite.Scenario, ok bool) {
+	passed := func(t suite.Target, sc suite.Scenario) bool {
+		rec, _ := c.targetRecord(t.Name)
+		return !slices.Contains(rec.Failed, sc.Name)
+	}
+	find := func(name string) (suite.Target, bool) {
+		i := slices.IndexFunc(ready, func(t suite.Target) bool { return t.Name == name })
+		if i < 0 {
+			return suite.Target{}, false
+		}
+		return ready[i], true
+	}
+	if pair := c.suite.AAPair; len(pair) == 2 {
+		x, okX := find(pair[0])
+		y, okY := find(pair[1])
+		for _, s := range c.suite.Scenarios {
+			if okX && okY && passed(x, s) && passed(y, s) {
+				return x, y, s, true
+			}
+		}
+	}
+	for _, s := range c.suite.Scenarios {
+		if passed(ready[0], s) {
+			return ready[0], ready[0], s, true
+		}
+	}
+	return suite.Target{}, suite.Target{}, suite.Scenario{}, false
+}
+
+// pilotOnce takes one pilot on a and b (one server when they are one
+// target) and plans the rounds of a family of k targets from it.
+func (c *collector) pilotOnce(ctx context.Context, a, b suite.Target, sc suite.Scenario, k int) (runjson.Pilot, error) {
+	p := runjson.Pilot{Start: c.opt.Now().UTC(), Targets: []string{a.Name, b.Name}}
+	srvA, _, err := c.start(ctx, a)
+	if err != nil {
+		return p, err
+	}
+	defer srvA.Stop(2 * time.Second)
+	srvB := srvA
+	if b.Name != a.Name {
+		if srvB, _, err = c.start(ctx, b); err != nil {
+			return p, err
+		}
+		defer srvB.Stop(2 * time.Second)
+	}
+	load := c.suite.LoadFor(sc)
+	warm := map[string]bool{}
+	for w := 1; w <= 2*pilotPairs; w++ {
+		t, srv := a, srvA
+		if w%2 == 0 {
+			t, srv = b, srvB
+		}
+		l := load
+		if warm[t.Name] {
+			none := suite.Duration(0)
+			l.Warmup = &none
+		}
+		warm[t.Name] = true
+		mr, err := c.take(ctx, srv, t, sc, path.Join(sc.Name, PhasePilot), sc.Name+" noise pilot", w, fmt.Sprintf("%d/%d", w, 2*pilotPairs), l, func(r *runjson.Measurement) {
+			r.Phase = PhasePilot
+		})
+		if err != nil {
+			return p, err
+		}
+		if mr.Error != "" {
+			return p, fmt.Errorf("%s %s window %d: %s", t.Name, sc.Name, w, mr.Error)
+		}
+		p.RPS = append(p.RPS, c.measuredRPS(mr))
+	}
+	p.Sigma = round4(pilotSigma(p.RPS))
+	c.planPilot(&p, k)
+	return p, nil
+}
+
+// pilotSigma is the noise of one window from windows taken in adjacent
+// pairs: the sd of the pairs' log differences ÷ √2; 0 with any window
+// empty.
+func pilotSigma(rps []float64) float64 {
+	var d []float64
+	for i := 0; i+1 < len(rps); i += 2 {
+		if !(rps[i] > 0 && rps[i+1] > 0) {
+			return 0
+		}
+		d = append(d, math.Log(rps[i])-math.Log(rps[i+1]))
+	}
+	_, v := verdict.MeanVar(d)
+	return math.Sqrt(v / 2)
+}
+
+// planPilot sets p's plan: the rounds a family of k targets needs at its
+// noise, what they take at the suite's windows, and whether the budget
+// holds them.
+func (c *collector) planPilot(p *runjson.Pilot, k int) {
+	rec := c.dir.Manifest().Precision
+	var round time.Duration
+	for _, sc := range c.suite.Scenarios {
+		l := c.suite.LoadFor(sc)
+		round += time.Duration(k) * (l.Duration.Std() + l.WarmupWindow() + turnOverhead)
+	}
+	p.Rounds = verdict.RoundsFor(rec.Resolve, k, p.Sigma, verdict.DefaultThresholds)
+	if p.Rounds > 0 {
+		p.Rounds = max(p.Rounds, rec.MinRounds)
+	}
+	p.PlannedS = roundS(float64(p.Rounds) * round.Seconds())
+	budget := rec.BudgetS
+	if budget == 0 {
+		budget = suite.DefaultBudgetFactor * float64(rec.MinRounds) * round.Seconds()
+	}
+	p.Quiet = p.Rounds > 0 && p.PlannedS <= budget
+}

@@ -1,0 +1,189 @@
+package collect
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/runjson"
+	"github.com/fairbench/fairbench/parse/verdict"
+)
+
+// A collect to a precision (suite.Precision): after each round from the
+// suite's repetitions on, each scenario whose planned rounds are done is
+// checked: the family of its targets' smallest difference claimable with
+// 80% power at the noise of its rounds so far (verdict.PrecisionOf) is
+// compared with resolve, and while it is above and the budget holds one
+// more round, the scenario gets another. The rule reads the rounds'
+// noise, never their differences, so it leaves each verdict's false-claim
+// rate where a fixed count would. run.json's precision keeps what was
+// planned, spent and resolved, so a resumed run goes on where it stopped.
+
+// maxRounds bounds the rounds of one scenario, whatever the budget: past
+// it, more rounds of this host's noise are not what a run lacks.
+const maxRounds = 200
+
+// roundsOf is the rounds planned for scenario sc: its repetitions, or
+// more where run.json's precision has added some.
+func (c *collector) roundsOf(sc suite.Scenario) int {
+	return max(c.suite.LoadFor(sc).Repetitions, c.dir.Manifest().Precision.RoundsOf(sc.Name))
+}
+
+// startPrecision records the suite's precision in run.json before the
+// first round (a resumed run keeps its record).
+func (c *collector) startPrecision() error {
+	p := c.suite.Precision()
+	if p.Resolve == 0 || c.dir.Manifest().Precision != nil {
+		return nil
+	}
+	return c.dir.Update(func(m *runjson.Manifest) {
+		m.Precision = &runjson.Precision{Resolve: p.Resolve, BudgetS: p.Budget.Seconds(), MinRounds: p.MinRounds}
+	})
+}
+
+// afterRound checks, once round rep of ready took took, each scenario at
+// its last planned round, and plans another round for those that do not
+// resolve yet while the budget holds it. It reports whether any scenario
+// was given one.
+func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration) (bool, error) {
+	rec := c.dir.Manifest().Precision
+	if rec == nil {
+		return false, nil
+	}
+	next := *rec
+	next.Scenarios = slices.Clone(rec.Scenarios)
+	next.MeasuredS = roundS(next.MeasuredS + took.Seconds())
+	if rep == next.MinRounds && c.suite.Precision().Budget == 0 {
+		// The default budget: a multiple of what the fewest rounds took.
+		next.BudgetS = roundS(suite.DefaultBudgetFactor * next.MeasuredS)
+	}
+	perTurn := next.MeasuredS / float64(max(1, c.turnsTaken(rep)))
+	th := verdict.DefaultThresholds
+	var more, short []string
+	stop := runjson.StopResolved
+	for _, sc := range c.suite.Scenarios {
+		if rep < next.MinRounds || c.roundsOf(sc) != rep {
+			continue
+		}
+		fp := verdict.PrecisionOf(c.roundLogs(ready, sc.Name, rep), th)
+		sp := runjson.ScenarioPrecision{Scenario: sc.Name, Rounds: rep, Sigma: round4(fp.Sigma)}
+		if !math.IsInf(fp.Resolves, 1) {
+			sp.Resolves = round4(fp.Resolves)
+		}
+		if fp.Targets >= 2 && !(fp.Resolves <= next.Resolve) {
+			switch {
+			case rep >= maxRounds:
+				stop = runjson.StopMaxRounds
+			case next.BudgetS > 0 && next.MeasuredS+perTurn*float64(len(ready)*(len(more)+1)) > next.BudgetS:
+				stop = runjson.StopBudget
+				short = append(short, sc.Name)
+			default:
+				sp.Rounds = rep + 1
+				more = append(more, sc.Name)
+			}
+		}
+		setScenarioPrecision(&next, sp)
+	}
+	if len(more) == 0 && c.pendingRounds(rep) == 0 {
+		next.Stop = stop
+	}
+	if err := c.dir.Update(func(m *runjson.Manifest) { m.Precision = &next }); err != nil {
+		return false, err
+	}
+	c.sayPrecision(next, rep, more, short)
+	return len(more) > 0, nil
+}
+
+// pendingRounds counts the scenarios with rounds planned after rep.
+func (c *collector) pendingRounds(rep int) int {
+	n := 0
+	for _, sc := range c.suite.Scenarios {
+		if c.roundsOf(sc) > rep {
+			n++
+		}
+	}
+	return n
+}
+
+// sayPrecision tells progress where the rounds stand after round rep.
+func (c *collector) sayPrecision(p runjson.Precision, rep int, more, short []string) {
+	worst := 0.0
+	for _, s := range p.Scenarios {
+		if s.Resolves == 0 {
+			worst = math.Inf(1)
+		}
+		worst = max(worst, s.Resolves)
+	}
+	left := time.Duration(max(0, p.BudgetS-p.MeasuredS) * float64(time.Second)).Round(time.Second)
+	msg := fmt.Sprintf("round %d: the least precise scenario tells apart %s (aim %s); %v of the budget left", rep, percent(worst), percent(p.Resolve), left)
+	if len(more) > 0 {
+		msg += fmt.Sprintf("; another round for %d scenarios", len(more))
+	}
+	if len(short) > 0 {
+		msg += fmt.Sprintf("; the budget holds no more rounds for %d that do not reach the aim yet (the run states what it reached)", len(short))
+	}
+	c.opt.Progress.Note(msg)
+}
+
+// percent is a relative difference for progress: "12.3%", or "nothing
+// yet" for +Inf.
+func percent(f float64) string {
+	if math.IsInf(f, 1) || f == 0 {
+		return "nothing yet"
+	}
+	return fmt.Sprintf("%.1f%%", 100*f)
+}
+
+// setScenarioPrecision puts sp in p, replacing the scenario's record.
+func setScenarioPrecision(p *runjson.Precision, sp runjson.ScenarioPrecision) {
+	i := slices.IndexFunc(p.Scenarios, func(s runjson.ScenarioPrecision) bool { return s.Scenario == sp.Scenario })
+	if i < 0 {
+		p.Scenarios = append(p.Scenarios, sp)
+		return
+	}
+	p.Scenarios[i] = sp
+}
+
+// roundLogs is the log req/s of each of ready in rounds 1 to rep of
+// scenario, from the counted closed-loop measurements; a target missing a
+// round is left out.
+func (c *collector) roundLogs(ready []suite.Target, scenario string, rep int) [][]float64 {
+	byTarget := map[string][]float64{}
+	for _, mr := range c.dir.Manifest().Measurements {
+		if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.SHA256 == "" || mr.Scenario != scenario || mr.Rep < 1 || mr.Rep > rep {
+			continue
+		}
+		rps := c.measuredRPS(mr)
+		if byTarget[mr.Target] == nil {
+			byTarget[mr.Target] = make([]float64, rep)
+		}
+		if rps > 0 {
+			byTarget[mr.Target][mr.Rep-1] = math.Log(rps)
+		}
+	}
+	var out [][]float64
+	for _, t := range ready {
+		if l := byTarget[t.Name]; l != nil && !slices.Contains(l, 0) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// turnsTaken counts the closed-loop turns of rounds 1 to rep in run.json:
+// each target's counted measurements of a round and scenario.
+func (c *collector) turnsTaken(rep int) int {
+	n := 0
+	for _, mr := range c.dir.Manifest().Measurements {
+		if mr.Phase == "" && !mr.Warmup && mr.Error == "" && mr.Rep >= 1 && mr.Rep <= rep {
+			n++
+		}
+	}
+	return n
+}
+
+// roundS and round4 keep run.json's figures short.
+func roundS(s float64) float64 { return math.Round(s*1000) / 1000 }
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }

@@ -1,0 +1,129 @@
+package collect_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/runjson"
+	"github.com/fairbench/fairbench/parse/verdict"
+)
+
+// precisionSuite is two names of one server (an A/A pair) and a scenario,
+// at a capped rate, so that its noise is small; tests replace BIN and KEYS.
+const precisionSuite = `
+name = "precision"
+aa_pair = ["one", "two"]
+
+[load]
+tool = "bombardier"
+connections = 4
+duration = "1s"
+warmup = "0s"
+repetitions = 3
+timeout = "1s"
+rate = 1000
+@KEYS@
+
+[[target]]
+name = "one"
+start = ["@BIN@"]
+env = { BODY = "Hi" }
+
+[[target]]
+name = "two"
+start = ["@BIN@"]
+env = { BODY = "Hi" }
+
+[[scenario]]
+name = "ping"
+request = { method = "GET", path = "/" }
+expect = { status = 200, body = "Hi" }
+`
+
+// collectPrecision collects precisionSuite with keys added to [load].
+func collectPrecision(t *testing.T, keys string) runjson.Manifest {
+	t.Helper()
+	hi, _ := sharedBinaries(t)
+	work := t.TempDir()
+	src := strings.NewReplacer("@BIN@", hi, "@KEYS@", keys).Replace(precisionSuite)
+	s, err := suite.ParseSuite([]byte(src), filepath.Join(work, "suite.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := runBounded(t, s, collect.Options{Out: work, QuietWait: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := checkRunDir(t, dir.Path)
+	set, errs := parse.ReadAll([]string{dir.Path})
+	for _, err := range errs {
+		t.Errorf("reading the run: %v", err)
+	}
+	rounds := max(3, m.Precision.RoundsOf("ping"))
+	for _, c := range verdict.Cells(set, verdict.DefaultThresholds) {
+		if c.RPS.N != rounds {
+			t.Errorf("%s: %d repetitions read, run.json plans %d rounds (a pilot window counted, or a round lost)", c.Name, c.RPS.N, rounds)
+		}
+	}
+	return m
+}
+
+// TestCollectToBudget: a resolve no run can reach (below the 2% noise
+// floor) takes rounds until the budget holds no more, says so, and keeps
+// the pilot's windows as dumps beside the rounds'.
+func TestCollectToBudget(t *testing.T) {
+	m := collectPrecision(t, `resolve = "0.5%"`+"\n"+`budget = "30s"`)
+	p := m.Precision
+	if p == nil {
+		t.Fatal("run.json has no precision record")
+	}
+	rounds := p.RoundsOf("ping")
+	t.Logf("precision: %+v", *p)
+	if p.Stop != runjson.StopBudget || rounds <= 3 || p.MeasuredS > 30+8 {
+		t.Errorf("stop %q after %d rounds in %.1f s, want %q after more than the 3 repetitions within about the 30 s budget", p.Stop, rounds, p.MeasuredS, runjson.StopBudget)
+	}
+	if len(p.Pilots) != 1 || p.Pilots[0].Quiet || len(p.Pilots[0].RPS) != 12 || p.Pilots[0].Targets[0] != "one" || p.Pilots[0].Targets[1] != "two" {
+		t.Errorf("pilots %+v, want one on the twins, of 12 windows, not quiet (0.5%% cannot be resolved)", p.Pilots)
+	}
+	pilot := 0
+	for _, mr := range m.Measurements {
+		if mr.Phase == collect.PhasePilot && !mr.Warmup {
+			pilot++
+		}
+	}
+	if pilot != 12 {
+		t.Errorf("%d pilot windows in run.json, want 12", pilot)
+	}
+	if !strings.Contains(strings.Join(m.Errors, "\n"), "measuring anyway") {
+		t.Errorf("run.json's errors do not say the run measured on a host too noisy for its aim: %q", m.Errors)
+	}
+}
+
+// TestCollectResolvedAtMinimum: a resolve any steady host reaches stops
+// at the suite's repetitions and says it resolved.
+func TestCollectResolvedAtMinimum(t *testing.T) {
+	m := collectPrecision(t, `resolve = "100%"`)
+	p := m.Precision
+	if p == nil {
+		t.Fatal("run.json has no precision record")
+	}
+	if got := p.RoundsOf("ping"); p.Stop != runjson.StopResolved || got != 3 || len(p.Pilots) != 1 || !p.Pilots[0].Quiet {
+		t.Errorf("precision %+v: want 3 rounds, stop %q, one quiet pilot", *p, runjson.StopResolved)
+	}
+	if p.BudgetS <= 0 || p.Scenarios[0].Resolves <= 0 || p.Scenarios[0].Resolves > 1 {
+		t.Errorf("precision %+v: want the default budget measured and what the rounds resolve recorded", *p)
+	}
+}
+
+// TestCollectOffTakesItsCount: resolve = "off" is a run of exactly its
+// repetitions, with no pilot and no precision record.
+func TestCollectOffTakesItsCount(t *testing.T) {
+	m := collectPrecision(t, `resolve = "off"`)
+	if m.Precision != nil {
+		t.Errorf("precision %+v, want none", *m.Precision)
+	}
+}

@@ -1,0 +1,87 @@
+package verdict
+
+import "math"
+
+// A collect to a precision (suite [load] resolve) adds rounds to a
+// scenario while the family of its targets cannot yet resolve the
+// difference asked for. The rule looks at the noise of the rounds so far,
+// never at the differences between targets: under the model the blocked
+// test assumes (normal residuals), a sample's variance is independent of
+// its mean, so stopping on the variance leaves each test's false-claim
+// rate where a fixed count would (the internal pilot argument of
+// sample-size re-estimation; the simulations of precision_test.go check
+// it, noisy slow spells included). Stopping on the differences themselves
+// — more rounds while a p-value hovers near α — would not.
+
+// FamilyPrecision is what a family measured in rounds resolves so far.
+type FamilyPrecision struct {
+	Targets, Rounds int
+	// Sigma is the noise of one window on log throughput: the root mean
+	// over the family's pairs of half the variance of their round
+	// differences (the blocked test's own variance).
+	Sigma float64
+	// Resolves is the smallest relative difference the family claims
+	// with 80% power at its rounds, beyond the threshold's noise floor;
+	// +Inf when the rounds are too few to say.
+	Resolves float64
+}
+
+// PrecisionOf is the precision of a family from logs[i][r], target i's
+// log throughput in round r (every target measured in every round; a
+// target with fewer rounds is left out). th.Alpha and th.Noise are used.
+func PrecisionOf(logs [][]float64, th Thresholds) FamilyPrecision {
+	n := 0
+	for _, l := range logs {
+		n = max(n, len(l))
+	}
+	var full [][]float64
+	for _, l := range logs {
+		if len(l) == n {
+			full = append(full, l)
+		}
+	}
+	fp := FamilyPrecision{Targets: len(full), Rounds: n, Resolves: math.Inf(1)}
+	if len(full) < 2 || n < 3 {
+		return fp
+	}
+	sum, pairs := 0.0, 0
+	d := make([]float64, n)
+	for i, a := range full {
+		for _, b := range full[i+1:] {
+			for r := range d {
+				d[r] = a[r] - b[r]
+			}
+			_, v := MeanVar(d)
+			sum += v / 2
+			pairs++
+		}
+	}
+	fp.Sigma = math.Sqrt(sum / float64(pairs))
+	fp.Resolves = resolvesAt(n, len(full), fp.Sigma, th)
+	return fp
+}
+
+// resolvesAt is the smallest relative difference a family of k targets
+// with per-window noise sigma claims with 80% power at n rounds, by the
+// blocked test at the first Holm step over its pairs, beyond th.Noise.
+func resolvesAt(n, k int, sigma float64, th Thresholds) float64 {
+	return math.Expm1(math.Log1p(th.Noise) + detectable(n, float64(n-1), familySize(k), sigma, th.Alpha, powerTarget))
+}
+
+// familySize is the number of pairs a family of k targets tests: every
+// pair, or past MaxPairwise each against the reference.
+func familySize(k int) int {
+	if k > MaxPairwise {
+		return k - 1
+	}
+	return k * (k - 1) / 2
+}
+
+// RoundsFor is the fewest rounds (up to 200) with which a family of k
+// targets at per-window noise sigma resolves the relative difference
+// resolve with 80% power by the blocked test; 0 when no count up to 200
+// can (the noise floor alone is that large, or the noise too).
+func RoundsFor(resolve float64, k int, sigma float64, th Thresholds) int {
+	floor := math.Log1p(th.Noise)
+	return repsFor(resolve, func(int) float64 { return floor }, func(n int) float64 { return float64(n - 1) }, familySize(k), sigma, th.Alpha)
+}
