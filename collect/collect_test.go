@@ -157,7 +157,7 @@ func checkGoodPackages(t *testing.T, m runjson.Manifest, bin string) {
 		t.Fatal("the test binary has no build info")
 	}
 	want := map[string][]runjson.Package{
-		// run.json names the binary as portable.go writes it: {tmp}/….
+		// run.json names the binary as rundir.PortablePath writes it: {tmp}/….
 		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + rundir.PortablePath((&collector{}).places(), bin)}},
 		"bad":  nil,
 	}

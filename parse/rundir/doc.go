@@ -16,7 +16,6 @@
 //     user's other inputs: suites and body files (ReadRegular, through
 //     parse/tomlfile), a README render rewrites (OpenRegular), a site
 //     folder's content/ and theme/ (Root.OpenEntry).
-//   - sha256.go: the sha256 of a dump, as run.json records it.
 //   - lock.go: the one flock(2) lock (TryLock), its file saying who holds
 //     it (pid, since when, what for): for a run dir being written
 //     (dirlock.go), for a render's out folder, and host-wide for collects
@@ -24,8 +23,9 @@
 //   - atomic.go: the one atomic write (a temporary file beside the target,
 //     synced, renamed over it).
 //   - write.go, portable.go: the run dir being written (Dir): dumps
-//     write-once, run.json replaced atomically with the machine's paths
-//     written portably.
+//     write-once with their sha256 (SHA256, as run.json records it),
+//     run.json replaced atomically with the machine's paths written
+//     portably.
 //   - read.go: reading run.json back (ReadManifest, Load).
 //   - publish.go: what of a run dir may be published (Publishable), and
 //     OpenPublished, the opener's rule against files from outside it.
