@@ -2,10 +2,12 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/fairbench/fairbench/parse/rundir"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Two collects measuring on one host at once would each measure the other
@@ -32,7 +34,8 @@ func (c *collector) lockHost(ctx context.Context) (func(), error) {
 		c.opt.Progress.Note(hostWaitNote(h, waited, c.opt.Now()))
 	})
 	if ctx.Err() != nil {
-		return func() {}, fmt.Errorf("interrupted while waiting for this host: finish with -resume %s", c.dir.Path)
+		uerr := c.dir.Update(func(m *runjson.Manifest) { m.Status = runjson.StatusInterrupted })
+		return func() {}, errors.Join(fmt.Errorf("interrupted while waiting for this host: finish with -resume %s", c.dir.Path), uerr)
 	}
 	if err != nil {
 		return func() {}, fmt.Errorf("host lock %s: %w", c.opt.HostLock, err)

@@ -120,7 +120,7 @@ func TestHostWaitInterrupted(t *testing.T) {
 	if dir == nil {
 		t.Fatal("no run dir returned")
 	}
-	if m := checkRunDir(t, dir.Path); len(m.Measurements) != 0 || m.Status == runjson.StatusComplete {
-		t.Errorf("the interrupted wait measured %d, status %s; want nothing measured and a run to resume", len(m.Measurements), m.Status)
+	if m := checkRunDir(t, dir.Path); len(m.Measurements) != 0 || m.Status != runjson.StatusInterrupted {
+		t.Errorf("the interrupted wait measured %d, status %s; want nothing measured and the run interrupted", len(m.Measurements), m.Status)
 	}
 }
