@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -61,7 +62,7 @@ func TestRunJSONReadBounded(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := fakeShard{shard: "1/2", targets: []string{"a"}}.write(t)
 			replace(t, dir, "run.json", c.target)
-			err := within(t, 10*time.Second, func() error { _, err := collect.OpenRunDir(dir); return err })
+			err := within(t, 10*time.Second, func() error { _, err := rundir.Load(dir); return err })
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want it to say %q", err, c.want)
 			}
@@ -118,7 +119,7 @@ func TestMergeStreamsDumps(t *testing.T) {
 	b := fakeShard{shard: "2/2", targets: []string{"b"}}.write(t)
 	zeros := sparse(t, filepath.Join(b, "dumps", "b", "ping", "big.txt"), size)
 	sparse(t, filepath.Join(b, "dumps", "b", "ping", "orphan.txt"), size)
-	d, err := collect.OpenRunDir(b)
+	d, err := rundir.Load(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,9 @@
 // its sha256. An interrupted run is finished with Options.Resume without
 // redoing what is done.
 //
-// The run directory, not a Go type, is the contract with package parse:
+// The run directory, not a Go type, is the contract with package parse;
+// package parse/rundir owns it (its layout, lock, atomic writes, bounded
+// reads), and collect writes it through rundir.Dir:
 //
 //	<out>/<run-id>/run.json                       Manifest, rewritten atomically
 //	<out>/<run-id>/suite.toml                     the suite exactly as used
@@ -23,6 +25,9 @@
 // written, says why, and leaves the measurement for Options.Resume; the run
 // ends runjson.StatusFailed. A run dir that cannot be written (a full disk) stops
 // the run at once.
+//
+// Collects measuring on one machine take turns (Options.HostLock,
+// host_lock.go): a second waits for the first, saying who holds the host.
 //
 // Collect leaves running, copying and observing processes, here or over
 // SSH, to package machine; reading a host's facts, speed and interference
@@ -46,6 +51,7 @@ import (
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -62,6 +68,10 @@ type Options struct {
 	// Progress is told each step; nil discards them. ProgressFor picks a
 	// bar on a terminal and lines elsewhere.
 	Progress Progress
+	// HostLock is the lock file that makes collects measuring on this
+	// machine take turns (host_lock.go; rundir.HostLockPath is the
+	// user's); "" takes none.
+	HostLock string
 	// ReadyTimeout bounds how long a target may take to answer; 0 means 30 s.
 	ReadyTimeout time.Duration
 	// ToolGrace is how long a load tool may run past its window and request
@@ -199,8 +209,13 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		return c.dir, err
 	}
 	c.binRun = binRunOf(c.dir.Manifest()) // remote_target.go
-	c.dir.reserve()
-	defer c.dir.release()
+	c.dir.Reserve()
+	defer c.dir.Release()
+	unlockHost, err := c.lockHost(ctx) // host_lock.go
+	if err != nil {
+		return c.dir, err
+	}
+	defer unlockHost()
 	if len(c.hosts) > 0 {
 		if err := c.claimHosts(ctx); err != nil { // host_claim.go
 			return c.dir, err
@@ -244,7 +259,7 @@ func Run(ctx context.Context, suite *suite.Suite, opt Options) (*RunDir, error) 
 		}
 	}
 	if storeFailed(err) {
-		c.dir.release() // room for the update below
+		c.dir.Release() // room for the update below
 	}
 	end := c.opt.Now().UTC()
 	uerr := c.dir.Update(func(m *runjson.Manifest) {
@@ -298,8 +313,8 @@ func (c *collector) createRunDir() error {
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),
 	}
-	portableManifest(c.places(), &m, 0)
-	d, err := CreateRunDir(c.opt.Out, m, c.suite.Source)
+	rundir.PortableManifest(c.places(), &m, 0)
+	d, err := rundir.Create(c.opt.Out, m, c.suite.Source)
 	c.dir = d
 	if d != nil {
 		c.writePortable()

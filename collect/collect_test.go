@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -156,8 +157,8 @@ func checkGoodPackages(t *testing.T, m runjson.Manifest, bin string) {
 		t.Fatal("the test binary has no build info")
 	}
 	want := map[string][]runjson.Package{
-		// run.json names the binary as portable.go writes it: {tmp}/….
-		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + portable((&collector{}).places(), bin)}},
+		// run.json names the binary as rundir.PortablePath writes it: {tmp}/….
+		"good": {{Name: info.Main.Path, Version: info.Main.Version, Source: "go version -m " + rundir.PortablePath((&collector{}).places(), bin)}},
 		"bad":  nil,
 	}
 	for _, tr := range m.Targets {

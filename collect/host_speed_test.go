@@ -12,6 +12,7 @@ import (
 	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -296,7 +297,7 @@ func TestResumeLeavesSlowTurns(t *testing.T) {
 			if _, err := Run(ctx, suite, again); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
 				t.Errorf("resuming: %v, want nothing to resume", err)
 			}
-			d, err := OpenRunDir(dir.Path)
+			d, err := rundir.Load(dir.Path)
 			if err != nil {
 				t.Fatal(err)
 			}

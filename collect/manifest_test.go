@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -57,7 +57,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	n := 0
 	fill(reflect.ValueOf(&want).Elem(), &n)
 	want.Schema, want.ID = runjson.SchemaVersion, "r1"
-	d, err := collect.CreateRunDir(t.TempDir(), want, []byte("name = \"x\"\n"))
+	d, err := rundir.Create(t.TempDir(), want, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(run.Manifest, want) {
 		t.Errorf("read back\n%+v\nwant\n%+v", run.Manifest, want)
 	}
-	again, err := collect.OpenRunDir(d.Path)
+	again, err := rundir.Load(d.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -141,7 +142,7 @@ func (c *collector) measure(ctx context.Context, srv *machine.Server, t suite.Ta
 	if c.client.Name() != "" && req.BodyPath != "" {
 		// The body file goes to the client host with the scratch folder.
 		body := filepath.Join(scratch, "body")
-		if err := machine.WriteFileAtomic(body, []byte(req.Body)); err != nil {
+		if err := rundir.WriteFileAtomic(body, []byte(req.Body)); err != nil {
 			return runjson.Measurement{}, err
 		}
 		req.BodyPath = body

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -116,7 +116,7 @@ type shardRun struct {
 func openShards(runDirs []string) ([]shardRun, error) {
 	var shards []shardRun
 	for _, p := range runDirs {
-		d, err := OpenRunDir(p)
+		d, err := rundir.Load(p)
 		if err != nil {
 			return nil, fmt.Errorf("merge %s: %w", p, err)
 		}
@@ -167,11 +167,11 @@ func openShards(runDirs []string) ([]shardRun, error) {
 func shardSuite(shards []shardRun) ([]byte, []string, error) {
 	var src []byte
 	for _, s := range shards {
-		b, err := parse.ReadRunFile(s.path, "suite.toml", parse.KindSuite)
+		b, err := rundir.ReadFile(s.path, "suite.toml", rundir.KindSuite)
 		if err != nil {
 			return nil, nil, fmt.Errorf("merge %s: %w", s.path, err)
 		}
-		if got := parse.DumpSHA256(b); got != s.m.SuiteSHA256 {
+		if got := rundir.SHA256(b); got != s.m.SuiteSHA256 {
 			return nil, nil, fmt.Errorf("merge %s: suite.toml has sha256 %s, run.json says %s: the suite copy changed after the run", s.path, got, s.m.SuiteSHA256)
 		}
 		src = b
@@ -253,16 +253,16 @@ func checkShares(shards []shardRun, names []string, partial bool) ([]string, err
 // shardFile is a file of a shard run dir to copy into the merged run dir.
 type shardFile struct {
 	shard  shardRun
-	rel    string         // slash-separated, relative to the run dir
-	sha256 string         // "" when run.json records none (stderr, transcripts)
-	kind   parse.FileKind // how the run-dir reader bounds it
+	rel    string          // slash-separated, relative to the run dir
+	sha256 string          // "" when run.json records none (stderr, transcripts)
+	kind   rundir.FileKind // how the run-dir reader bounds it
 }
 
-// open opens the file through parse's run-dir reader: a regular file
+// open opens the file through rundir's reader: a regular file
 // inside the shard's run dir (no FIFO to wait on, no link out), within its
 // kind's size limit.
-func (f shardFile) open() (*parse.RunFile, error) {
-	rf, err := parse.OpenRunFile(f.shard.path, f.rel, f.kind)
+func (f shardFile) open() (*rundir.File, error) {
+	rf, err := rundir.OpenFile(f.shard.path, f.rel, f.kind)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("merge %s (shard %s): %s is listed in run.json but cannot be read: %w", f.shard.path, f.shard.shard, f.rel, err)
@@ -280,7 +280,7 @@ func (f shardFile) check() error {
 		return err
 	}
 	defer rf.Close()
-	got, err := parse.ReaderSHA256(rf)
+	got, err := rundir.ReaderSHA256(rf)
 	if err != nil {
 		return fmt.Errorf("merge %s (shard %s): %w", f.shard.path, f.shard.shard, err)
 	}
@@ -299,7 +299,7 @@ func (f shardFile) same(got string) error {
 func shardFiles(shards []shardRun) ([]shardFile, error) {
 	var files []shardFile
 	from := map[string]shardRun{}
-	add := func(s shardRun, rel, sum string, kind parse.FileKind) error {
+	add := func(s shardRun, rel, sum string, kind rundir.FileKind) error {
 		if rel == "" {
 			return nil
 		}
@@ -316,13 +316,13 @@ func shardFiles(shards []shardRun) ([]shardFile, error) {
 	for _, s := range shards {
 		var errs []error
 		for _, t := range s.m.Targets {
-			errs = append(errs, add(s, t.Transcript, "", parse.KindTranscript), add(s, t.LocalTranscript, "", parse.KindTranscript))
+			errs = append(errs, add(s, t.Transcript, "", rundir.KindTranscript), add(s, t.LocalTranscript, "", rundir.KindTranscript))
 		}
 		for _, mr := range s.m.Measurements {
-			errs = append(errs, add(s, mr.Dump, mr.SHA256, parse.KindDump), add(s, mr.Stderr, "", parse.KindDump))
+			errs = append(errs, add(s, mr.Dump, mr.SHA256, rundir.KindDump), add(s, mr.Stderr, "", rundir.KindDump))
 		}
 		for _, o := range s.m.Orphans {
-			errs = append(errs, add(s, o.Dump, o.SHA256, parse.KindDump))
+			errs = append(errs, add(s, o.Dump, o.SHA256, rundir.KindDump))
 		}
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
@@ -458,7 +458,7 @@ func writeMerged(out string, m runjson.Manifest, suite []byte, files []shardFile
 	}
 	final := m
 	m.Status, m.Measurements, m.Orphans = runjson.StatusRunning, nil, nil
-	d, err := CreateRunDir(out, m, suite)
+	d, err := rundir.Create(out, m, suite)
 	if err != nil {
 		if d != nil {
 			os.RemoveAll(d.Path)
@@ -495,7 +495,7 @@ func copyFile(d *RunDir, f shardFile) error {
 		return err
 	}
 	defer rf.Close()
-	got, err := d.copyDump(filepath.FromSlash(f.rel), rf)
+	got, err := d.CopyDump(filepath.FromSlash(f.rel), rf)
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

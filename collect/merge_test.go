@@ -15,6 +15,7 @@ import (
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -225,7 +226,7 @@ func (f fakeShard) write(t *testing.T) string {
 	if tools == nil {
 		tools = map[string]runjson.Version{"bombardier": {Path: "/bin/bombardier", Version: "v1.2.6"}}
 	}
-	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+	d, err := rundir.Create(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "run", Suite: "fake", SuiteSHA256: probe.SHA256(),
 		Status: cmp.Or(f.status, runjson.StatusComplete), Start: start, End: &end, Facts: host, Tools: tools, Shard: f.shard,
 	}, st)
@@ -402,7 +403,7 @@ func TestMergeHostsAndTools(t *testing.T) {
 		srv2 := srv
 		srv2.Kernel = "6.8"
 		for dir, f := range map[string]runjson.Facts{a: srv, b: srv2} {
-			d, err := collect.OpenRunDir(dir)
+			d, err := rundir.Load(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

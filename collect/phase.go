@@ -4,15 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -256,20 +255,21 @@ func (c *collector) closedRPS(target, scenario string) []float64 {
 func (c *collector) measuredRPS(mr runjson.Measurement) float64 {
 	rps, ok := c.rps[mr.Dump]
 	if !ok {
-		rps = dumpRPS(filepath.Join(c.dir.Path, filepath.FromSlash(mr.Dump)))
+		rps = dumpRPS(c.dir.Path, mr.Dump)
 		c.rps[mr.Dump] = rps
 	}
 	return rps
 }
 
-// dumpRPS is the req/s package parse reads in a dump, 0 when it reads none.
-func dumpRPS(file string) float64 {
-	f, err := os.Open(file)
+// dumpRPS is the req/s package parse reads in the dump at rel in the run
+// dir, read through rundir's opener; 0 when it reads none.
+func dumpRPS(dir, rel string) float64 {
+	f, err := rundir.OpenFile(dir, rel, rundir.KindDump)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	r := parse.NewReader(f, file)
+	r := parse.NewReader(f, f.Name())
 	for r.Scan() {
 		if m, ok := r.Result().(*parse.Measurement); ok && m.RPS > 0 {
 			return m.RPS

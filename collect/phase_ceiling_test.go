@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/render"
 )
@@ -134,7 +135,7 @@ func TestMergeKeepsNotOffered(t *testing.T) {
 	var paths []string
 	for i, s := range []fakeShard{{shard: "1/2", targets: []string{"a", "c"}}, {shard: "2/2", targets: []string{"b"}}} {
 		p := s.write(t)
-		d, err := collect.OpenRunDir(p)
+		d, err := rundir.Load(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // TestRunJSONHasNoMachinePaths: a real collect (a Go server built through
@@ -66,7 +67,7 @@ expect = { status = 200, body = "Hi" }
 		}
 	}
 	m := dir.Manifest()
-	if got := LocalPath(m.SuiteFile, ""); got != suiteFile {
+	if got := rundir.LocalPath(m.SuiteFile, ""); got != suiteFile {
 		t.Errorf("suite_file %q reads back as %q, want %s", m.SuiteFile, got, suiteFile)
 	}
 	// What the paths were is kept: the build folder, the run dir in the
@@ -84,27 +85,4 @@ func goTarget(src, name, body, extra string) string {
 	return "[[target]]\nname = \"" + name + "\"\nruntime = \"go\"\ndir = \"" + src + "\"\n" +
 		"build = [\"go\", \"build\", \"-o\", \"{bin}/server\", \".\"]\nartifact = \"{bin}/server\"\nstart = [\"{bin}/server\"]\n" +
 		"env = { BODY = \"" + body + "\" }\n" + extra + "\n\n"
-}
-
-// TestPortable: paths are rewritten where they start a string or follow a
-// separator, the most particular folder first; other paths stay.
-func TestPortable(t *testing.T) {
-	places := []pathPlace{{"/tmp/fairbench-build-1", "{build}"}, {"/work/proj", ""}, {"/root", "~"}, {"/tmp", "{tmp}"}}
-	for _, c := range []struct{ in, want string }{
-		{"/tmp/fairbench-build-1/elysia/scratch/targets.json", "{build}/elysia/scratch/targets.json"},
-		{"-targets=/tmp/fairbench-build-1/a/targets.json", "-targets={build}/a/targets.json"},
-		{"go version -m /tmp/fairbench-build-1/bin/x/server", "go version -m {build}/bin/x/server"},
-		{"/work/proj/site/suites/js.toml", "site/suites/js.toml"},
-		{"/work/proj", "."},
-		{"/root/.cache/fairbench/bombardier-v1.2.6/bombardier", "~/.cache/fairbench/bombardier-v1.2.6/bombardier"},
-		{"build in /tmp/x: exit 1", "build in {tmp}/x: exit 1"},
-		{"/tmpfoo/x", "/tmpfoo/x"},
-		{"/x/tmp/y", "/x/tmp/y"},
-		{"/usr/bin/wrk", "/usr/bin/wrk"},
-		{"http://127.0.0.1:8080/tmp/x", "http://127.0.0.1:8080/tmp/x"},
-	} {
-		if got := portable(places, c.in); got != c.want {
-			t.Errorf("portable(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -165,7 +166,7 @@ func TestRemoteCollect(t *testing.T) {
 	}
 	tools := m.Hosts[1].Tools
 	// run.json's paths are portable ({tmp}/…): LocalPath reads them back
-	if !strings.HasPrefix(collect.LocalPath(tools["bombardier"].Path, ""), client.Dir) || tools["wrk"].Version == "" {
+	if !strings.HasPrefix(rundir.LocalPath(tools["bombardier"].Path, ""), client.Dir) || tools["wrk"].Version == "" {
 		t.Errorf("client tools: %+v", tools)
 	}
 	for _, mr := range m.Measurements {
@@ -178,7 +179,7 @@ func TestRemoteCollect(t *testing.T) {
 		if in := mr.Interference; in == nil || in.Server == nil || in.Client == nil || in.Server.CapacityS < 1 || in.Client.CapacityS < 1 || in.Server.OursS < mr.ServerCPUSeconds-0.001 {
 			t.Errorf("%s rep %d: interference %+v, server %+v, client %+v", mr.Scenario, mr.Rep, in, in.Server, in.Client)
 		}
-		if f := slices.Index(mr.Argv, "-f"); mr.Scenario == "echo" && (f < 0 || f+1 == len(mr.Argv) || !strings.HasPrefix(collect.LocalPath(mr.Argv[f+1], ""), client.Dir+"/scratch/")) {
+		if f := slices.Index(mr.Argv, "-f"); mr.Scenario == "echo" && (f < 0 || f+1 == len(mr.Argv) || !strings.HasPrefix(rundir.LocalPath(mr.Argv[f+1], ""), client.Dir+"/scratch/")) {
 			t.Errorf("echo: the body file is not the client host's copy: %q", mr.Argv)
 		}
 		url := mr.Argv[len(mr.Argv)-1]

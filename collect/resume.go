@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -28,7 +28,7 @@ type pendingMeasurement struct {
 // list (a crash between storing a dump and recording it) as an orphan, so
 // that it is kept and its name never taken again.
 func (c *collector) resumeRunDir() error {
-	d, err := OpenRunDir(c.opt.Resume)
+	d, err := rundir.Load(c.opt.Resume)
 	if err != nil {
 		return err
 	}
@@ -44,8 +44,8 @@ func (c *collector) resumeRunDir() error {
 	if err := d.Lock(); err != nil {
 		return err
 	}
-	if d.staleLock != "" {
-		c.opt.Progress.Note(fmt.Sprintf("%s: the collect that held it, %s, ended without letting go (killed?): its lock taken over, its .lock and .reserve replaced", d.Path, d.staleLock))
+	if d.StaleLock() != "" {
+		c.opt.Progress.Note(fmt.Sprintf("%s: the collect that held it, %s, ended without letting go (killed?): its lock taken over, its .lock and .reserve replaced", d.Path, d.StaleLock()))
 	}
 	c.dir = d
 	c.writePortable() // a run written before keeps its paths until it is saved
@@ -120,15 +120,15 @@ func findOrphans(dir string, m runjson.Manifest) ([]runjson.Orphan, error) {
 }
 
 // orphan hashes the unlisted dump at rel in pieces, read as parse reads a
-// dump: a regular file inside the run dir within parse.MaxDump.
+// dump: a regular file inside the run dir within rundir.MaxDump.
 func orphan(dir, rel string) (runjson.Orphan, error) {
-	f, err := parse.OpenRunFile(dir, rel, parse.KindDump)
+	f, err := rundir.OpenFile(dir, rel, rundir.KindDump)
 	if err != nil {
 		return runjson.Orphan{}, fmt.Errorf("%w: it is not in run.json; move it out of the run dir, then try again", err)
 	}
 	defer f.Close()
 	n := &countingReader{r: f}
-	sum, err := parse.ReaderSHA256(n)
+	sum, err := rundir.ReaderSHA256(n)
 	if err != nil {
 		return runjson.Orphan{}, err
 	}
@@ -194,7 +194,7 @@ func (c *collector) dumpBase(target, scenario string, rep int, warmup bool) stri
 		if n > 1 {
 			base += "-" + strconv.Itoa(n)
 		}
-		if !c.dir.exists(base+".txt") && !c.dir.exists(base+".stderr") {
+		if !c.dir.Exists(base+".txt") && !c.dir.Exists(base+".stderr") {
 			return base
 		}
 	}

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect"
-	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -150,7 +150,7 @@ func TestResumeKeepsUnrecordedDump(t *testing.T) {
 	m.Measurements = m.Measurements[:len(m.Measurements)-1]
 	m.Status = runjson.StatusInterrupted
 	b, _ := json.MarshalIndent(m, "", "  ")
-	if err := machine.WriteFileAtomic(filepath.Join(dir.Path, "run.json"), b); err != nil {
+	if err := rundir.WriteFileAtomic(filepath.Join(dir.Path, "run.json"), b); err != nil {
 		t.Fatal(err)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -164,7 +165,7 @@ func scheduleCollector(t *testing.T, m runjson.Manifest, seed int64) *collector 
 		t.Fatal(err)
 	}
 	m.Schema, m.ID = runjson.SchemaVersion, "run"
-	d, err := CreateRunDir(t.TempDir(), m, s.Source)
+	d, err := rundir.Create(t.TempDir(), m, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}

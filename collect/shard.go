@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // Shard is the I-th of N deterministic shares of a suite's targets, for
@@ -117,7 +118,7 @@ func (c *collector) share() ([]suite.Target, error) {
 // resumedShard returns the shard recorded in the run dir being resumed. A
 // given shard that disagrees with it is an error; none given takes it.
 func resumedShard(runDir string, given Shard) (Shard, error) {
-	d, err := OpenRunDir(runDir)
+	d, err := rundir.Load(runDir)
 	if err != nil {
 		return Shard{}, fmt.Errorf("-resume %s: %w", runDir, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -149,15 +150,15 @@ func parseShardSuite(t *testing.T, hi string) *suite.Suite {
 // anything starts.
 func TestShardRefusals(t *testing.T) {
 	s := parseShardSuite(t, "/nonexistent/hiserver")
-	recorded, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r", SuiteSHA256: s.SHA256(), Status: runjson.StatusInterrupted, Shard: "1/2"}, s.Source)
+	recorded, err := rundir.Create(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r", SuiteSHA256: s.SHA256(), Status: runjson.StatusInterrupted, Shard: "1/2"}, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "w", SuiteSHA256: s.SHA256(), Status: runjson.StatusInterrupted}, s.Source)
+	whole, err := rundir.Create(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "w", SuiteSHA256: s.SHA256(), Status: runjson.StatusInterrupted}, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "m", SuiteSHA256: s.SHA256(), Status: runjson.StatusFailed, Merged: []runjson.Shard{{Shard: "1/2"}}}, s.Source)
+	merged, err := rundir.Create(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "m", SuiteSHA256: s.SHA256(), Status: runjson.StatusFailed, Merged: []runjson.Shard{{Shard: "1/2"}}}, s.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestResumeKeepsShard(t *testing.T) {
 		t.Skip("loads a server")
 	}
 	s := parseShardSuite(t, buildHi(t))
-	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+	d, err := rundir.Create(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "shard2", Suite: s.Name, SuiteSHA256: s.SHA256(),
 		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: hostcheck.AskFacts(), Shard: "2/2",
 	}, s.Source)

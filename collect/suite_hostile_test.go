@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -73,7 +74,7 @@ func TestSuiteHostileInput(t *testing.T) {
 // in it; and that a run id cannot name a folder outside -out.
 func TestRunDirStaysInside(t *testing.T) {
 	out := t.TempDir()
-	d, err := CreateRunDir(out, runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
+	d, err := rundir.Create(out, runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestRunDirStaysInside(t *testing.T) {
 		t.Errorf("written outside the run dir: %v", entries)
 	}
 	for _, id := range []string{"..", "../r2", "a/b", "/abs", ""} {
-		if _, err := CreateRunDir(out, runjson.Manifest{Schema: runjson.SchemaVersion, ID: id}, nil); err == nil {
+		if _, err := rundir.Create(out, runjson.Manifest{Schema: runjson.SchemaVersion, ID: id}, nil); err == nil {
 			t.Errorf("CreateRunDir with id %q was accepted", id)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/fairbench/fairbench/collect/loadgen"
 	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -201,7 +202,7 @@ func (c *collector) sameHosts() error {
 	if c.opt.Resume == "" {
 		return nil
 	}
-	d, err := OpenRunDir(c.opt.Resume)
+	d, err := rundir.Load(c.opt.Resume)
 	if err != nil {
 		return err
 	}

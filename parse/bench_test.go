@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // benchDumps writes 10,000 dumps of mixed dialects into dir: copies of the
@@ -187,7 +189,7 @@ func readAll(b *testing.B, names []string) {
 // at least: what is left of parse/read above hash/read is parsing.
 func hashAll(b *testing.B, names []string) {
 	eachFile(b, names, func(f *os.File) {
-		if _, err := ReaderSHA256(f); err != nil {
+		if _, err := rundir.ReaderSHA256(f); err != nil {
 			b.Fatal(err)
 		}
 	})

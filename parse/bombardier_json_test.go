@@ -1,13 +1,14 @@
 package parse
 
 import (
+	"github.com/fairbench/fairbench/parse/rundir"
 	"strings"
 	"testing"
 	"time"
 )
 
 func TestBombardierJSON(t *testing.T) {
-	dir, err := OpenRunDir("testdata")
+	dir, err := rundir.OpenRoot("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,4 +12,7 @@
 // (packages parse/verdict: statistics and verdicts; parse/audit: the rules
 // that find soft numbers) or shown (package
 // render); the run directory on disk is its only contract with them.
+// Package parse/rundir owns that directory: parse reads run.json and every
+// dump through its bounded opener (rundir.Root, rundir.OpenNamed for files
+// named on the command line), never with os.Open.
 package parse

@@ -3,6 +3,8 @@ package parse
 import (
 	"io"
 	"sync"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // A small dump is read into memory with one read and parsed from there,
@@ -22,7 +24,7 @@ var wholeFiles sync.Pool
 // readSmall reads all of f when it holds at most onePass bytes; ok is false
 // (with nothing lost: f is rewound) when it grew past that while it was
 // read. The buffer is the pool's until putWhole.
-func readSmall(f *RunFile) (b *[]byte, ok bool, err error) {
+func readSmall(f *rundir.File) (b *[]byte, ok bool, err error) {
 	b, _ = wholeFiles.Get().(*[]byte)
 	if b == nil || cap(*b) < int(f.Size())+1 {
 		b = new([]byte)
@@ -41,7 +43,7 @@ func readSmall(f *RunFile) (b *[]byte, ok bool, err error) {
 			return nil, false, err
 		case len(buf) > onePass:
 			putWhole(b)
-			return nil, false, f.rewind()
+			return nil, false, f.Rewind()
 		case len(buf) == cap(buf):
 			buf = append(buf, 0)[:len(buf)]
 		}
@@ -61,7 +63,7 @@ func putWhole(b *[]byte) {
 // goroutine, and returns when that is done with b.
 func scanWhole(b []byte, name string, yield func(Record) bool) []error {
 	sums := make(chan string, 1)
-	go func() { sums <- DumpSHA256(b) }()
+	go func() { sums <- rundir.SHA256(b) }()
 	sum := ""
 	r := newHeldReader(b, name, func() string {
 		if sum == "" {
@@ -85,7 +87,7 @@ func scanWhole(b []byte, name string, yield func(Record) bool) []error {
 type ahead struct {
 	name  string
 	done  chan struct{}
-	f     *RunFile
+	f     *rundir.File
 	err   error
 	whole *[]byte // all of f, when it is small (readSmall)
 }
@@ -95,7 +97,7 @@ func readAhead(name string) *ahead {
 	a := &ahead{name: name, done: make(chan struct{})}
 	go func() {
 		defer close(a.done)
-		if a.f, a.err = OpenFile(name, KindDump); a.err != nil || a.f.Size() < 0 || a.f.Size() > onePass {
+		if a.f, a.err = rundir.OpenNamed(name, rundir.KindDump); a.err != nil || a.f.Size() < 0 || a.f.Size() > onePass {
 			return
 		}
 		b, ok, err := readSmall(a.f)

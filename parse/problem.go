@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // Walk and ReadAll return three kinds of problem, and a command answers
@@ -96,7 +98,7 @@ func foundIn(file string, errs []error) []error {
 // errorPath is the file an error names, where it says; "" otherwise.
 func errorPath(err error) string {
 	var se *SyntaxError
-	var re *RunFileError
+	var re *rundir.RefusedError
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &se):

@@ -144,23 +144,6 @@ func newHeldReader(b []byte, fileName string, sum func() string) *Reader {
 	}
 }
 
-// DumpSHA256 is the sha256 of a dump's bytes written as Source.SHA256
-// records it: 64 lowercase hex digits. A dump read whole is checked
-// against the sum its records carry with this.
-func DumpSHA256(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-// ReaderSHA256 is DumpSHA256 of everything r holds, read in pieces.
-func ReaderSHA256(r io.Reader) (string, error) {
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // Scan advances to the next record and reports whether there is one.
 // Records are produced when the whole file has been read, so that each
 // carries the sha256 of its file; after SetSHA256, as each run is read.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // TestMayStart checks the reader's filter against every line of every
@@ -52,11 +54,11 @@ func TestLogical(t *testing.T) {
 	}
 }
 
-// TestDumpSHA256 checks that a dump hashed whole gets the sum the
+// TestSHA256 checks that a dump hashed whole gets the sum the
 // streaming Reader records in its sources, the pair a dump page compares.
-func TestDumpSHA256(t *testing.T) {
-	if got, want := DumpSHA256(nil), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; got != want {
-		t.Errorf("DumpSHA256(nil) = %s, want %s", got, want)
+func TestSHA256(t *testing.T) {
+	if got, want := rundir.SHA256(nil), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"; got != want {
+		t.Errorf("rundir.SHA256(nil) = %s, want %s", got, want)
 	}
 	checked := 0
 	for _, name := range goldenDumps(t) {
@@ -64,8 +66,8 @@ func TestDumpSHA256(t *testing.T) {
 		r := NewReader(bytes.NewReader(b), name)
 		for r.Scan() {
 			if m, ok := r.Result().(*Measurement); ok {
-				if m.Source.SHA256 != DumpSHA256(b) {
-					t.Errorf("%s: Reader recorded %s, DumpSHA256 %s", name, m.Source.SHA256, DumpSHA256(b))
+				if m.Source.SHA256 != rundir.SHA256(b) {
+					t.Errorf("%s: Reader recorded %s, rundir.SHA256 %s", name, m.Source.SHA256, rundir.SHA256(b))
 				}
 				checked++
 			}

@@ -5,15 +5,15 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Run is the part of a fairbench run directory's run.json that is not a
-// measurement: when, where, with what. Its schema is package manifest's,
-// the one collect writes.
+// measurement: when, where, with what. Its schema is package runjson's,
+// the one collect writes; package rundir reads it.
 type Run struct {
 	Path string // the run dir as given
 	runjson.Manifest
@@ -28,12 +28,6 @@ type Run struct {
 
 func (*Run) record() {}
 
-// IsRunDir reports whether path is a fairbench run directory.
-func IsRunDir(path string) bool {
-	info, err := os.Stat(filepath.Join(path, "run.json"))
-	return err == nil && info.Mode().IsRegular()
-}
-
 // ReadRun reads the run.json of the run dir at path.
 func ReadRun(path string) (*Run, error) {
 	run, _, err := readRun(path)
@@ -43,23 +37,17 @@ func ReadRun(path string) (*Run, error) {
 // readRun is ReadRun that also returns the sha256 of run.json's bytes,
 // which say whether two run dirs of one id hold the same run.
 func readRun(path string) (*Run, [sha256.Size]byte, error) {
-	name := filepath.Join(path, "run.json")
-	b, err := ReadRunFile(path, "run.json", KindRunJSON)
-	if err != nil {
-		return nil, [sha256.Size]byte{}, err
+	name := filepath.Join(path, rundir.RunJSON)
+	m, sum, err := rundir.ReadManifest(path)
+	var me *runjson.Error
+	if errors.As(err, &me) {
+		return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
 	}
-	sum := sha256.Sum256(b)
-	m, err := runjson.Decode(b)
 	if err != nil {
-		var me *runjson.Error
-		if errors.As(err, &me) {
-			return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
-		}
 		return nil, sum, err
 	}
 	warnings, err := m.Ranges()
 	if err != nil {
-		var me *runjson.Error
 		errors.As(err, &me)
 		return nil, sum, &SyntaxError{File: name, Line: me.Line, Msg: me.Msg}
 	}
@@ -132,7 +120,7 @@ func walkRun(run *Run, yield func(Record) bool) []error {
 	}
 	runJSON := filepath.Join(path, "run.json")
 	dup, notes := duplicates(run.Measurements, runJSON)
-	dir, err := OpenRunDir(path)
+	dir, err := rundir.OpenRoot(path)
 	if err != nil {
 		return append(errs, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // Walk reads every path: a fairbench run dir, a single dump in any supported
@@ -30,7 +32,7 @@ func Walk(paths []string, fn func(Record) error) []error {
 			continue
 		case !info.IsDir():
 			w.file(p, false)
-		case IsRunDir(p):
+		case rundir.IsRunDir(p):
 			w.run(p, false)
 		default:
 			w.folder(p)
@@ -103,7 +105,7 @@ func (w *walker) folder(root string) {
 			if p != root && strings.HasPrefix(d.Name(), ".") {
 				return fs.SkipDir
 			}
-			if p != root && IsRunDir(p) {
+			if p != root && rundir.IsRunDir(p) {
 				if !w.parseAhead() || !w.run(p, true) {
 					return fs.SkipAll
 				}
@@ -155,7 +157,7 @@ func looksLikeDump(name string) bool {
 // false when fn says stop.
 func (w *walker) file(name string, found bool) bool {
 	return w.records(name, found, func(yield func(Record) bool) []error {
-		f, err := OpenFile(name, KindDump)
+		f, err := rundir.OpenNamed(name, rundir.KindDump)
 		return scanOpen(f, err, yield)
 	})
 }
@@ -178,13 +180,13 @@ func (w *walker) records(name string, found bool, scan func(yield func(Record) b
 	return goOn
 }
 
-// scanOpen parses a dump opened by OpenFile or OpenRunFile and calls yield
+// scanOpen parses a dump opened by rundir.OpenNamed or rundir.OpenFile and calls yield
 // with each record as it is read, until yield returns false. A regular
 // file up to onePass is read once into memory (onepass.go). A larger one
 // is hashed first, so that its records need not wait for the end of the
 // file to carry its sha256: memory stays flat in the number of runs a file
 // holds. A stream is held whole, up to its limit.
-func scanOpen(f *RunFile, err error, yield func(Record) bool) []error {
+func scanOpen(f *rundir.File, err error, yield func(Record) bool) []error {
 	if err != nil {
 		return []error{err}
 	}
@@ -201,10 +203,10 @@ func scanOpen(f *RunFile, err error, yield func(Record) bool) []error {
 	}
 	var sum string
 	if f.Size() >= 0 {
-		if sum, err = ReaderSHA256(f); err != nil {
+		if sum, err = rundir.ReaderSHA256(f); err != nil {
 			return []error{err}
 		}
-		if err := f.rewind(); err != nil {
+		if err := f.Rewind(); err != nil {
 			return []error{err}
 		}
 	}
@@ -230,11 +232,11 @@ func walkFile(name string, fn func(Record) error) []error {
 // readFile parses one dump file named outside a run dir into its records,
 // in file order, read through OpenFile's bound.
 func readFile(name string) ([]Record, []error) {
-	return readOpen(OpenFile(name, KindDump))
+	return readOpen(rundir.OpenNamed(name, rundir.KindDump))
 }
 
-// readOpen parses a dump opened by OpenFile or OpenRunFile.
-func readOpen(f *RunFile, err error) ([]Record, []error) {
+// readOpen parses a dump opened by rundir.OpenNamed or rundir.OpenFile.
+func readOpen(f *rundir.File, err error) ([]Record, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
@@ -249,8 +251,8 @@ func readOpen(f *RunFile, err error) ([]Record, []error) {
 
 // readMeasurements parses the dump at rel in the run dir, read through
 // its bound, and keeps its measurements.
-func readMeasurements(dir *RunDir, rel string) ([]*Measurement, []error) {
-	recs, errs := readOpen(dir.Open(rel, KindDump))
+func readMeasurements(dir *rundir.Root, rel string) ([]*Measurement, []error) {
+	recs, errs := readOpen(dir.Open(rel, rundir.KindDump))
 	var ms []*Measurement
 	for _, r := range recs {
 		if m, ok := r.(*Measurement); ok {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // benchRuns writes runs run dirs of one suite, each with targets ×
@@ -78,7 +79,7 @@ func benchRuns(tb testing.TB, dir string, runs, targets, scenarios, reps int) []
 						tb.Fatal(err)
 					}
 					ms = append(ms, meas{Target: name, Scenario: fmt.Sprintf("s%02d", s), Rep: rep, Order: order, Tool: "bombardier", ToolVersion: tool,
-						Argv: []string{"bombardier", "-c", "64", "-d", "10s", "-l", "-o", "json", url}, Dump: rel, SHA256: parse.DumpSHA256([]byte(dump))})
+						Argv: []string{"bombardier", "-c", "64", "-d", "10s", "-l", "-o", "json", url}, Dump: rel, SHA256: rundir.SHA256([]byte(dump))})
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // DumpPage shows one raw dump with numbered, linkable lines; the lines each
@@ -55,7 +56,7 @@ func (m *model) dumpPage(file string, b []byte, ms []*parse.Measurement) *DumpPa
 	rel := m.links.raw[file]
 	p := &DumpPage{File: file, Size: Bytes(int64(len(b)))}
 	p.Page = m.newPage("dump", "dump/"+rel+".html", "Dump "+rel)
-	p.SHA256 = parse.DumpSHA256(b)
+	p.SHA256 = rundir.SHA256(b)
 	p.Raw = p.href("raw/" + inertName(rel))
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Source.LineStart < ms[j].Source.LineStart })
 	marked := map[int]bool{}

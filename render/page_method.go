@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
@@ -131,7 +132,7 @@ func (m *model) suiteFiles() []SuiteFile {
 	for _, run := range m.runs {
 		f := SuiteFile{Suite: run.Suite, Run: run.ID, File: Link{Text: "suite.toml"}, SHA256: shortHash(run.SuiteSHA256)}
 		if run.Path != "" {
-			if _, err := parse.ReadRunFile(run.Path, "suite.toml", parse.KindSuite); err == nil {
+			if _, err := rundir.ReadFile(run.Path, "suite.toml", rundir.KindSuite); err == nil {
 				f.File.Href = "raw/" + safePath(run.ID) + "/suite.toml"
 			}
 		}

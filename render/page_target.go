@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -238,7 +239,7 @@ func (m *model) transcriptRef(p Page, t *parse.Target, read bool) (text, href, w
 	if run == nil || run.Path == "" || !filepath.IsLocal(filepath.FromSlash(t.Transcript)) {
 		return "", "", "The transcript is not in the run dir."
 	}
-	b, err := parse.ReadRunFile(run.Path, t.Transcript, parse.KindTranscript)
+	b, err := rundir.ReadFile(run.Path, t.Transcript, rundir.KindTranscript)
 	if err != nil {
 		return "", "", "The transcript could not be read: " + err.Error()
 	}

@@ -10,10 +10,10 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // rawFile is a file copied byte for byte into the site's raw/ folder.
@@ -33,32 +33,23 @@ func newRawFile(src, rel string) rawFile {
 // link is the file's link from the downloads page.
 func (f rawFile) link() Link { return Link{Href: f.dest, Text: f.rel} }
 
-// open opens the file through package parse's run-dir reader: inside its
-// run dir, a regular file, within the limit of its kind. dir, if not nil,
+// open opens the file through package rundir's reader: inside its
+// run dir, a regular file, within the limit of its kind, and not a file
+// that may come from outside the run dir. dir, if not nil,
 // is its run dir, open.
-func (f rawFile) open(dir *parse.RunDir) (*parse.RunFile, error) {
+func (f rawFile) open(dir *rundir.Root) (*rundir.File, error) {
 	switch {
 	case f.root == "":
-		return parse.OpenFile(f.src, parse.KindDump)
+		return rundir.OpenNamed(f.src, rundir.KindDump)
 	case dir != nil:
-		return dir.Open(f.name, runFileKind(f.name))
+		return dir.OpenPublished(f.name, rundir.KindOf(f.name))
 	}
-	return parse.OpenRunFile(f.root, f.name, runFileKind(f.name))
-}
-
-// runFileKind is the kind of the file at name (a slash path) in a run dir.
-func runFileKind(name string) parse.FileKind {
-	switch {
-	case name == "run.json":
-		return parse.KindRunJSON
-	case name == "suite.toml":
-		return parse.KindSuite
-	case strings.HasPrefix(name, "conformance/"):
-		return parse.KindTranscript
-	case strings.HasPrefix(name, "dumps/"):
-		return parse.KindDump
+	d, err := rundir.OpenRoot(f.root)
+	if err != nil {
+		return nil, err
 	}
-	return parse.KindOther
+	defer d.Close()
+	return d.OpenPublished(f.name, rundir.KindOf(f.name))
 }
 
 // looseFiles are the dumps read from outside run dirs, sorted by their
@@ -75,14 +66,14 @@ func (m *model) looseFiles() []rawFile {
 }
 
 // rawWriter publishes raw files: each is read once, through package
-// parse's run-dir reader, and from those bytes go its copy under raw/, its
+// rundir's reader, and from those bytes go its copy under raw/, its
 // entry in its run's archive, and its dump page if it has one.
 type rawWriter struct {
 	m      *model
 	w      *writer
 	pages  map[string][]*parse.Measurement // dump pages not yet written, by source file
 	tw     *tar.Writer                     // the archive of the run being copied; nil for loose files
-	dir    *parse.RunDir                   // the run dir being copied; nil for loose files
+	dir    *rundir.Root                    // the run dir being copied; nil for loose files
 	when   time.Time                       // its date
 	body   []byte                          // a dump page's file, reused
 	copied int
@@ -122,7 +113,7 @@ func (m *model) writeRaw(w *writer, pages map[string][]*parse.Measurement, progr
 		dir := safePath(r.id)
 		suite, manifest := dir+"/suite.toml", dir+"/run.json"
 		name := "raw/" + dir + ".tar.gz"
-		if rw.dir, err = parse.OpenRunDir(r.path); err != nil {
+		if rw.dir, err = rundir.OpenRoot(r.path); err != nil {
 			return nil, nil, err
 		}
 		err = rw.archive(name, r.start, func() error {
@@ -212,7 +203,7 @@ type readerOnly struct{ io.Reader }
 // rw.refused.
 func (rw *rawWriter) publish(f rawFile) (bool, error) {
 	src, err := f.open(rw.dir)
-	if errors.Is(err, parse.ErrRefused) {
+	if errors.Is(err, rundir.ErrRefused) {
 		rw.refused = append(rw.refused, err)
 		return false, nil
 	}
@@ -280,7 +271,7 @@ func (rw *rawWriter) rest() error {
 		var b []byte
 		src := newRawFile(file, "")
 		src.root, src.name, _ = rw.m.links.runDirOf(file)
-		if src.root != "" && foreignFile(src.root, src.name) {
+		if src.root != "" && rundir.Foreign(src.root, src.name) {
 			continue // not published, so not shown on a page either
 		}
 		f, err := src.open(nil)

@@ -8,7 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // Readme markers: Readme.Update replaces what lies between them. Each
@@ -52,30 +53,23 @@ func OpenReadme(path string) (*Readme, error) {
 	if err != nil {
 		return nil, usagef("render: -readme %s: %w", path, err)
 	}
-	// Non-blocking, so that a FIFO is refused rather than waited on.
-	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	// Through rundir's opener: a FIFO or device is refused before a byte
+	// is read, and no more than MaxReadmeBytes are read.
+	f, err := rundir.OpenRegular(file, MaxReadmeBytes)
 	if err != nil {
-		return nil, usagef("render: -readme %s: %w", path, err)
+		return nil, readmeRefused(path, err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
 		return nil, usagef("render: -readme %s: %w", path, err)
 	}
-	switch {
-	case !info.Mode().IsRegular():
-		return nil, usagef("render: -readme %s is not a regular file (%s): give the README file itself", path, info.Mode().Type())
-	case info.Size() > MaxReadmeBytes:
-		return nil, usagef("render: -readme %s is %s bytes, over the %s a README may be: give the README file itself", path, group(info.Size()), group(MaxReadmeBytes))
-	case links(info) > 1:
+	if links(info) > 1 {
 		return nil, usagef("render: -readme %s has %d hard links, and render replaces the file, which would part it from the others: make it a file of its own (cp %s x && mv x %s), or link it symbolically", path, links(info), path, path)
 	}
-	src, err := io.ReadAll(io.LimitReader(f, MaxReadmeBytes+1))
+	src, err := io.ReadAll(f)
 	if err != nil {
-		return nil, usagef("render: -readme %s: %w", path, err)
-	}
-	if len(src) > MaxReadmeBytes {
-		return nil, usagef("render: -readme %s grew over %s bytes while being read", path, group(MaxReadmeBytes))
+		return nil, readmeRefused(path, err)
 	}
 	if _, err := spliceReadme(src, nil); err != nil {
 		return nil, usagef("render: -readme %s: %w", path, err)
@@ -101,34 +95,31 @@ func (r *Readme) Update(table []byte) error {
 	if !os.SameFile(now, r.info) || now.Size() != r.info.Size() || !now.ModTime().Equal(r.info.ModTime()) {
 		return fmt.Errorf("render: -readme %s changed while render ran: render again to write its table", r.Path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(r.file), "."+filepath.Base(r.file)+".*")
-	if err != nil {
-		return fmt.Errorf("render: -readme %s: %w", r.Path, err)
-	}
-	defer os.Remove(tmp.Name()) // gone once renamed; left by nothing else
-	_, err = tmp.Write(out)
-	if err == nil {
-		err = tmp.Chmod(r.info.Mode().Perm())
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), r.file)
-	}
-	if err != nil {
+	if err := rundir.WriteFileAtomicMode(r.file, out, r.info.Mode().Perm()); err != nil {
 		return fmt.Errorf("render: -readme %s: %w", r.Path, err)
 	}
 	r.src, r.Changed = out, true
 	return nil
 }
 
+// readmeRefused is the usage error of a README rundir's opener refused
+// (or could not open).
+func readmeRefused(path string, err error) error {
+	var re *rundir.RefusedError
+	switch {
+	case errors.As(err, &re) && re.Rule == rundir.RuleSize && re.Size > 0:
+		return usagef("render: -readme %s is %s bytes, over the %s a README may be: give the README file itself", path, group(re.Size), group(MaxReadmeBytes))
+	case errors.As(err, &re) && re.Rule == rundir.RuleSize:
+		return usagef("render: -readme %s grew over %s bytes while being read", path, group(MaxReadmeBytes))
+	case errors.As(err, &re) && re.Rule == rundir.RuleNotRegular:
+		return usagef("render: -readme %s is not a regular file (%s): give the README file itself", path, rundir.FileType(re.Mode))
+	}
+	return usagef("render: -readme %s: %w", path, err)
+}
+
 // links is how many names the file of info has.
 func links(info fs.FileInfo) uint64 {
-	_, n := deviceAndLinks(info)
+	_, n := rundir.DeviceAndLinks(info)
 	return n
 }
 

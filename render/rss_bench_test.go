@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // BenchmarkRenderPeakRSS renders sites of 1,000 and 10,000 real dumps
@@ -122,7 +123,7 @@ func rssSite(tb testing.TB, dir string, n int) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		bodies[i], sums[i] = b, parse.DumpSHA256(b)
+		bodies[i], sums[i] = b, rundir.SHA256(b)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "site.toml"), []byte("title = \"RSS\"\nruns = [\"results/*\"]\n"), 0o644); err != nil {
 		tb.Fatal(err)

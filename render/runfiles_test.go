@@ -12,7 +12,7 @@ import (
 )
 
 // Run-dir files (issue 13, items 2 and 13): render reads them through
-// package parse's run-dir reader, so links out of the run dir are not
+// package rundir's reader, so links out of the run dir are not
 // published, and an oversized run.json is refused by its size.
 
 // TestLinkedRunFilesNotPublished is the issue's repro: a transcript linked

@@ -2,26 +2,21 @@ package render
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
-	"syscall"
+
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // A site folder's content/ and theme/ are read and published, and a site
 // folder is often a cloned repository: a link in it to ~/.ssh/id_rsa must
 // not put the key on the site. So render refuses, before it writes
 // anything, a link in content/ or theme/ that leads outside the site
-// folder (checkLinks), and reads both folders through an os.Root on the
-// site folder (siteFS), which follows no link out of it, opens no FIFO or
-// device, and reads no file over maxSiteFileBytes.
-
-// maxSiteFileBytes is the largest file of content/ or theme/ render reads:
-// far above any page of prose, template or stylesheet.
-const maxSiteFileBytes = 16 << 20
+// folder (checkLinks), and reads both folders through rundir's opener on
+// the site folder (siteFS), which follows no link out of it, opens no FIFO
+// or device, and reads no file over rundir.MaxSite bytes.
 
 // siteFolders are the folders of a site folder that render reads.
 var siteFolders = []string{"content", "theme"}
@@ -59,49 +54,33 @@ func (s *Site) checkLinks() error {
 }
 
 // siteFS is the folder sub of the site folder dir, as an fs.FS read
-// through an os.Root on dir.
+// through rundir's opener on dir.
 type siteFS struct{ dir, sub string }
 
-// Open opens name, a file of the folder: a regular file of at most
-// maxSiteFileBytes, reached through no link out of the site folder.
+// Open opens name, a file or folder of the folder: a regular file of at
+// most rundir.MaxSite bytes, reached through no link out of the site
+// folder.
 func (f siteFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	rel := path.Join(f.sub, name)
-	full := filepath.Join(f.dir, filepath.FromSlash(rel))
-	root, err := os.OpenRoot(f.dir)
+	root, err := rundir.OpenRoot(f.dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	// Non-blocking, so that a FIFO is refused rather than waited on.
-	file, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
+	file, err := root.OpenEntry(rel, rundir.KindSite)
+	var re *rundir.RefusedError
+	if errors.As(err, &re) {
+		full := filepath.Join(f.dir, filepath.FromSlash(rel))
+		switch re.Rule {
+		case rundir.RuleLeaves:
 			return nil, usagef("render: %s is a link out of the site folder %s: copy the file into the site folder instead", full, f.dir)
+		case rundir.RuleSize:
+			return nil, usagef("render: %s is %s bytes, over the %s a file of the site folder may have", full, group(re.Size), group(rundir.MaxSite))
 		}
-		return nil, err
+		return nil, usagef("render: %s is not a regular file (%s): give the file itself", full, rundir.FileType(re.Mode))
 	}
-	info, err := file.Stat()
-	if err == nil && info.Mode().IsRegular() && info.Size() > maxSiteFileBytes {
-		err = usagef("render: %s is %s bytes, over the %s a file of the site folder may have", full, group(info.Size()), group(maxSiteFileBytes))
-	} else if err == nil && !info.Mode().IsRegular() && !info.IsDir() {
-		err = usagef("render: %s is not a regular file (%s): give the file itself", full, info.Mode().Type())
-	}
-	if err != nil {
-		file.Close()
-		return nil, err
-	}
-	return boundedFile{file, io.LimitReader(file, maxSiteFileBytes)}, nil
+	return file, err
 }
-
-// boundedFile is an open file of the site folder that reads no more than
-// maxSiteFileBytes, however it grows.
-type boundedFile struct {
-	*os.File
-	r io.Reader
-}
-
-func (b boundedFile) Read(p []byte) (int, error) { return b.r.Read(p) }

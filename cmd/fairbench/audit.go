@@ -5,6 +5,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 var auditCommand = command{
@@ -78,7 +79,7 @@ func runAudit(e *env, args []string) error {
 	}
 	findings := audit.Audit(set, audit.AuditOptions{Pairs: pairs, Unreadable: found})
 	if *table != "" {
-		f, err := parse.OpenFile(*table, parse.KindTable)
+		f, err := rundir.OpenNamed(*table, rundir.KindTable)
 		if err != nil {
 			return usageErr("audit: -table: %w", err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 var collectCommand = command{
@@ -30,6 +30,13 @@ collect writes it (flock on its .lock file, let go when the process ends):
 a second -resume of it is refused with exit status 2, naming the process
 that holds it. The .lock and .reserve files a killed collect leaves behind
 hold nothing: -resume takes them over and says whose they were.
+
+Collects measuring on one machine take turns: a collect holds the host lock
+(~/.cache/fairbench/collect.lock, or the file FAIRBENCH_HOST_LOCK names;
+FAIRBENCH_HOST_LOCK=off takes none) from before its first build until its
+last window. A second collect, with another -out, waits for it, saying which
+process holds the host, since when and for which run; Ctrl-C stops the wait
+and leaves the new run to -resume.
 
 A measurement fails when its server dies, or its load tool crashes, runs
 past its window, request timeout and 30 s of grace (then it is killed), or
@@ -174,12 +181,13 @@ func runCollect(e *env, args []string) error {
 	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: *out, Resume: *resume, Only: csvList(*only), Shard: sh, BaseDir: *base, Progress: collect.ProgressFor(e.stderr),
 		ForcePinning: *forcePinning, FreshBuild: *freshBuild, Seed: *seed, BuildCacheMax: cacheBytes(*cacheMax),
+		HostLock:  rundir.HostLockPath(),
 		QuietWait: wait,
 	})
 	if dir != nil {
 		fmt.Fprintln(e.stdout, dir.Path)
 	}
-	if errors.Is(err, collect.ErrRunDirLocked) || errors.Is(err, collect.ErrUsage) {
+	if errors.Is(err, rundir.ErrLocked) || errors.Is(err, collect.ErrUsage) {
 		return usageErr("%w", err)
 	}
 	if err != nil {
@@ -199,21 +207,21 @@ func cacheBytes(mb int64) int64 {
 
 // resumedSuite reads the suite kept in a run dir. It is parsed under the
 // name of the file it was first read from (run.json's suite_file, relative
-// to base or in the home or temporary folder: collect.LocalPath), so that
+// to base or in the home or temporary folder: rundir.LocalPath), so that
 // body files resolve as they did then. Both files are read as every run-dir file is
-// (parse.ReadRunFile): regular, inside the run dir, within their limits.
+// (rundir.ReadFile): regular, inside the run dir, within their limits.
 func resumedSuite(runDir, base string) (*suite.Suite, error) {
-	src, err := parse.ReadRunFile(runDir, "suite.toml", parse.KindSuite)
+	src, err := rundir.ReadFile(runDir, "suite.toml", rundir.KindSuite)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	name := filepath.Join(runDir, "suite.toml")
-	d, err := collect.OpenRunDir(runDir)
+	d, err := rundir.Load(runDir)
 	if err != nil {
 		return nil, fmt.Errorf("-resume %s: %w", runDir, err)
 	}
 	if m := d.Manifest(); m.SuiteFile != "" {
-		name = collect.LocalPath(m.SuiteFile, base)
+		name = rundir.LocalPath(m.SuiteFile, base)
 	}
 	return suite.ParseSuite(src, name)
 }

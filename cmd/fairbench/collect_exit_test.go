@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fairbench/fairbench/parse/rundir"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/hostcheck"
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -107,7 +107,7 @@ func TestResumeAfterKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+	d, err := rundir.Create(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
 		Status: runjson.StatusRunning, Start: time.Now().UTC(), Facts: hostcheck.AskFacts(),
 	}, st)

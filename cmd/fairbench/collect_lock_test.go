@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/collect"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // TestCollectResumeLocked: a second `collect -resume RUNDIR` while another
@@ -37,7 +37,7 @@ expect = { status = 200, body = "Hi" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+	d, err := rundir.Create(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "r1", Suite: s.Name, SuiteSHA256: s.SHA256(),
 		Status: runjson.StatusInterrupted, Start: time.Now().UTC(), Facts: hostcheck.AskFacts(),
 	}, st)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -101,7 +102,7 @@ func suiteRequests(sets ...*parse.Set) func(run, scenario string) (string, bool)
 			if r.Path == "" {
 				continue
 			}
-			src, err := parse.ReadRunFile(r.Path, "suite.toml", parse.KindSuite)
+			src, err := rundir.ReadFile(r.Path, "suite.toml", rundir.KindSuite)
 			if err != nil {
 				continue
 			}

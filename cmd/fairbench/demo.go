@@ -10,6 +10,7 @@ import (
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/pinning"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -73,6 +74,7 @@ func runDemo(e *env, args []string) error {
 	start := time.Now()
 	dir, err := collect.Run(ctx, st, collect.Options{
 		Out: filepath.Join(*out, "runs"), BaseDir: root, Only: csvList(*only), Progress: collect.ProgressFor(e.stderr),
+		HostLock:  rundir.HostLockPath(),
 		QuietWait: -1, // a demo measures the host as it is, and says so
 	})
 	cancel() // from here a signal ends the process at once

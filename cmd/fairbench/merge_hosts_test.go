@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -55,7 +55,7 @@ func writeRealRun(t *testing.T, out string, spec realRunSpec) string {
 		t.Fatal(err)
 	}
 	st := &suite.Suite{Source: []byte(spec.suite)}
-	d, err := collect.CreateRunDir(out, runjson.Manifest{
+	d, err := rundir.Create(out, runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: spec.id, Suite: "hosts", SuiteSHA256: st.SHA256(), Status: runjson.StatusComplete,
 		Start: src.Start, End: src.End, Facts: runjson.Facts{Hostname: spec.host, CPUModel: "Ryzen " + spec.host, Threads: 8},
 		Tools: src.Tools, Shard: spec.shard,

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -31,7 +31,7 @@ func writeShard(t *testing.T, shard string, targets ...string) string {
 	start := time.Date(2026, 11, 29, 18, 50, 0, 0, time.UTC)
 	end := start.Add(time.Minute)
 	st := &suite.Suite{Source: []byte(mergeSuite)}
-	d, err := collect.CreateRunDir(t.TempDir(), runjson.Manifest{
+	d, err := rundir.Create(t.TempDir(), runjson.Manifest{
 		Schema: runjson.SchemaVersion, ID: "run", Suite: "merge", SuiteSHA256: st.SHA256(), Status: runjson.StatusComplete,
 		Start: start, End: &end, Facts: runjson.Facts{Hostname: "bench" + strings.ReplaceAll(shard, "/", "of"), CPUModel: "Ryzen", Threads: 8},
 		Tools: map[string]runjson.Version{"bombardier": {Version: "v1.2.6"}}, Shard: shard,

@@ -136,7 +136,7 @@ func TestParseAuditCompareExitStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if testing.Short() && slices.Contains(tt.args, in.fifo) {
 				// the FIFO waits out parse's 5 s for a writer; read as
-				// empty (parse's TestOpenFileBounded), it takes the empty-file row's path
+				// empty (rundir's TestOpenNamedBounded), it takes the empty-file row's path
 				t.Skip("-short: waits 5 s for a writer")
 			}
 			_, stderr, code := runCLI(t, tt.args...)

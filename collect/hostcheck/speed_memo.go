@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/collect/machine"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -67,6 +68,6 @@ func RememberSpeed(path string, atSpeed map[string]float64) {
 		return
 	}
 	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		_ = machine.WriteFileAtomic(path, append(b, '\n'))
+		_ = rundir.WriteFileAtomic(path, append(b, '\n'))
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairbench/fairbench/collect/machine"
 	"github.com/fairbench/fairbench/collect/suite"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -82,7 +82,7 @@ func (Vegeta) Argv(bin, url string, req suite.Request, l suite.Load, window time
 		return nil, err
 	}
 	targets := filepath.Join(dir, "targets.json")
-	if err := machine.WriteFileAtomic(targets, append(b, '\n')); err != nil {
+	if err := rundir.WriteFileAtomic(targets, append(b, '\n')); err != nil {
 		return nil, err
 	}
 	workers := strconv.Itoa(VegetaWorkers(l))

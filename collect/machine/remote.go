@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -553,5 +553,5 @@ func sha256Of(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	return parse.ReaderSHA256(f)
+	return rundir.ReaderSHA256(f)
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // rcMark starts the last line of a load tool's run on a host: its exit status.
@@ -110,7 +110,7 @@ func fetchBoth(ctx context.Context, h *SSHHost, remote string, end toolEnd) (std
 	}
 	stdout, stderr = data[:end.size[0]], data[end.size[0]:]
 	for i, b := range [][]byte{stdout, stderr} {
-		if got := parse.DumpSHA256(b); got != end.sha[i] {
+		if got := rundir.SHA256(b); got != end.sha[i] {
 			return stdout, stderr, fmt.Errorf("tool.%s changed on its way from host %s (kept there in %s): sha256 %s there, %s here", []string{"out", "err"}[i], h.Spec.Name, remote, end.sha[i], got)
 		}
 	}
@@ -200,7 +200,7 @@ func fetchChecked(ctx context.Context, h *SSHHost, path string) ([]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("copy %s from host %s: %w", path, h.Spec.Name, err)
 	}
-	if got := parse.DumpSHA256(data); got != want {
+	if got := rundir.SHA256(data); got != want {
 		return data, fmt.Errorf("%s changed on its way from host %s: sha256 %s there, %s here", path, h.Spec.Name, want, got)
 	}
 	return data, nil

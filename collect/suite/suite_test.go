@@ -37,7 +37,7 @@ func TestParseSuiteErrors(t *testing.T) {
 		{"bad regexp", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200, headers_match={etag=\"(\"}}\n", "s.toml:8: expect: headers_match.etag: error parsing regexp"},
 		{"bad sha", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\"}\nexpect={status=200, body_sha256=\"abc\"}\n", "s.toml:8: expect: body_sha256 \"abc\" is not 64 hex digits"},
 		{"variant", "name=\"x\"\n" + okTarget + okScenario + "[[scenario.variant]]\nrequest={path=\"/\", method=\"get\"}\nexpect={status=200}\n", `s.toml:10: request: method "get" is not an upper-case HTTP method`},
-		{"missing body file", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\", method=\"POST\", body_file=\"nope.bin\"}\nexpect={status=200}\n", `s.toml:7: request: body_file: stat nope.bin: no such file`},
+		{"missing body file", "name=\"x\"\n" + okTarget + "[[scenario]]\nname=\"p\"\nrequest={path=\"/\", method=\"POST\", body_file=\"nope.bin\"}\nexpect={status=200}\n", `s.toml:7: request: body_file: open nope.bin: no such file`},
 		{"service", "name=\"x\"\n[[service]]\nname=\"db\"\n" + okTarget + okScenario, "s.toml:2: start: missing"},
 		{"service version", "name=\"x\"\n[[service]]\nname=\"db\"\nstart=[\"db\"]\n" + okTarget + okScenario, "s.toml:2: version: missing: the argv that prints its version"},
 		{"service key", "name=\"x\"\n[[service]]\nname=\"db\"\nstrat=[\"db\"]\n", `s.toml:4: unknown key "service.strat"`},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // Hostile run dirs (issue 13): a dump path to /dev/zero, links out of the
@@ -123,7 +124,7 @@ func TestDumpDevZero(t *testing.T) {
 				_, errs = parse.ReadAll([]string{dir})
 				fs = findingsOf(t, dir)
 			})
-			if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run.json") || !errors.Is(errs[0], parse.ErrRefused) && !strings.Contains(errs[0].Error(), "not read") {
+			if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run.json") || !errors.Is(errs[0], rundir.ErrRefused) && !strings.Contains(errs[0].Error(), "not read") {
 				t.Errorf("parse errors %v, want one naming run.json and the refused dump", errs)
 			}
 			got := fs[RuleDumpMissing]
@@ -148,8 +149,8 @@ func TestRunFilesLinkedOut(t *testing.T) {
 	}
 	os.Symlink("/etc/passwd", filepath.Join(dir, "suite.toml"))
 	for _, rel := range []string{"suite.toml", "conformance/a.txt"} {
-		if _, err := parse.ReadRunFile(dir, rel, parse.KindSuite); !errors.Is(err, parse.ErrRefused) || !strings.Contains(err.Error(), "outside the run dir") {
-			t.Errorf("parse.ReadRunFile(%s) = %v, want a refusal saying it links outside the run dir", rel, err)
+		if _, err := rundir.ReadFile(dir, rel, rundir.KindSuite); !errors.Is(err, rundir.ErrRefused) || !strings.Contains(err.Error(), "outside the run dir") {
+			t.Errorf("rundir.ReadFile(%s) = %v, want a refusal saying it links outside the run dir", rel, err)
 		}
 	}
 	got := findingsOf(t, dir)[RuleFileRefused]
@@ -184,14 +185,14 @@ func TestRunJSONHugeField(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err = parse.ReadRun(dir)
 	runtime.ReadMemStats(&after)
-	var re *parse.RunFileError
-	if !errors.As(err, &re) || re.Limit != parse.MaxRunJSON || !strings.Contains(err.Error(), "run.json") || !strings.Contains(err.Error(), "32 MB") {
+	var re *rundir.RefusedError
+	if !errors.As(err, &re) || re.Limit != rundir.MaxRunJSON || !strings.Contains(err.Error(), "run.json") || !strings.Contains(err.Error(), "32 MB") {
 		t.Fatalf("parse.ReadRun = %v, want a refusal naming run.json and its 32 MB limit", err)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("refusing the run.json allocated %d bytes; it should not read it", grew)
 	}
-	if errs := parse.Walk([]string{dir}, func(parse.Record) error { return nil }); len(errs) != 1 || !errors.Is(errs[0], parse.ErrRefused) {
+	if errs := parse.Walk([]string{dir}, func(parse.Record) error { return nil }); len(errs) != 1 || !errors.Is(errs[0], rundir.ErrRefused) {
 		t.Errorf("parse.Walk errs %v, want the refusal", errs)
 	}
 }
@@ -202,15 +203,15 @@ func TestRunFileGrows(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "suite.toml")
 	os.WriteFile(name, []byte("# a suite\n"), 0o644)
-	f, err := parse.OpenRunFile(dir, "suite.toml", parse.KindSuite)
+	f, err := rundir.OpenFile(dir, "suite.toml", rundir.KindSuite)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	os.WriteFile(name, []byte(strings.Repeat("#\n", parse.MaxSuite)), 0o644)
+	os.WriteFile(name, []byte(strings.Repeat("#\n", rundir.MaxSuite)), 0o644)
 	n, err := io.Copy(io.Discard, f)
-	if !errors.Is(err, parse.ErrRefused) || n > parse.MaxSuite {
-		t.Errorf("read %d bytes, err %v; want at most %d and a refusal", n, err, parse.MaxSuite)
+	if !errors.Is(err, rundir.ErrRefused) || n > rundir.MaxSuite {
+		t.Errorf("read %d bytes, err %v; want at most %d and a refusal", n, err, rundir.MaxSuite)
 	}
 }
 

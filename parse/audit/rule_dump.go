@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -79,7 +80,7 @@ func checkDump(run *parse.Run, mr runjson.Measurement, rel string) (Finding, boo
 	name := filepath.Join(run.Path, rel)
 	f := Finding{Run: run.ID, Target: mr.Target, Scenario: mr.Scenario, Dumps: []string{name}, Level: LevelError}
 	sum, err := dumpSHA256(run, rel)
-	var refused *parse.RunFileError
+	var refused *rundir.RefusedError
 	switch {
 	case errors.As(err, &refused):
 		f.Rule = RuleDumpMissing
@@ -100,18 +101,18 @@ func checkDump(run *parse.Run, mr runjson.Measurement, rel string) (Finding, boo
 }
 
 // dumpSHA256 is the sha256 of the dump at rel: as it was parsed when the
-// run was walked, else read through OpenRunFile (inside the run dir, a
+// run was walked, else read through rundir.OpenFile (inside the run dir, a
 // regular file, bounded).
 func dumpSHA256(run *parse.Run, rel string) (string, error) {
 	if sum, ok := run.DumpSHA256[filepath.Clean(rel)]; ok && sum != "" {
 		return sum, nil
 	}
-	f, err := parse.OpenRunFile(run.Path, filepath.ToSlash(rel), parse.KindDump)
+	f, err := rundir.OpenFile(run.Path, filepath.ToSlash(rel), rundir.KindDump)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	return parse.ReaderSHA256(f)
+	return rundir.ReaderSHA256(f)
 }
 
 // unverified is one finding for the dumps of a run that run.json records

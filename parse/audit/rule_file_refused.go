@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 )
 
 // RuleFileRefused: a file of a run dir that the run-dir reader refuses (a
@@ -14,28 +15,28 @@ const RuleFileRefused = "file-refused"
 
 // refusedFiles opens the files of a run dir that are not dumps but are
 // shown on the site (suite.toml, the conformance transcripts) through
-// parse.OpenRunFile and reports each it refuses.
+// rundir.OpenFile and reports each it refuses.
 func refusedFiles(run *parse.Run) []Finding {
 	type file struct {
 		rel, target string
-		kind        parse.FileKind
+		kind        rundir.FileKind
 	}
-	files := []file{{rel: "suite.toml", kind: parse.KindSuite}}
+	files := []file{{rel: "suite.toml", kind: rundir.KindSuite}}
 	for _, t := range run.Targets {
 		for _, tr := range []string{t.Transcript, t.LocalTranscript} {
 			if tr != "" {
-				files = append(files, file{tr, t.Name, parse.KindTranscript})
+				files = append(files, file{tr, t.Name, rundir.KindTranscript})
 			}
 		}
 	}
 	var found []Finding
 	for _, f := range files {
-		rf, err := parse.OpenRunFile(run.Path, f.rel, f.kind)
+		rf, err := rundir.OpenFile(run.Path, f.rel, f.kind)
 		if err == nil {
 			rf.Close()
 			continue
 		}
-		var refused *parse.RunFileError
+		var refused *rundir.RefusedError
 		if !errors.As(err, &refused) {
 			continue // a missing transcript is the page's to say
 		}

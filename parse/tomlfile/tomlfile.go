@@ -8,15 +8,13 @@ package tomlfile
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 
-	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/rundir"
 
 	"github.com/BurntSushi/toml"
 )
@@ -42,35 +40,18 @@ func Read(path string) ([]byte, error) {
 var errTooBig = errors.New("over the limit")
 
 // ReadRegular reads a regular file of at most limit bytes (a suite's body
-// files), refusing other kinds of file before opening them.
+// files) through rundir's opener, refusing other kinds of file before a
+// byte is read.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	before, err := os.Stat(path) // before opening: opening a FIFO waits for a writer
-	if err != nil {
-		return nil, err
-	}
-	if !before.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, parse.FileType(before.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !os.SameFile(before, info) {
-		return nil, fmt.Errorf("%s: replaced while being opened: try again", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
+	b, err := rundir.ReadRegular(path, limit)
+	var re *rundir.RefusedError
+	switch {
+	case errors.As(err, &re) && re.Rule == rundir.RuleNotRegular:
+		return nil, fmt.Errorf("%s: not a regular file (%s)", path, rundir.FileType(re.Mode))
+	case errors.As(err, &re) && re.Rule == rundir.RuleSize:
 		return nil, fmt.Errorf("%s: %w of %d bytes", path, errTooBig, limit)
 	}
-	return b, nil
+	return b, err
 }
 
 // File is a decoded TOML file: its name, its bytes and where each key is.

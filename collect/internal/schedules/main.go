@@ -32,6 +32,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -47,7 +48,7 @@ import (
 type options struct {
 	suite, noisy, order, resolve, budget, out string
 	reps, scenarios, collects                 int
-	maxDuty                                   float64
+	maxDuty, retake                           float64
 	only                                      string
 	progress                                  collect.Progress // nil: none
 }
@@ -63,6 +64,7 @@ func main() {
 	flag.IntVar(&o.scenarios, "scenarios", 1, "1, or 2 to add a copy of the ping scenario")
 	flag.IntVar(&o.collects, "collects", 1, "collects of each configuration")
 	flag.Float64Var(&o.maxDuty, "max", 0.7, "the noisy neighbour's largest duty per second")
+	flag.Float64Var(&o.retake, "retake", -1, "[isolation] retake_slow for the collects (0: never wait for the host nor take a turn again); below 0 the suite's")
 	flag.StringVar(&o.only, "only", "", "comma-separated targets (default all)")
 	flag.StringVar(&o.out, "out", "", "folder for the run dirs (default a temporary one, removed)")
 	flag.Parse()
@@ -141,6 +143,14 @@ func loadSuite(o options) (*suite.Suite, error) {
 	text = strings.Replace(text, "\n[load]\n", "\n[load]\n"+strings.Join(append(keys, ""), "\n"), 1)
 	if o.scenarios == 2 {
 		text += "\n[[scenario]]\nname = \"ping2\"\nrequest = { method = \"GET\", path = \"/\" }\nexpect = { status = 200, headers = { content-type = \"text/plain*\" }, body = \"Hi\" }\n"
+	}
+	if o.retake >= 0 {
+		line := fmt.Sprintf("retake_slow = %g", o.retake)
+		if re := regexp.MustCompile(`(?m)^retake_slow = .*$`); re.MatchString(text) {
+			text = re.ReplaceAllString(text, line)
+		} else {
+			text = strings.Replace(text, "\n[isolation]\n", "\n[isolation]\n"+line+"\n", 1)
+		}
 	}
 	st, err := suite.ParseSuite([]byte(text), o.suite)
 	if err != nil {

@@ -19,7 +19,7 @@ func TestSchedulesSmoke(t *testing.T) {
 	t.Chdir("../../..")
 	var out strings.Builder
 	o := options{suite: "site/suites/planted.toml", noisy: "on", order: "both", resolve: "off", reps: 3, scenarios: 2,
-		collects: 1, maxDuty: 0.7, only: "go-base,go-plus10"}
+		collects: 1, maxDuty: 0.7, retake: 0, only: "go-base,go-plus10"}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	if err := run(ctx, o, &out); err != nil {
@@ -48,7 +48,7 @@ func TestSchedulesSoak(t *testing.T) {
 	t.Chdir("../../..")
 	var out strings.Builder
 	o := options{suite: "site/suites/planted.toml", noisy: "both", order: "scenario", resolve: "10%", budget: "8m", scenarios: 1,
-		collects: 1, maxDuty: 0.7, only: "node-base,node-base-aa,node-plus10,node-plus25"}
+		collects: 1, maxDuty: 0.7, retake: -1, only: "node-base,node-base-aa,node-plus10,node-plus25"}
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 	if err := run(ctx, o, &out); err != nil {

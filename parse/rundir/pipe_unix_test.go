@@ -1,6 +1,6 @@
 //go:build unix
 
-package parse
+package rundir
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// readWithin opens name with OpenFile and reads it to the end, failing
+// readWithin opens name with OpenNamed and reads it to the end, failing
 // the test past bound.
 func readWithin(t *testing.T, name string, bound time.Duration) ([]byte, int64) {
 	t.Helper()
@@ -23,7 +23,7 @@ func readWithin(t *testing.T, name string, bound time.Duration) ([]byte, int64) 
 	}
 	done := make(chan result, 1)
 	go func() {
-		f, err := OpenFile(name, KindDump)
+		f, err := OpenNamed(name, KindDump)
 		if err != nil {
 			done <- result{err: err}
 			return
@@ -45,14 +45,14 @@ func readWithin(t *testing.T, name string, bound time.Duration) ([]byte, int64) 
 }
 
 // TestPipeReadOnce: a FIFO named on the command line gives its bytes once;
-// a second OpenFile of it (render parses a dump, then publishes it) reads
+// a second OpenNamed of it (render parses a dump, then publishes it) reads
 // the same bytes at once, with their size, instead of an empty pipe or a
 // wait for a writer that never comes; so does a third, and a link to the
 // FIFO. Nothing is left in the temporary folder.
 func TestPipeReadOnce(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	dump, err := os.ReadFile("testdata/wrk-4.1.0__latency.txt")
+	dump, err := os.ReadFile("../testdata/wrk-4.1.0__latency.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +80,20 @@ func TestPipeReadOnce(t *testing.T) {
 			t.Errorf("%s read again: %d bytes, size %d; want the dump's %d", name, len(again), size, len(dump))
 		}
 	}
-	// The walk a command makes reads it again too, records and all.
-	recs, errs := readFile(fifo)
-	if len(errs) > 0 || len(recs) != 1 {
-		t.Errorf("walk of the FIFO after its read: %d records, errors %v; want 1", len(recs), errs)
+	// A parse of it reads it twice (the sum, then the records): Rewind
+	// goes back to the start of the kept bytes.
+	f, err := OpenNamed(fifo, KindDump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once, _ := io.ReadAll(f)
+	if err := f.Rewind(); err != nil {
+		t.Fatalf("Rewind of the kept bytes: %v", err)
+	}
+	twice, _ := io.ReadAll(f)
+	f.Close()
+	if !bytes.Equal(once, dump) || !bytes.Equal(twice, dump) {
+		t.Errorf("read, Rewind, read again: %d and %d bytes, want the dump's %d twice", len(once), len(twice), len(dump))
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("%d files left in the temporary folder: %v", len(left), left[0].Name())

@@ -1,6 +1,6 @@
 //go:build unix
 
-package parse
+package rundir
 
 import (
 	"errors"
@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// TestOpenFileBounded: a file named on the command line is opened through
+// TestOpenNamedBounded: a file named on the command line is opened through
 // one bounded opener: a FIFO no one writes to reads as empty at once
 // instead of hanging, a device and a folder are refused before a byte is
 // read, a file over the kind's limit is refused, and a link the user names
 // is followed to the regular file it names.
-func TestOpenFileBounded(t *testing.T) {
+func TestOpenNamedBounded(t *testing.T) {
 	defer func(w time.Duration) { streamWait = w }(streamWait)
 	streamWait = 50 * time.Millisecond
 	dir := t.TempDir()
@@ -51,9 +51,9 @@ func TestOpenFileBounded(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			f, err := OpenFile(tt.path, KindTable)
+			f, err := OpenNamed(tt.path, KindTable)
 			if tt.refused != "" {
-				var re *RunFileError
+				var re *RefusedError
 				if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.refused) {
 					t.Fatalf("err %v, want a refusal saying %q", err, tt.refused)
 				}
@@ -82,10 +82,10 @@ func TestOpenFileBounded(t *testing.T) {
 	}
 }
 
-// FuzzOpenFileKinds opens every kind of file under a fuzzed name and size:
+// FuzzOpenNamedKinds opens every kind of file under a fuzzed name and size:
 // it never hangs, never reads past the kind's limit, and refuses anything
 // but a regular file or a pipe.
-func FuzzOpenFileKinds(f *testing.F) {
+func FuzzOpenNamedKinds(f *testing.F) {
 	defer func(w time.Duration) { streamWait = w }(streamWait)
 	streamWait = 10 * time.Millisecond
 	for _, seed := range []struct {
@@ -122,7 +122,7 @@ func FuzzOpenFileKinds(f *testing.F) {
 		if err != nil {
 			return
 		}
-		rf, err := OpenFile(p, KindTable)
+		rf, err := OpenNamed(p, KindTable)
 		if err != nil {
 			return
 		}

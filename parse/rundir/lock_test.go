@@ -1,4 +1,4 @@
-package collect
+package rundir
 
 import (
 	"github.com/fairbench/fairbench/parse/runjson"
@@ -21,13 +21,13 @@ func TestRunDirLock(t *testing.T) {
 	if err := d.Lock(); err != nil {
 		t.Fatal(err)
 	}
-	second, err := OpenRunDir(d.Path)
+	second, err := Load(d.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = second.Lock()
-	if !errors.Is(err, ErrRunDirLocked) || !strings.Contains(err.Error(), "process "+strconv.Itoa(os.Getpid())) {
-		t.Fatalf("second Lock: %v, want ErrRunDirLocked naming process %d", err, os.Getpid())
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "process "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("second Lock: %v, want ErrLocked naming process %d", err, os.Getpid())
 	}
 	d.Unlock()
 	if _, err := os.Stat(filepath.Join(d.Path, lockName)); !os.IsNotExist(err) {
@@ -46,8 +46,8 @@ func TestRunDirLockHeldByAnotherProcess(t *testing.T) {
 	d := newLockDir(t)
 	holder, stdin := startHolder(t, d.Path)
 	err := d.Lock()
-	if !errors.Is(err, ErrRunDirLocked) || !strings.Contains(err.Error(), "process "+strconv.Itoa(holder.Process.Pid)) {
-		t.Fatalf("Lock while process %d holds the dir: %v, want ErrRunDirLocked naming it", holder.Process.Pid, err)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "process "+strconv.Itoa(holder.Process.Pid)) {
+		t.Fatalf("Lock while process %d holds the dir: %v, want ErrLocked naming it", holder.Process.Pid, err)
 	}
 	stdin.Close() // the holder ends without unlocking: the kernel lets go
 	holder.Wait()
@@ -66,9 +66,9 @@ func init() {
 }
 
 // newLockDir is an empty run dir.
-func newLockDir(t *testing.T) *RunDir {
+func newLockDir(t *testing.T) *Dir {
 	t.Helper()
-	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
+	d, err := Create(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func startHolder(t *testing.T, dir string) (*exec.Cmd, io.WriteCloser) {
 
 // holdRunDir locks dir, says so on stdout and holds it until stdin closes.
 func holdRunDir(dir string) {
-	d, err := OpenRunDir(dir)
+	d, err := Load(dir)
 	if err == nil {
 		err = d.Lock()
 	}
@@ -104,7 +104,7 @@ func holdRunDir(dir string) {
 		fmt.Println(err)
 		os.Exit(1)
 	}
-	d.reserve()
+	d.Reserve()
 	fmt.Print("locked")
 	io.Copy(io.Discard, os.Stdin)
 	os.Exit(0)
@@ -128,8 +128,8 @@ func TestStaleLockAfterKill(t *testing.T) {
 	}
 	defer d.Unlock()
 	want := fmt.Sprintf("process %d, which no longer runs", holder.Process.Pid)
-	if !strings.Contains(d.staleLock, want) {
-		t.Errorf("stale lock described as %q, want it to say %q", d.staleLock, want)
+	if !strings.Contains(d.stale, want) {
+		t.Errorf("stale lock described as %q, want it to say %q", d.stale, want)
 	}
 }
 
@@ -149,7 +149,7 @@ func TestLockFilesNotFollowed(t *testing.T) {
 			if name == lockName && (err == nil || !strings.Contains(err.Error(), "not a regular file")) {
 				t.Errorf("Lock through a linked %s: %v, want it refused", name, err)
 			}
-			d.reserve()
+			d.Reserve()
 			d.Unlock()
 			if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
 				t.Errorf("the file %s links to was changed: %q", name, b[:min(len(b), 20)])

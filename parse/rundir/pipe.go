@@ -1,4 +1,4 @@
-package parse
+package rundir
 
 import (
 	"io"
@@ -14,7 +14,7 @@ import (
 // dump, then copies it byte for byte into the site; compare may be given
 // the same path twice. The second open of a pipe would read nothing (no
 // writer is left) or wait for one. So the first read of a pipe through
-// OpenFile keeps its bytes, as they come, in a temporary file unlinked at
+// OpenNamed keeps its bytes, as they come, in a temporary file unlinked at
 // once (nothing is left behind, even by a killed process), and a later
 // open of the same pipe (by device and inode) in this process reads those
 // bytes. Each named input is thereby read once. A copy lives as long as the
@@ -63,11 +63,11 @@ func pin(f *os.File) (int, error) {
 // openPipe returns the pipe f (opened as name, without waiting for a
 // writer) for reading: the bytes kept of it when an earlier read reached
 // its end, else the pipe itself, its bytes kept as they are read.
-func openPipe(f *os.File, info fs.FileInfo, name string, kind FileKind) *RunFile {
+func openPipe(f *os.File, info fs.FileInfo, name string, kind FileKind) *File {
 	limit := kind.Limit()
 	st, _ := info.Sys().(*syscall.Stat_t)
 	pipe := &pipeReader{f: f, deadline: time.Now().Add(streamWait)}
-	rf := &RunFile{f: f, name: name, kind: kind, size: -1}
+	rf := &File{f: f, name: name, kind: kind, limit: limit, size: -1}
 	rf.r = io.LimitedReader{R: pipe, N: limit + 1}
 	if st == nil {
 		return rf

@@ -1,4 +1,4 @@
-package collect
+package rundir
 
 import (
 	"os"
@@ -25,34 +25,39 @@ import (
 // and stay. Paths on an SSH host are that host's and stay too. Runs
 // written before keep their absolute paths; LocalPath reads both.
 
-// pathPlace is a folder of this machine and what run.json calls it.
-type pathPlace struct{ dir, name string }
+// Place is a folder of this machine and what run.json calls it: "{build}",
+// "~", "{tmp}", or "" for the base folder (paths relative to it).
+type Place struct{ Dir, Name string }
 
-// places are the folders that portable rewrites, the most particular
-// first; base is "" (relative) in paths.
-func (c *collector) places() []pathPlace {
-	var out []pathPlace
+// SetPortable makes every later write of the run dir rewrite the paths
+// that lie in one of places (PortableManifest) before it is saved; places
+// is asked at each save, the most particular folder first.
+func (d *Dir) SetPortable(places func() []Place) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.places = places
+}
+
+// Places are the folders whose paths run.json writes portably, the most
+// particular first: build (the collect's build scratch folder, "" if none),
+// base ("" is the current folder), the home folder and the temporary folder.
+func Places(build, base string) []Place {
+	var out []Place
 	add := func(dir, name string) {
 		if dir == "" {
 			return
 		}
 		if abs, err := filepath.Abs(dir); err == nil {
-			out = append(out, pathPlace{filepath.Clean(abs), name})
+			out = append(out, Place{filepath.Clean(abs), name})
 		}
 	}
-	add(c.bins, "{build}")
-	add(cmpOr(c.opt.BaseDir, "."), "")
+	add(build, "{build}")
+	add(cmpOr(base, "."), "")
 	if home, err := os.UserHomeDir(); err == nil {
 		add(home, "~")
 	}
 	add(os.TempDir(), "{tmp}")
 	return out
-}
-
-// writePortable makes every later write of c's run dir rewrite its paths
-// (portableManifest) before it is saved.
-func (c *collector) writePortable() {
-	c.dir.portable = func(m *runjson.Manifest, from int) { portableManifest(c.places(), m, from) }
 }
 
 func cmpOr(s, def string) string {
@@ -62,10 +67,10 @@ func cmpOr(s, def string) string {
 	return s
 }
 
-// portable rewrites every path in s that lies in one of places, where it
+// PortablePath rewrites every path in s that lies in one of places, where it
 // starts s or follows a space, '=', ':' or a quote (an argv element such
 // as -targets=/tmp/…, a command line, an error message).
-func portable(places []pathPlace, s string) string {
+func PortablePath(places []Place, s string) string {
 	if !strings.Contains(s, "/") {
 		return s
 	}
@@ -87,32 +92,32 @@ func portable(places []pathPlace, s string) string {
 // placeAt matches the path at the start of s against places: the folder
 // itself (ending s or followed by a separator or a space) or a path in it.
 // It returns what to write for the folder and how many bytes it replaces.
-func placeAt(places []pathPlace, s string) (string, int, bool) {
+func placeAt(places []Place, s string) (string, int, bool) {
 	for _, p := range places {
-		if !strings.HasPrefix(s, p.dir) {
+		if !strings.HasPrefix(s, p.Dir) {
 			continue
 		}
-		rest := s[len(p.dir):]
+		rest := s[len(p.Dir):]
 		switch {
-		case p.dir == "/":
+		case p.Dir == "/":
 			continue // a base of / would claim every path
 		case rest == "" || strings.ContainsRune(" :\"')", rune(rest[0])):
-			return cmpOr(p.name, "."), len(p.dir), true
-		case rest[0] == '/' && p.name == "":
-			return "", len(p.dir) + 1, true // relative to the base: no leading /
+			return cmpOr(p.Name, "."), len(p.Dir), true
+		case rest[0] == '/' && p.Name == "":
+			return "", len(p.Dir) + 1, true // relative to the base: no leading /
 		case rest[0] == '/':
-			return p.name, len(p.dir), true
+			return p.Name, len(p.Dir), true
 		}
 	}
 	return "", 0, false
 }
 
-// portableManifest rewrites the paths of m that collect writes: the suite
+// PortableManifest rewrites the paths of m that collect writes: the suite
 // file, the local tools' paths and the argv asked of them, each measurement's
 // argv and reports (from the measurement from on: those before are
 // rewritten already, and a measurement gains no path once recorded), the
 // packages' sources, and the errors.
-func portableManifest(places []pathPlace, m *runjson.Manifest, from int) {
+func PortableManifest(places []Place, m *runjson.Manifest, from int) {
 	// Each slice is replaced by a new one: the collector may still hold
 	// the one it recorded (a measurement's argv, the tool it runs).
 	fix := func(ss []string) []string {
@@ -121,7 +126,7 @@ func portableManifest(places []pathPlace, m *runjson.Manifest, from int) {
 		}
 		out := make([]string, len(ss))
 		for i, s := range ss {
-			out[i] = portable(places, s)
+			out[i] = PortablePath(places, s)
 		}
 		return out
 	}
@@ -133,13 +138,13 @@ func portableManifest(places []pathPlace, m *runjson.Manifest, from int) {
 		}
 		out := make(map[string]runjson.Version, len(ts))
 		for k, v := range ts {
-			v.Path = portable(places, v.Path)
+			v.Path = PortablePath(places, v.Path)
 			v.Asked = fix(v.Asked)
 			out[k] = v
 		}
 		return out
 	}
-	m.SuiteFile = portable(places, m.SuiteFile)
+	m.SuiteFile = PortablePath(places, m.SuiteFile)
 	// The SSH hosts' tools are left as they are: their paths are those
 	// hosts', not this machine's, and each host's map is the one its
 	// services add their versions to after this first save.
@@ -147,9 +152,9 @@ func portableManifest(places []pathPlace, m *runjson.Manifest, from int) {
 	m.Errors = fix(m.Errors)
 	for i := range m.Targets {
 		t := &m.Targets[i]
-		t.Error = portable(places, t.Error)
+		t.Error = PortablePath(places, t.Error)
 		for j := range t.Packages {
-			t.Packages[j].Source = portable(places, t.Packages[j].Source)
+			t.Packages[j].Source = PortablePath(places, t.Packages[j].Source)
 		}
 	}
 	for i := min(from, len(m.Measurements)); i < len(m.Measurements); i++ {
@@ -162,7 +167,7 @@ func portableManifest(places []pathPlace, m *runjson.Manifest, from int) {
 			}
 			mr.Reports = reports
 		}
-		mr.Error = portable(places, mr.Error)
+		mr.Error = PortablePath(places, mr.Error)
 	}
 }
 

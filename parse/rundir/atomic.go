@@ -1,4 +1,4 @@
-package machine
+package rundir
 
 import (
 	"bytes"
@@ -10,10 +10,16 @@ import (
 	"path/filepath"
 )
 
-// WriteFileAtomic replaces path with data: a reader sees the old bytes or the
-// new ones, never a part.
+// WriteFileAtomic replaces path with data, readable by all (0644): a
+// reader sees the old bytes or the new ones, never a part.
 func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := WriteTemp(path, data)
+	return WriteFileAtomicMode(path, data, 0o644)
+}
+
+// WriteFileAtomicMode is WriteFileAtomic with the new file's permissions:
+// a file rewritten in place (a README) keeps its own.
+func WriteFileAtomicMode(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := writeTemp(path, bytes.NewReader(data), perm)
 	if err != nil {
 		return err
 	}
@@ -24,21 +30,22 @@ func WriteFileAtomic(path string, data []byte) error {
 	return SyncDir(filepath.Dir(path))
 }
 
-// WriteTemp writes data to a new hidden file beside path, synced, and
-// returns its name: the caller renames or links it into place.
-func WriteTemp(path string, data []byte) (string, error) {
-	return WriteTempFrom(path, bytes.NewReader(data))
+// WriteTempFrom writes the bytes read from r to its end, in pieces, to a
+// new hidden file beside path, synced, and returns its name: the caller
+// renames or links it into place. A file of any size is copied without
+// being held in memory.
+func WriteTempFrom(path string, r io.Reader) (string, error) {
+	return writeTemp(path, r, 0o644)
 }
 
-// WriteTempFrom is WriteTemp with the bytes read from r to its end, in
-// pieces: a file of any size is copied without being held in memory.
-func WriteTempFrom(path string, r io.Reader) (string, error) {
+// writeTemp is WriteTempFrom with the new file's permissions.
+func writeTemp(path string, r io.Reader, perm fs.FileMode) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return "", err
 	}
 	// CreateTemp makes the file private (0600); a run dir is for publishing.
-	werr := f.Chmod(0o644)
+	werr := f.Chmod(perm)
 	if werr == nil {
 		_, werr = io.Copy(f, r)
 	}

@@ -1,4 +1,4 @@
-package collect
+package rundir
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 )
 
 func TestRunDirWriteOnce(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	d, err := Create(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,16 +40,16 @@ func TestRunDirWriteOnce(t *testing.T) {
 func TestCreateRunDirRefusesExisting(t *testing.T) {
 	out := t.TempDir()
 	m := runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}
-	if _, err := CreateRunDir(out, m, nil); err != nil {
+	if _, err := Create(out, m, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := CreateRunDir(out, m, nil); err == nil || !strings.Contains(err.Error(), "-resume") {
+	if _, err := Create(out, m, nil); err == nil || !strings.Contains(err.Error(), "-resume") {
 		t.Errorf("err = %v, want one that points at -resume", err)
 	}
 }
 
 func TestRunDirFilesAreReadable(t *testing.T) {
-	d, err := CreateRunDir(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
+	d, err := Create(t.TempDir(), runjson.Manifest{Schema: runjson.SchemaVersion, ID: "r1"}, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
