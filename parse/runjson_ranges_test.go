@@ -62,7 +62,7 @@ func TestRunJSONRanges(t *testing.T) {
 		doc["measurements"].([]any)[0].(map[string]any)["rep"] = -1
 	})
 	_, errs = ReadAll([]string{refused})
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run.json: measurements[0]") || !strings.Contains(errs[0].Error(), "rep -1 is out of range") {
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run.json: measurements[0]") || !strings.Contains(errs[0].Error(), "rep -1: reps count from 1") {
 		t.Errorf("errors %v, want run.json refused naming measurements[0] rep", errs)
 	}
 }

@@ -34,7 +34,8 @@ func (e *Error) Error() string {
 // Decode reads run.json's bytes. Keys it does not know are ignored (a newer
 // collector may add some); a schema newer than SchemaVersion, or none, is
 // an *Error, as is bad JSON (with its line), a key given twice in one
-// object and a declared key in another case (strict.go).
+// object, a declared key in another case (strict.go) and labels no collect
+// writes (labels.go).
 func Decode(b []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -45,6 +46,9 @@ func Decode(b []byte) (*Manifest, error) {
 	}
 	if m.Schema < 1 || m.Schema > SchemaVersion {
 		return nil, &Error{Msg: fmt.Sprintf("run.json schema %d is not one this fairbench reads (1..%d): update fairbench", m.Schema, SchemaVersion)}
+	}
+	if err := m.checkLabels(); err != nil {
+		return nil, err
 	}
 	return &m, nil
 }
