@@ -45,3 +45,30 @@ func TestAuditTableRowOrder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAuditTable: whatever markdown -table is given, the table audit does
+// not panic, and every finding names the table's lines. Seeds: the
+// published bun table and its doctored copy, against the set of its own
+// numbers.
+func FuzzAuditTable(f *testing.F) {
+	for _, name := range []string{bunTable, doctoredTable} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("| Framework | Runtime | Average | ping |\n|---|---|---|---|\n| a | node | 1e999 | -0 |\n| b | | NaN | 1,2,3 |\n| c |\n"))
+	set := setFromTable(f, bunTable)
+	f.Fuzz(func(t *testing.T, md []byte) {
+		fs, err := AuditTable(strings.NewReader(string(md)), "t.md", set)
+		if err != nil {
+			return
+		}
+		for _, fd := range fs {
+			if fd.Rule != RuleTableDumpWithoutRow && fd.Rule != RuleTableUnchecked && !strings.HasPrefix(fd.Message, "t.md:") {
+				t.Fatalf("finding %s does not name the table's line", fd)
+			}
+		}
+	})
+}
