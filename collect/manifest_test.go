@@ -57,6 +57,8 @@ func TestManifestRoundTrip(t *testing.T) {
 	n := 0
 	fill(reflect.ValueOf(&want).Elem(), &n)
 	want.Schema, want.ID = runjson.SchemaVersion, "r1"
+	// A rate_fraction is a share of capacity: runjson refuses one above 1.
+	want.Measurements[0].RateFraction, want.NotOffered[0].RateFraction = 0.5, 0.75
 	d, err := rundir.Create(t.TempDir(), want, []byte("name = \"x\"\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -158,6 +158,9 @@ func (c *collector) pilotOnce(ctx context.Context, a, b suite.Target, sc suite.S
 	}
 	load := c.suite.LoadFor(sc)
 	warm := map[string]bool{}
+	// A pilot's windows are numbered on from the last pilot's, so that a
+	// target's reps go up with order as run.json's readers require.
+	first := len(c.dir.Manifest().Precision.Pilots) * 2 * pilotPairs
 	for w := 1; w <= 2*pilotPairs; w++ {
 		t, srv := a, srvA
 		if w%2 == 0 {
@@ -169,7 +172,7 @@ func (c *collector) pilotOnce(ctx context.Context, a, b suite.Target, sc suite.S
 			l.Warmup = &none
 		}
 		warm[t.Name] = true
-		mr, err := c.take(ctx, srv, t, sc, path.Join(sc.Name, PhasePilot), sc.Name+" noise pilot", w, fmt.Sprintf("%d/%d", w, 2*pilotPairs), l, func(r *runjson.Measurement) {
+		mr, err := c.take(ctx, srv, t, sc, path.Join(sc.Name, PhasePilot), sc.Name+" noise pilot", first+w, fmt.Sprintf("%d/%d", w, 2*pilotPairs), l, func(r *runjson.Measurement) {
 			r.Phase = PhasePilot
 		})
 		if err != nil {

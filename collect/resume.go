@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fairbench/fairbench/collect/suite"
 	"github.com/fairbench/fairbench/parse/rundir"
@@ -61,6 +62,7 @@ func (c *collector) resumeRunDir() error {
 	}
 	now := c.opt.Now().UTC()
 	return d.Update(func(m *runjson.Manifest) {
+		m.Errors = resumedErrors(m.Errors, m.End, now)
 		m.Status, m.End = runjson.StatusRunning, nil
 		m.Resumed = append(m.Resumed, now)
 		m.Orphans = append(m.Orphans, orphans...)
@@ -75,6 +77,36 @@ func (c *collector) resumeRunDir() error {
 			m.Tools[k] = v
 		}
 	})
+}
+
+// resumedErrors is run.json's errors as a -resume at now begins: each that
+// told to finish the run with -resume says it was resumed instead, so that
+// a run the resume completes reads as completed, and its history stays:
+// "interrupted: finish with -resume DIR" becomes "interrupted at END
+// (when the session stopped); resumed at NOW", and an error that ends
+// "… with -resume DIR" (measurements missing, a full disk) gets
+// "; resumed at NOW" in place of its advice.
+func resumedErrors(errs []string, end *time.Time, now time.Time) []string {
+	out := slices.Clone(errs)
+	resumed := "resumed at " + now.Format(time.RFC3339)
+	for i, e := range out {
+		advice := strings.LastIndex(e, " -resume ")
+		if advice < 0 {
+			continue
+		}
+		if strings.HasPrefix(e, "interrupted: finish with -resume ") {
+			at := ""
+			if end != nil {
+				at = " at " + end.Format(time.RFC3339)
+			}
+			out[i] = "interrupted" + at + "; " + resumed
+			continue
+		}
+		if cut := strings.LastIndex(e[:advice], ": "); cut >= 0 {
+			out[i] = e[:cut] + "; " + resumed
+		}
+	}
+	return out
 }
 
 // findOrphans lists the files under dumps/ that run.json neither lists as a

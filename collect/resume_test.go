@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,6 +95,14 @@ func TestInterruptAndResume(t *testing.T) {
 	done := readManifest(t, runDir)
 	if done.Status != runjson.StatusComplete || len(done.Resumed) != 1 {
 		t.Errorf("after resume: status %q, resumed %v; want complete, once", done.Status, done.Resumed)
+	}
+	// The interruption stays in the history, no longer as a thing to do.
+	if !slices.ContainsFunc(first.Errors, func(e string) bool { return strings.HasPrefix(e, "interrupted: finish with -resume ") }) {
+		t.Errorf("errors when interrupted %q, want the advice to resume", first.Errors)
+	}
+	if first.End == nil || slices.ContainsFunc(done.Errors, func(e string) bool { return strings.Contains(e, "-resume") }) ||
+		!slices.Contains(done.Errors, "interrupted at "+first.End.Format(time.RFC3339)+"; resumed at "+done.Resumed[0].Format(time.RFC3339)) {
+		t.Errorf("errors of the completed run %q, want the interruption said as resumed", done.Errors)
 	}
 	sameDumps(t, runDir, before)
 	if first.Schedule == nil || len(first.Schedule.Rounds) != 2 || !reflect.DeepEqual(done.Schedule, first.Schedule) {

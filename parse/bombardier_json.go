@@ -194,6 +194,9 @@ func decodeBombardierJSON(ctx *context, doc []byte, first, last int) ([]Record, 
 		m.Errors.Messages = append(m.Errors.Messages, ErrorMessage{Text: e.Description, Count: e.Count})
 		addBombardierError(&m.Errors, e.Description, e.Count)
 	}
+	if msg := j.checkWindow(m, ctx.file, first); msg != "" {
+		return nil, &SyntaxError{File: ctx.file, Line: first, Msg: "bombardier JSON: " + msg}
+	}
 	return []Record{m}, nil
 }
 

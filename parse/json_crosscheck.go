@@ -71,9 +71,14 @@ func (j *bombardierJSON) check(doc []byte) string {
 	if miss := missingKeys(doc, bombardierAlways); len(miss) > 0 {
 		return missingMessage("bombardier", miss)
 	}
-	r := j.Result
+	return ""
+}
+
+// checkWindow checks the measured window of m, read from j, against its
+// spec's (checkWindow of window.go); "" when it is not refused.
+func (j *bombardierJSON) checkWindow(m *Measurement, file string, line int) string {
 	if asked := j.Spec.TestDurationSeconds; j.Spec.TestType == "timed" && asked > 0 {
-		if msg := windowProblem(ToolBombardier, seconds(r.TimeTakenSeconds), seconds(asked), seconds(j.Spec.TimeoutSeconds)); msg != "" {
+		if msg := checkWindow(m, file, line, seconds(asked), seconds(j.Spec.TimeoutSeconds)); msg != "" {
 			return "timeTakenSeconds: " + msg + " (spec.testDurationSeconds)"
 		}
 	}

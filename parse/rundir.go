@@ -249,7 +249,7 @@ func askedWindow(m *Measurement, argv []string) string {
 		return "" // vegeta's reports, and bombardier's text, print no window of their own
 	}
 	c := &command{argv: argv}
-	return windowProblem(m.Tool, m.Duration, c.window(), c.timeout())
+	return checkWindow(m, m.Source.File, m.Source.LineStart, c.window(), c.timeout())
 }
 
 // badAAPair says what is wrong with run.json's aa_pair, "" when nothing

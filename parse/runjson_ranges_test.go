@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,7 +62,26 @@ func TestRunJSONRanges(t *testing.T) {
 		doc["measurements"].([]any)[0].(map[string]any)["rep"] = -1
 	})
 	_, errs = ReadAll([]string{refused})
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run.json: measurements[0]") || !strings.Contains(errs[0].Error(), "rep -1 is out of range") {
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "run.json: measurements[0]") || !strings.Contains(errs[0].Error(), "rep -1: reps count from 1") {
 		t.Errorf("errors %v, want run.json refused naming measurements[0] rep", errs)
+	}
+}
+
+// TestRunJSONKeyCase: a "Rep" beside a measurement's "rep" (encoding/json
+// would take it for the rep, jq the lowercase one) refuses the run with
+// run.json's path and the key's line.
+func TestRunJSONKeyCase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	copyTree(t, committedRun, dir)
+	name := filepath.Join(dir, "run.json")
+	b, _ := os.ReadFile(name)
+	at := strings.Index(string(b), `"rep": 1,`)
+	line := 1 + strings.Count(string(b[:at]), "\n")
+	b = []byte(string(b[:at]) + `"rep": 1, "Rep": 2,` + string(b[at+len(`"rep": 1,`):]))
+	os.WriteFile(name, b, 0o644)
+	_, errs := ReadAll([]string{dir})
+	want := fmt.Sprintf(`%s:%d: key "Rep" is not a run.json key`, name, line)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), want) {
+		t.Errorf("errors %v, want one saying %q", errs, want)
 	}
 }

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -81,5 +82,29 @@ func windowProblem(tool string, measured, asked, timeout time.Duration) string {
 		return fmt.Sprintf("measured %s, over the %s a %s window of %s may take (%.0f%% and %s more): the run stalled past its window or its dump changed; run it again",
 			measured, longest, tool, asked, windowSlack*100, over)
 	}
+	return ""
+}
+
+// checkWindow is windowProblem for m, read from file at line: why m is
+// refused, "" when it is not. A bombardier or autocannon run past its
+// window whose requests timed out is what the tools write: they wait for
+// the requests in flight at the window's end, each up to the timeout and
+// (bombardier's client) tried again, so a target that stalls then holds
+// the run past any fixed overrun. It is read; its stall is a warning on m,
+// said once, which the audit reports: its req/s are over the whole time.
+// Past its window with no request timed out, nothing was waited for.
+func checkWindow(m *Measurement, file string, line int, asked, timeout time.Duration) string {
+	msg := windowProblem(m.Tool, m.Duration, asked, timeout)
+	if msg == "" || m.Duration < asked || m.Errors.Timeout == 0 || (m.Tool != ToolBombardier && m.Tool != ToolAutocannon) {
+		return msg
+	}
+	note := fmt.Sprintf("measured %s, %.1f× its %s window: %d requests timed out and %s waited for those in flight, so the run stalled past its window; its req/s are over the whole %s, the stall included",
+		m.Duration, m.Duration.Seconds()/asked.Seconds(), asked, m.Errors.Timeout, m.Tool, m.Duration)
+	for _, w := range m.Warnings {
+		if strings.HasSuffix(w, note) {
+			return ""
+		}
+	}
+	m.Warnings = append(m.Warnings, fmt.Sprintf("%s:%d: %s", file, line, note))
 	return ""
 }

@@ -49,7 +49,7 @@ func TestRealWindowsPass(t *testing.T) {
 				continue
 			}
 			checked++
-			if msg := windowProblem(m.Tool, m.Duration, asked, c.timeout()); msg != "" {
+			if msg := checkWindow(m, m.Source.File, m.Source.LineStart, asked, c.timeout()); msg != "" {
 				t.Errorf("%s: real dump refused: %s", filepath.Base(cmd), msg)
 			}
 		}

@@ -1,11 +1,14 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fairbench/fairbench/parse"
 )
@@ -177,7 +180,10 @@ func slug(name string) string {
 }
 
 // safePath makes each segment of a slash path safe as a file name on any
-// host: no "..", no characters outside [A-Za-z0-9._-].
+// host: no "..", no characters outside [A-Za-z0-9._-]. Each byte outside
+// them becomes '_'; a segment with bytes outside ASCII also gets a hash of
+// its own bytes before its extension (nonASCIISuffix), so that "café" and
+// "cafè" stay two files. ASCII segments keep the names they always had.
 func safePath(p string) string {
 	parts := strings.Split(p, "/")
 	out := parts[:0]
@@ -186,15 +192,20 @@ func safePath(p string) string {
 			continue
 		}
 		b := []byte(seg)
+		ascii := true
 		for i, c := range b {
 			ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 			if !ok {
 				b[i] = '_'
 			}
+			ascii = ascii && c < utf8.RuneSelf
 		}
 		s := string(b)
 		if strings.Trim(s, ".") == "" {
 			s = strings.ReplaceAll(s, ".", "_")
+		}
+		if !ascii {
+			s = nonASCIISuffix(s, seg)
 		}
 		out = append(out, s)
 	}
@@ -222,4 +233,17 @@ func commonDir(files []string) string {
 func within(dir, file string) bool {
 	rel, err := filepath.Rel(dir, file)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// nonASCIISuffix is safe, the file-name-safe form of the segment seg, with
+// "-" and the first 8 hex digits of seg's sha256 put before its extension:
+// the '_' that stands for each byte outside ASCII says nothing of which
+// byte it was, the hash does.
+func nonASCIISuffix(safe, seg string) string {
+	sum := sha256.Sum256([]byte(seg))
+	ext := path.Ext(safe)
+	if ext == safe {
+		ext = "" // a name that is all extension, ".café"
+	}
+	return strings.TrimSuffix(safe, ext) + "-" + hex.EncodeToString(sum[:4]) + ext
 }

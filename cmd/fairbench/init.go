@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fairbench/fairbench/collect/machine"
 )
 
 // scaffold is the project `fairbench init` writes. Files that Go would
@@ -51,7 +53,7 @@ func runInit(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %d files to %s\nnext: cd %s && fairbench verify -suite suites/main.toml\n", n, dir, dir)
+	fmt.Fprintf(e.stdout, "wrote %d files to %s\nnext: cd %s && fairbench verify -suite suites/main.toml\n", n, dir, machine.ShellQuote(dir))
 	return nil
 }
 

@@ -2,9 +2,13 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fairbench/fairbench/collect/suite"
 )
 
 // TestInitScaffoldPassesTheGate: what init writes is a working project:
@@ -31,5 +35,31 @@ func TestInitScaffoldPassesTheGate(t *testing.T) {
 	_, stderr, code = runCLI(t, "init", dir)
 	if code != 2 || !strings.Contains(stderr, "is not empty") {
 		t.Errorf("init into a full folder: exit %d, %s", code, stderr)
+	}
+}
+
+// TestInitAAPairAndQuoting: the scaffold's suite names its two copies of
+// one program as its aa_pair, and the next step init prints quotes a
+// folder with a space and a quote in its name, so that it can be pasted.
+func TestInitAAPairAndQuoting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my bench's")
+	stdout, stderr, code := runCLI(t, "init", dir)
+	if code != 0 {
+		t.Fatalf("init: exit %d, %s%s", code, stdout, stderr)
+	}
+	s, err := suite.LoadSuite(filepath.Join(dir, "suites", "main.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"hello", "hello-again"}; !slices.Equal(s.AAPair, want) {
+		t.Errorf("aa_pair %q, want %q", s.AAPair, want)
+	}
+	quoted := "'" + strings.ReplaceAll(dir, "'", `'\''`) + "'"
+	if want := "next: cd " + quoted + " && fairbench verify"; !strings.Contains(stdout, want) {
+		t.Errorf("init printed\n%s\nwant %q", stdout, want)
+	}
+	out, err := exec.Command("sh", "-c", strings.Split(strings.Split(stdout, "next: ")[1], " && ")[0]+" && pwd").Output()
+	if err != nil || strings.TrimSpace(string(out)) != dir {
+		t.Errorf("the printed cd goes to %q (%v), want %q", out, err, dir)
 	}
 }

@@ -273,6 +273,8 @@ var rules = []Rule{
 		Doc: "A table number whose target and scenario have no dump. Publish the dump, or drop the number."},
 	{ID: RuleTableDumpWithoutRow, Levels: warning, Table: true,
 		Doc: "A measured target that the table leaves out. Add its row, or say why it is left out."},
+	{ID: RuleTableRowOrder, Levels: errorOnly, Table: true,
+		Doc: "The table's rows follow the order of none of its number columns (nor their mean, nor the names, nor these within each runtime): its first row reads as the fastest while it is not. Sort the rows by one column."},
 	{ID: RuleTableUnchecked, Levels: info, Table: true,
 		Doc: "A table column no dump could check. Check it by hand."},
 	{ID: RuleTableAveragedPercentile, Levels: warning, Table: true,

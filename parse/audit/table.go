@@ -192,6 +192,7 @@ func AuditTable(markdown io.Reader, name string, set *parse.Set) ([]Finding, err
 		seen[a.row(row, t.lines[i], hasRuntime)] = true
 	}
 	a.unlisted(seen)
+	a.rowOrder() // table_order.go
 	a.unchecked()
 	SortFindings(a.findings)
 	return a.findings, nil

@@ -20,7 +20,7 @@ const (
 // bun-http-framework-benchmark results.md: one measurement per framework,
 // runtime and scenario column, and a Target with the bundle, startup and
 // memory columns (sizes 1024-based, as the harness prints them).
-func setFromTable(t *testing.T, name string) *parse.Set {
+func setFromTable(t testing.TB, name string) *parse.Set {
 	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {

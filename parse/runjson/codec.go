@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // Encode writes m as run.json's bytes: indented, keys in declaration order,
@@ -32,14 +33,22 @@ func (e *Error) Error() string {
 
 // Decode reads run.json's bytes. Keys it does not know are ignored (a newer
 // collector may add some); a schema newer than SchemaVersion, or none, is
-// an *Error, as is bad JSON (with its line).
+// an *Error, as is bad JSON (with its line), a key given twice in one
+// object, a declared key in another case (strict.go) and labels no collect
+// writes (labels.go).
 func Decode(b []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, &Error{Line: errorLine(b, err), Msg: err.Error()}
 	}
+	if err := checkKeys(b, reflect.TypeFor[Manifest]()); err != nil {
+		return nil, err
+	}
 	if m.Schema < 1 || m.Schema > SchemaVersion {
 		return nil, &Error{Msg: fmt.Sprintf("run.json schema %d is not one this fairbench reads (1..%d): update fairbench", m.Schema, SchemaVersion)}
+	}
+	if err := m.checkLabels(); err != nil {
+		return nil, err
 	}
 	return &m, nil
 }

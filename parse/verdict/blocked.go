@@ -101,9 +101,13 @@ func commonRounds(cells []*Cell, m Metric) ([]int, bool) {
 // byRound is c's log values in the order of rounds.
 func byRound(c *Cell, m Metric, rounds []int) []float64 {
 	values := c.Stat(m).Values
+	at := make(map[int]int, len(rounds)) // a round's place in rounds
+	for i := len(rounds) - 1; i >= 0; i-- {
+		at[rounds[i]] = i
+	}
 	out := make([]float64, len(rounds))
 	for i, r := range c.Reps {
-		out[slices.Index(rounds, r.Rep)] = math.Log(values[i])
+		out[at[r.Rep]] = math.Log(values[i])
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairbench/fairbench/parse/rundir"
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
@@ -125,6 +126,9 @@ func (b *bench) byHand(argv []string, warmup time.Duration) (float64, error) {
 	}
 	run := make([]string, len(argv))
 	for i, a := range argv {
+		if strings.HasPrefix(a, "~/") || strings.HasPrefix(a, "{tmp}/") {
+			a = rundir.LocalPath(a, b.root) // run.json's portable paths: ~/.cache/fairbench/…
+		}
 		if strings.HasPrefix(a, "http://127.0.0.1:") {
 			u := strings.TrimPrefix(a, "http://127.0.0.1:")
 			_, path, _ := strings.Cut(u, "/")
