@@ -115,6 +115,9 @@ type Options struct {
 	// of a collect to a precision (pilot.go); 0 is DefaultQuietWait, below
 	// 0 no wait.
 	QuietWait time.Duration
+	// pilotEvery is how long a collect waiting for quiet waits between
+	// noise pilots; 0 is the package's pilotEvery. Tests shorten it.
+	pilotEvery time.Duration
 	// speedTimer times the host speed probe; nil: hostcheck.TimeSpeed. Tests give
 	// one that makes the host slow for a turn.
 	speedTimer hostcheck.SpeedTimer

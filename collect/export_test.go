@@ -1,6 +1,9 @@
 package collect
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // BuiltBinary serves the external tests (package collect_test) the
 // binaries built once for the package: see testBinary.
@@ -8,3 +11,6 @@ func BuiltBinary(t *testing.T, name string) string { t.Helper(); return testBina
 
 // RemoveBuiltBinaries removes the binaries BuiltBinary built.
 func RemoveBuiltBinaries() { removeTestBinaries() }
+
+// WithPilotEvery is opt with the wait between noise pilots set to d.
+func WithPilotEvery(opt Options, d time.Duration) Options { opt.pilotEvery = d; return opt }

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -55,7 +56,7 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 	if !ok {
 		return nil
 	}
-	wait := c.opt.QuietWait
+	wait, every := c.opt.QuietWait, cmp.Or(c.opt.pilotEvery, pilotEvery)
 	if wait == 0 {
 		wait = DefaultQuietWait
 	}
@@ -79,18 +80,18 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 		case p.Quiet:
 			c.opt.Progress.Note(fmt.Sprintf("noise pilot: %.1f%% per window; about %d rounds (%v) should tell apart %s", 100*p.Sigma, p.Rounds, seconds(p.PlannedS), percent(rec.Resolve)))
 			return c.stored(c.planFromPilot(p, len(ready)))
-		case wait < 0 || waited+pilotEvery > wait:
+		case wait < 0 || waited+every > wait:
 			c.note("noise pilot: %.1f%% per window, too noisy for the budget to tell apart %s (%s); waited %v for quiet: measuring anyway, and the run states what it resolves",
 				100*p.Sigma, percent(rec.Resolve), roundsNeed(p), waited.Round(time.Second))
 			return c.stored(c.planFromPilot(p, len(ready)))
 		}
-		c.opt.Progress.Step(fmt.Sprintf("host too noisy (%.1f%% per window, %s): waiting for quiet, %v of at most %v", 100*p.Sigma, roundsNeed(p), waited.Round(time.Second), wait), pilotEvery)
+		c.opt.Progress.Step(fmt.Sprintf("host too noisy (%.1f%% per window, %s): waiting for quiet, %v of at most %v", 100*p.Sigma, roundsNeed(p), waited.Round(time.Second), wait), every)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(pilotEvery):
+		case <-time.After(every):
 		}
-		waited += pilotEvery
+		waited += every
 	}
 }
 

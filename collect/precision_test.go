@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fairbench/fairbench/collect"
 	"github.com/fairbench/fairbench/collect/suite"
@@ -44,8 +45,15 @@ request = { method = "GET", path = "/" }
 expect = { status = 200, body = "Hi" }
 `
 
-// collectPrecision collects precisionSuite with keys added to [load].
+// collectPrecision collects precisionSuite with keys added to [load],
+// without waiting for a quiet host.
 func collectPrecision(t *testing.T, keys string) runjson.Manifest {
+	t.Helper()
+	return collectPrecisionWith(t, keys, collect.Options{QuietWait: -1})
+}
+
+// collectPrecisionWith is collectPrecision with opt.
+func collectPrecisionWith(t *testing.T, keys string, opt collect.Options) runjson.Manifest {
 	t.Helper()
 	hi, _ := sharedBinaries(t)
 	work := t.TempDir()
@@ -54,7 +62,8 @@ func collectPrecision(t *testing.T, keys string) runjson.Manifest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := runBounded(t, s, collect.Options{Out: work, QuietWait: -1})
+	opt.Out = work
+	dir, err := runBounded(t, s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +134,17 @@ func TestCollectOffTakesItsCount(t *testing.T) {
 	m := collectPrecision(t, `resolve = "off"`)
 	if m.Precision != nil {
 		t.Errorf("precision %+v, want none", *m.Precision)
+	}
+}
+
+// TestCollectWaitsForQuiet: a pilot too noisy for the budget is taken
+// again after a wait, until the wait is spent; the pilots' windows number
+// on, so that run.json reads back, and the wait is recorded.
+func TestCollectWaitsForQuiet(t *testing.T) {
+	opt := collect.WithPilotEvery(collect.Options{QuietWait: 2 * time.Second}, time.Second)
+	m := collectPrecisionWith(t, `resolve = "0.5%"`+"\n"+`budget = "12s"`, opt)
+	p := m.Precision
+	if p == nil || len(p.Pilots) != 3 || p.WaitedS != 2 {
+		t.Fatalf("precision %+v: want three pilots, 2 s waited between them", p)
 	}
 }
