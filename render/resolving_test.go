@@ -164,3 +164,12 @@ func TestMethodologyResolvingUnmeasured(t *testing.T) {
 		t.Errorf("methodology.html shows a table of planted pairs with none measured")
 	}
 }
+
+// TestResolvingRowEquivalent: a planted copy within the margin of its base
+// is called equivalent: its row reads "=", not "~", and it is not resolved.
+func TestResolvingRowEquivalent(t *testing.T) {
+	v := resolvingView(calibration(t, []string{"plus1"}, map[string][2]float64{"plus1": {50000 / 1.005, 8}}))
+	if len(v.Rows) != 1 || v.Rows[0].Resolved || !strings.HasSuffix(v.Rows[0].Verdict, ": = (equivalent)") {
+		t.Errorf("rows %+v: want one, unresolved, read \"=\"", v.Rows)
+	}
+}
