@@ -16,9 +16,16 @@ import (
 // that a test may put -out beside or inside it.
 func fixtureRun(t *testing.T) string {
 	t.Helper()
-	src, err := filepath.Glob(filepath.Join("testdata", "runs", "*"))
+	return fixtureCopy(t, "runs")
+}
+
+// fixtureCopy copies the one run dir under testdata/folder to a new folder
+// and returns it.
+func fixtureCopy(t *testing.T, folder string) string {
+	t.Helper()
+	src, err := filepath.Glob(filepath.Join("testdata", folder, "*"))
 	if err != nil || len(src) != 1 {
-		t.Fatalf("fixture runs: %v %v", src, err)
+		t.Fatalf("fixture %s: %v %v", folder, src, err)
 	}
 	dst := filepath.Join(t.TempDir(), filepath.Base(src[0]))
 	if err := os.CopyFS(dst, os.DirFS(src[0])); err != nil {

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/verdict"
@@ -33,30 +34,54 @@ type ResolvingRow struct {
 func (m *model) resolving() []ResolvingView {
 	var out []ResolvingView
 	for _, r := range verdict.ResolvingPower(m.closed, m.dec) {
-		v := ResolvingView{Run: r.Run,
-			Settings: fmt.Sprintf("%s of %s", parse.Plural(r.Reps, "repetition"), r.Window.Round(1e6)),
-			Twins:    fmt.Sprintf("The A/A twins were claimed apart in %d of %d scenarios.", r.TwinsClaimed, r.Twins)}
-		switch {
-		case math.IsNaN(r.Smallest) && math.IsNaN(r.Missed):
-			v.Summary = "No planted cost was measured: the run recorded no server CPU."
-		case math.IsNaN(r.Smallest):
-			v.Summary = fmt.Sprintf("None of the planted costs was resolved, up to +%.1f%% CPU per request: on this host at these settings, differences that size read \"~\".", 100*r.Missed)
-		case math.IsNaN(r.Missed):
-			v.Summary = fmt.Sprintf("Every planted cost was resolved, the smallest +%.1f%% CPU per request.", 100*r.Smallest)
-		default:
-			v.Summary = fmt.Sprintf("A planted +%.1f%% CPU per request was resolved; +%.1f%% was not: on this host at these settings, differences below about %.0f%% read \"~\".", 100*r.Smallest, 100*r.Missed, 100*r.Smallest)
-		}
-		for _, p := range r.Planted {
-			row := ResolvingRow{Scenario: p.Scenario, Target: p.Target, Base: p.Base, Cost: "unknown",
-				Verdict: plantedVerdict(p), Resolved: p.Resolved, Wrong: p.Wrong}
-			if !math.IsNaN(p.Cost) {
-				row.Cost = fmt.Sprintf("%+.1f%%", 100*p.Cost)
-			}
-			v.Rows = append(v.Rows, row)
-		}
-		out = append(out, v)
+		out = append(out, resolvingView(r))
 	}
 	return out
+}
+
+// resolvingView is calibration run r as the methodology page shows it.
+func resolvingView(r verdict.Resolving) ResolvingView {
+	v := ResolvingView{Run: r.Run, Summary: resolvingSummary(r),
+		Settings: fmt.Sprintf("%s of %s", parse.Plural(r.Reps, "repetition"), r.Window.Round(1e6)),
+		Twins:    fmt.Sprintf("The A/A twins were claimed apart in %d of %d scenarios.", r.TwinsClaimed, r.Twins)}
+	if r.Reps == 0 {
+		v.Settings = "nothing measured"
+	}
+	for _, p := range r.Planted {
+		row := ResolvingRow{Scenario: p.Scenario, Target: p.Target, Base: p.Base, Cost: "unknown",
+			Verdict: plantedVerdict(p), Resolved: p.Resolved, Wrong: p.Wrong}
+		if !math.IsNaN(p.Cost) {
+			row.Cost = fmt.Sprintf("%+.1f%%", 100*p.Cost)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// resolvingSummary is what r resolved in sentences: first any planted copy
+// claimed faster than its base, then the costs resolved and missed, then
+// the planted copies not measured.
+func resolvingSummary(r verdict.Resolving) string {
+	var wrong, out []string
+	for _, p := range r.Planted {
+		if p.Wrong {
+			wrong = append(wrong, p.Target+" in "+p.Scenario)
+		}
+	}
+	if len(wrong) > 0 {
+		out = append(out, fmt.Sprintf("a planted copy was claimed faster than its base, the wrong way round (%s): this host's verdicts at these settings are not to be trusted until the cause is found",
+			strings.Join(wrong, ", ")))
+	}
+	if c := r.CostSummary(); c != "" {
+		out = append(out, c)
+	}
+	if u := r.UnmeasuredSummary(); u != "" {
+		out = append(out, u+": the run says nothing of their costs")
+	}
+	for i, s := range out {
+		out[i] = titleCase(s) + "."
+	}
+	return strings.Join(out, " ")
 }
 
 // plantedVerdict is the planted pair's verdict in a few words, base ÷
@@ -72,6 +97,8 @@ func plantedVerdict(p verdict.PlantedDiff) string {
 		return s + ": base faster"
 	case p.Wrong:
 		return s + ": planted copy claimed faster"
+	case v.Outcome() == verdict.OutcomeEquivalent:
+		return s + ": = (" + v.Reason + ")"
 	}
 	return s + ": ~ (" + v.Reason + ")"
 }

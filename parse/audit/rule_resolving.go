@@ -15,9 +15,11 @@ const RuleResolving = "resolving-power" // what a calibration run resolved, and 
 
 // resolvingFindings states what each calibration run (targets with
 // planted_on) resolved: a note of the smallest planted cost resolved and
-// the largest missed; an error for a planted copy claimed faster than its
+// the largest missed, a warning instead when a larger cost was missed
+// than one resolved; an error for a planted copy claimed faster than its
 // base or for twins claimed apart (the verdicts are then not to be
-// trusted on this host). Each other run of the same host whose repetitions
+// trusted on this host); a warning naming planted copies not measured
+// against their base. Each other run of the same host whose repetitions
 // or windows fall short of a calibration run that resolved something gets
 // a warning: its verdicts can miss differences of that size.
 func resolvingFindings(set *parse.Set, d *verdict.Verdicts) []Finding {
@@ -41,7 +43,7 @@ func resolvingFindings(set *parse.Set, d *verdict.Verdicts) []Finding {
 	return fs
 }
 
-// calibrationFindings are one calibration run's note and errors.
+// calibrationFindings are one calibration run's note, warnings and errors.
 func calibrationFindings(r verdict.Resolving) []Finding {
 	var fs []Finding
 	var wrong []string
@@ -60,32 +62,20 @@ func calibrationFindings(r verdict.Resolving) []Finding {
 			"the A/A twins were claimed apart in %d of %d scenarios of this calibration run: the host puts differences between copies of one program; find the cause and collect again",
 			r.TwinsClaimed, r.Twins)})
 	}
-	fs = append(fs, Finding{Rule: RuleResolving, Level: LevelInfo, Run: r.Run, Message: resolvingSentence(r)})
-	return fs
-}
-
-// resolvingSentence says in one sentence what a calibration run resolved.
-func resolvingSentence(r verdict.Resolving) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "at %s of %s, this host ", parse.Plural(r.Reps, "repetition"), r.Window.Round(1e6))
-	switch {
-	case math.IsNaN(r.Smallest) && math.IsNaN(r.Missed):
-		b.WriteString("measured no planted cost (no server CPU recorded)")
-	case math.IsNaN(r.Smallest):
-		fmt.Fprintf(&b, "resolved none of the planted costs, up to +%.1f%% CPU per request", 100*r.Missed)
-	default:
-		fmt.Fprintf(&b, "resolved a planted +%.1f%% CPU per request", 100*r.Smallest)
-		if !math.IsNaN(r.Missed) {
-			fmt.Fprintf(&b, " but not +%.1f%%", 100*r.Missed)
+	if u := r.UnmeasuredSummary(); u != "" {
+		fs = append(fs, Finding{Rule: RuleResolving, Level: LevelWarning, Run: r.Run, Message: u +
+			"; the calibration says nothing of their costs: read why in the run's gate and conformance records, and collect again"})
+	}
+	if c := r.CostSummary(); c != "" {
+		level := LevelInfo
+		if !r.Monotone() {
+			level = LevelWarning
 		}
+		fs = append(fs, Finding{Rule: RuleResolving, Level: level, Run: r.Run, Message: fmt.Sprintf(
+			"at %s of %s: %s; the A/A twins were claimed apart in %d of %d scenarios",
+			parse.Plural(r.Reps, "repetition"), r.Window.Round(1e6), c, r.TwinsClaimed, r.Twins)})
 	}
-	fmt.Fprintf(&b, "; the A/A twins were claimed apart in %d of %d scenarios", r.TwinsClaimed, r.Twins)
-	if math.IsNaN(r.Smallest) {
-		b.WriteString("; differences of that size read \"~\" at these settings: add repetitions, or quiet the host, to resolve them")
-	} else {
-		b.WriteString("; smaller differences read \"~\" at these settings: add repetitions, or quiet the host, to resolve them")
-	}
-	return b.String()
+	return fs
 }
 
 // belowCalibration warns when run, measured on the host of a calibration

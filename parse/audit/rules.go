@@ -230,7 +230,7 @@ var rules = []Rule{
 			return powerFindings(in.verdicts())
 		}},
 	{ID: RuleResolving, Levels: anyLevel,
-		Doc:   "A calibration run (targets with planted_on: one server and copies of it with a known cost per request) states the smallest planted cost its verdicts resolved; a run of the same host with fewer repetitions or shorter windows is warned that it can miss differences of that size. An error: a copy claimed faster than its base, or twins claimed apart. Collect at the calibration's settings or above.",
+		Doc:   "A calibration run (targets with planted_on: one server and copies of it with a known cost per request) states the smallest planted cost its verdicts resolved; a run of the same host with fewer repetitions or shorter windows is warned that it can miss differences of that size. An error: a copy claimed faster than its base, or twins claimed apart. A warning: a larger planted cost missed than one resolved (the verdicts are not monotone in the cost, so they bound nothing), or a planted copy not measured against its base. Collect at the calibration's settings or above.",
 		check: func(in *input) []Finding { return resolvingFindings(in.set, in.verdicts()) }},
 	{ID: RuleDumpMissing, Levels: errorOnly,
 		Doc: "A dump run.json lists is missing or cannot be read, so its numbers cannot be checked. Restore it from a copy, or measure again.",

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -38,6 +39,9 @@ type Resolving struct {
 	Reps    int           // repetitions per cell (the median)
 	Window  time.Duration // the measured window (the median)
 	Planted []PlantedDiff // by scenario, then cost
+	// Unmeasured are the planted targets whose pair with their base was
+	// not decided in some scenario of the run, by target.
+	Unmeasured []Unmeasured
 	// TwinsClaimed counts the scenarios whose A/A twins were claimed
 	// apart, of Twins scenarios with both measured.
 	TwinsClaimed, Twins int
@@ -49,6 +53,19 @@ type Resolving struct {
 	Missed float64
 }
 
+// Unmeasured is a planted target not measured against its base.
+type Unmeasured struct {
+	Target, Base string
+	// Scenarios are those of the run without the pair; nil when the pair
+	// was in none (or the run has no scenario at all).
+	Scenarios []string
+}
+
+// Monotone reports whether every planted cost the run missed is below
+// the smallest it resolved: only then does Smallest bound what the run's
+// verdicts tell apart.
+func (r Resolving) Monotone() bool { return !(r.Missed >= r.Smallest) }
+
 // ResolvingPower is each calibration run's result: the planted pairs of
 // runs in set whose run.json names planted targets, as d decided them.
 func ResolvingPower(set *parse.Set, d *Verdicts) []Resolving {
@@ -59,16 +76,21 @@ func ResolvingPower(set *parse.Set, d *Verdicts) []Resolving {
 		}
 		r := Resolving{Run: run.ID, Smallest: math.NaN(), Missed: math.NaN()}
 		resolvedAll, missed := map[string]bool{}, map[string]bool{}
+		// Scenarios of the run, and where each planted pair was decided:
+		// a scenario may have a family per host pair.
+		scenarios, decided := map[string]bool{}, map[[2]string]bool{}
 		for _, sv := range d.Scenarios {
 			if sv.Run != run.ID {
 				continue
 			}
+			scenarios[sv.Scenario] = true
 			r.countTwins(sv)
 			for target, base := range run.Planted {
 				p, ok := plantedDiff(sv, target, base)
 				if !ok {
 					continue
 				}
+				decided[[2]string{target, sv.Scenario}] = true
 				r.Planted = append(r.Planted, p)
 				if _, seen := resolvedAll[target]; !seen {
 					resolvedAll[target] = true
@@ -77,26 +99,54 @@ func ResolvingPower(set *parse.Set, d *Verdicts) []Resolving {
 				missed[target] = missed[target] || !p.Resolved
 			}
 		}
-		if len(r.Planted) == 0 {
-			continue
-		}
+		r.Unmeasured = unmeasured(run.Planted, slices.Sorted(maps.Keys(scenarios)), decided)
 		slices.SortFunc(r.Planted, func(a, b PlantedDiff) int {
 			if a.Scenario != b.Scenario {
 				return cmp.Compare(a.Scenario, b.Scenario)
 			}
 			return cmp.Compare(a.Cost, b.Cost)
 		})
-		for _, p := range r.Planted {
-			switch {
-			case math.IsNaN(p.Cost):
-			case resolvedAll[p.Target] && !(p.Cost >= r.Smallest):
-				r.Smallest = p.Cost
-			case missed[p.Target] && p.Cost > 0 && !(p.Cost <= r.Missed):
-				r.Missed = p.Cost
-			}
-		}
+		r.bounds(resolvedAll, missed)
 		r.Reps, r.Window, _ = d.Settings(run.ID)
 		out = append(out, r)
+	}
+	return out
+}
+
+// bounds sets Smallest and Missed from r.Planted: resolvedAll says which
+// targets were resolved in every scenario, missed which were not in some.
+func (r *Resolving) bounds(resolvedAll, missed map[string]bool) {
+	for _, p := range r.Planted {
+		switch {
+		case math.IsNaN(p.Cost):
+		case resolvedAll[p.Target] && !(p.Cost >= r.Smallest):
+			r.Smallest = p.Cost
+		case missed[p.Target] && p.Cost > 0 && !(p.Cost <= r.Missed):
+			r.Missed = p.Cost
+		}
+	}
+}
+
+// unmeasured are the planted targets (target → base) whose pair was
+// not decided in some of scenarios, as decided ([target, scenario]) says.
+func unmeasured(planted map[string]string, scenarios []string, decided map[[2]string]bool) []Unmeasured {
+	var out []Unmeasured
+	for _, target := range slices.Sorted(maps.Keys(planted)) {
+		u := Unmeasured{Target: target, Base: planted[target]}
+		for _, s := range scenarios {
+			if !decided[[2]string{target, s}] {
+				u.Scenarios = append(u.Scenarios, s)
+			}
+		}
+		switch len(u.Scenarios) {
+		case 0:
+			if len(scenarios) > 0 {
+				continue
+			}
+		case len(scenarios):
+			u.Scenarios = nil
+		}
+		out = append(out, u)
 	}
 	return out
 }

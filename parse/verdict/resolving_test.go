@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
@@ -55,5 +56,44 @@ func TestResolvingPower(t *testing.T) {
 	}
 	if math.Abs(got.Smallest-0.10) > 0.01 || math.Abs(got.Missed-0.01) > 0.01 {
 		t.Errorf("smallest resolved %.3f, largest missed %.3f; want about 0.10 and 0.01", got.Smallest, got.Missed)
+	}
+	if !got.Monotone() || len(got.Unmeasured) != 0 {
+		t.Errorf("monotone %v, unmeasured %v: want monotone, every copy measured", got.Monotone(), got.Unmeasured)
+	}
+}
+
+// TestResolvingUnmeasured: a planted copy measured in one of the run's two
+// scenarios is unmeasured in the other; one measured in neither is
+// unmeasured everywhere (no scenarios named); the run is reported even
+// when nothing planted was measured.
+func TestResolvingUnmeasured(t *testing.T) {
+	set := &parse.Set{Runs: []*parse.Run{{Manifest: runjson.Manifest{ID: "cal",
+		Planted: map[string]string{"plus5": "base", "plus9": "base"}}}}}
+	order := 0
+	for round := 1; round <= 4; round++ {
+		for _, c := range [][2]string{{"base", "ping"}, {"base", "post"}, {"plus5", "ping"}} {
+			order++
+			m := meas("cal", c[0], c[1], round, 50000)
+			m.Order = order
+			set.Measurements = append(set.Measurements, m)
+		}
+	}
+	d := Decide(set, Cells(set, DefaultThresholds), MetricRPS, DecideOptions{})
+	res := ResolvingPower(set, d)
+	if len(res) != 1 {
+		t.Fatalf("%d calibration runs, want 1", len(res))
+	}
+	want := []Unmeasured{{Target: "plus5", Base: "base", Scenarios: []string{"post"}}, {Target: "plus9", Base: "base"}}
+	if got := res[0].Unmeasured; !reflect.DeepEqual(got, want) {
+		t.Errorf("unmeasured %+v, want %+v", got, want)
+	}
+	set.Measurements = set.Measurements[:0]
+	for round := 1; round <= 4; round++ {
+		set.Measurements = append(set.Measurements, meas("cal", "base", "ping", round, 50000))
+	}
+	set.Runs[0].Planted = map[string]string{"plus9": "base"}
+	d = Decide(set, Cells(set, DefaultThresholds), MetricRPS, DecideOptions{})
+	if res = ResolvingPower(set, d); len(res) != 1 || len(res[0].Unmeasured) != 1 || len(res[0].Planted) != 0 {
+		t.Errorf("nothing planted measured: got %+v, want the run with plus9 unmeasured", res)
 	}
 }
