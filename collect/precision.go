@@ -45,8 +45,9 @@ func (c *collector) startPrecision() error {
 
 // afterRound checks, once round rep of ready took took, each scenario at
 // its last planned round, and plans another round for those that do not
-// resolve yet while the budget holds it. It reports whether any scenario
-// was given one.
+// resolve yet while the budget holds it; where the budget holds no more of
+// the rounds planned, every scenario stops here. It reports whether any
+// scenario was given a round.
 func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration) (bool, error) {
 	rec := c.dir.Manifest().Precision
 	if rec == nil {
@@ -62,17 +63,33 @@ func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration
 	perTurn := next.MeasuredS / float64(max(1, c.turnsTaken(rep)))
 	th := verdict.DefaultThresholds
 	var more, short []string
+	looked := false
 	stop := runjson.StopResolved
+	// Rounds the pilot planned stop where the budget holds no more of them:
+	// its plan was made from an estimate of a round's time, not a round's.
+	planned := 0
 	for _, sc := range c.suite.Scenarios {
-		if rep < next.MinRounds || c.roundsOf(sc) != rep {
+		if c.roundsOf(sc) > rep {
+			planned++
+		}
+	}
+	overBudget := rep >= next.MinRounds && next.BudgetS > 0 && next.MeasuredS+perTurn*float64(len(ready)*planned) > next.BudgetS
+	for _, sc := range c.suite.Scenarios {
+		atLook := c.roundsOf(sc) == rep || overBudget && c.roundsOf(sc) > rep
+		if rep < next.MinRounds || !atLook {
 			continue
+		}
+		looked = true
+		if c.roundsOf(sc) > rep {
+			stop = runjson.StopBudget
+			short = append(short, sc.Name)
 		}
 		fp := verdict.PrecisionOf(c.roundLogs(ready, sc.Name, rep), th)
 		sp := runjson.ScenarioPrecision{Scenario: sc.Name, Rounds: rep, Sigma: round4(fp.Sigma)}
 		if !math.IsInf(fp.Resolves, 1) {
 			sp.Resolves = round4(fp.Resolves)
 		}
-		if fp.Targets >= 2 && !(fp.Resolves <= next.Resolve) {
+		if fp.Targets >= 2 && !(fp.Resolves <= next.Resolve) && !slices.Contains(short, sc.Name) {
 			switch {
 			case rep >= maxRounds:
 				stop = runjson.StopMaxRounds
@@ -86,13 +103,13 @@ func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration
 		}
 		setScenarioPrecision(&next, sp)
 	}
-	if len(more) == 0 && c.pendingRounds(rep) == 0 {
+	if len(more) == 0 && (overBudget || c.pendingRounds(rep) == 0) {
 		next.Stop = stop
 	}
 	if err := c.dir.Update(func(m *runjson.Manifest) { m.Precision = &next }); err != nil {
 		return false, err
 	}
-	c.sayPrecision(next, rep, more, short)
+	c.sayPrecision(next, rep, looked, more, short)
 	return len(more) > 0, nil
 }
 
@@ -107,8 +124,15 @@ func (c *collector) pendingRounds(rep int) int {
 	return n
 }
 
-// sayPrecision tells progress where the rounds stand after round rep.
-func (c *collector) sayPrecision(p runjson.Precision, rep int, more, short []string) {
+// sayPrecision tells progress where the rounds stand after round rep:
+// what the scenarios looked at resolve, or, before their first look, the
+// rounds planned.
+func (c *collector) sayPrecision(p runjson.Precision, rep int, looked bool, more, short []string) {
+	left := time.Duration(max(0, p.BudgetS-p.MeasuredS) * float64(time.Second)).Round(time.Second)
+	if !looked {
+		c.opt.Progress.Note(fmt.Sprintf("round %d of %d planned; %v of the budget left", rep, c.reps(), left))
+		return
+	}
 	worst := 0.0
 	for _, s := range p.Scenarios {
 		if s.Resolves == 0 {
@@ -116,7 +140,6 @@ func (c *collector) sayPrecision(p runjson.Precision, rep int, more, short []str
 		}
 		worst = max(worst, s.Resolves)
 	}
-	left := time.Duration(max(0, p.BudgetS-p.MeasuredS) * float64(time.Second)).Round(time.Second)
 	msg := fmt.Sprintf("round %d: the least precise scenario tells apart %s (aim %s); %v of the budget left", rep, percent(worst), percent(p.Resolve), left)
 	if len(more) > 0 {
 		msg += fmt.Sprintf("; another round for %d scenarios", len(more))
