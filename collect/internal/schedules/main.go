@@ -222,6 +222,9 @@ func report(w io.Writer, label, load string, took time.Duration, set *parse.Set)
 		fmt.Fprintf(w, "  twins claimed apart in %d of %d scenarios\n", r.TwinsClaimed, r.Twins)
 	}
 	for _, sv := range d.Scenarios {
+		if len(run.AAPair) != 2 {
+			break // no twins to pair
+		}
 		if a, b := verdict.AACells(sv.Cells, [2]string{run.AAPair[0], run.AAPair[1]}); a != nil && b != nil {
 			fmt.Fprintf(w, "  %s: twins' paired sd %.4f over %d rounds\n", sv.Scenario, pairedSD(a, b), a.RPS.N)
 		}
