@@ -20,14 +20,16 @@ import (
 )
 
 // TestLateSendingTellsWhoStalled runs the real vegeta at 200 req/s for
-// 2 s, twice, and stalls one side for 150 ms in the middle: once the
+// 2 s, twice, and stalls one side for 300 ms in the middle: once the
 // server, with four workers (every answer waits until the stall ends, so
 // the four are held and the requests due meanwhile go out as answers
 // return), once the load tool itself, with sixteen (SIGSTOP, then SIGCONT:
 // its workers are free, but nothing is sent until it resumes). Both leave
-// about 30 requests late by up to 150 ms; the part of their wait spent
-// due while every worker waited for an answer says whose stall it was (a
-// busy host adds a few requests a millisecond or two late either way).
+// about 60 requests late by up to 300 ms; the part of their wait spent
+// due while every worker waited for an answer says whose stall it was. A
+// busy host adds requests a few milliseconds late either way (on a
+// loaded CI host 114 of them, 1.6 s of unheld wait in all); the stall's
+// own wait grows with its square, so 300 ms keeps it the larger part.
 // The client's case has more workers than a busy host keeps in flight:
 // with few, answers slow to come back on a loaded machine would hold
 // every worker, and the load tool's own stall would count as held.
@@ -44,7 +46,7 @@ func TestLateSendingTellsWhoStalled(t *testing.T) {
 	}
 	const (
 		rate  = 200
-		stall = 150 * time.Millisecond
+		stall = 300 * time.Millisecond
 		at    = 800 * time.Millisecond // from the first request
 	)
 	attack := func(t *testing.T, serverStall bool, workers int) schedule {
