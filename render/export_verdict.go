@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/json"
-	"math"
 
 	"github.com/fairbench/fairbench/parse/verdict"
 )
@@ -16,12 +15,6 @@ type verdictRecord verdict.Verdict
 // Verdict's fields, with null for the numbers an untested pair does not
 // have (NaN) or an interval does not bound (±Inf).
 func (v verdictRecord) MarshalJSON() ([]byte, error) {
-	num := func(x float64) *float64 {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return &x
-	}
 	return json.Marshal(struct {
 		Run      string         `json:"run"`
 		Scenario string         `json:"scenario"`
@@ -41,8 +34,8 @@ func (v verdictRecord) MarshalJSON() ([]byte, error) {
 		Verdict  string         `json:"verdict"`
 		Reason   string         `json:"reason"`
 		Method   string         `json:"method"`
-	}{v.Run, v.Scenario, v.Metric, v.A, v.B, num(v.Ratio), num(v.Lo), num(v.Hi), num(v.Level), num(v.P), num(v.PAdj),
-		v.Family, v.Floor, v.Margin, num(v.PEq), v.Verdict, v.Reason, v.Method})
+	}{v.Run, v.Scenario, v.Metric, v.A, v.B, finite(v.Ratio), finite(v.Lo), finite(v.Hi), finite(v.Level), finite(v.P), finite(v.PAdj),
+		v.Family, v.Floor, v.Margin, finite(v.PEq), v.Verdict, v.Reason, v.Method})
 }
 
 // verdictRecords are vs as results.json's records, in order.
