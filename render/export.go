@@ -43,7 +43,7 @@ type resultsDoc struct {
 	Cells      []resultsCell      `json:"cells"`
 	Points     []resultsPoint     `json:"points"`
 	NotOffered []notOfferedRecord `json:"not_offered"`
-	Verdicts   []verdict.Verdict  `json:"verdicts"`
+	Verdicts   []verdictRecord    `json:"verdicts"`
 	Cards      []resultsJudged    `json:"cards"`
 	Compares   []resultsJudged    `json:"comparisons"`
 	Findings   []audit.Finding    `json:"findings"`
@@ -52,8 +52,8 @@ type resultsDoc struct {
 // resultsJudged is a card or a comparison of site.toml with the verdict
 // records it shows, in the order shown.
 type resultsJudged struct {
-	Title    string            `json:"title"`
-	Verdicts []verdict.Verdict `json:"verdicts"`
+	Title    string          `json:"title"`
+	Verdicts []verdictRecord `json:"verdicts"`
 }
 
 type resultsRun struct {
@@ -113,8 +113,8 @@ type resultsInterval struct {
 // resultsVsLeader is the cell against its family's leader: the leader's
 // name and the verdict record on the pair (a < b bytewise, as everywhere).
 type resultsVsLeader struct {
-	Leader  string          `json:"leader"`
-	Verdict verdict.Verdict `json:"verdict"`
+	Leader  string        `json:"leader"`
+	Verdict verdictRecord `json:"verdict"`
 }
 
 type resultsRep struct {
@@ -236,7 +236,7 @@ func (m *model) resultsCell(c exportCell) resultsCell {
 			rc.RankLo, rc.RankHi = &r.Lo, &r.Hi
 		}
 		if cmp, ok := m.vsLeader[c.model]; ok {
-			rc.VsLeader = &resultsVsLeader{Leader: m.leader[c.model].Name, Verdict: cmp.Verdict}
+			rc.VsLeader = &resultsVsLeader{Leader: m.leader[c.model].Name, Verdict: verdictRecord(cmp.Verdict)}
 		}
 	}
 	if len(c.reps) > 0 {
@@ -492,7 +492,7 @@ func (r *resultsJSON) tail() error {
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"not_offered", r.m.notOfferedRecords()}, {"verdicts", r.m.dec.All()}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
+	}{{"not_offered", r.m.notOfferedRecords()}, {"verdicts", verdictRecords(r.m.dec.All())}, {"cards", r.m.judgedCards()}, {"comparisons", r.m.judgedComparisons()}} {
 		if err := r.writeField(f.name, f.v, false); err != nil {
 			return err
 		}
@@ -514,11 +514,11 @@ func (m *model) judgedCards() []resultsJudged {
 	out := []resultsJudged{}
 	for _, spec := range m.site.Cards {
 		v := m.card(Page{}, spec)
-		j := resultsJudged{Title: v.Title, Verdicts: []verdict.Verdict{}}
+		j := resultsJudged{Title: v.Title, Verdicts: []verdictRecord{}}
 		for _, row := range v.Rows {
-			j.Verdicts = append(j.Verdicts, row.J.Verdict)
+			j.Verdicts = append(j.Verdicts, verdictRecord(row.J.Verdict))
 			for _, e := range row.Escapes {
-				j.Verdicts = append(j.Verdicts, e.J.Verdict)
+				j.Verdicts = append(j.Verdicts, verdictRecord(e.J.Verdict))
 			}
 		}
 		out = append(out, j)
@@ -532,11 +532,11 @@ func (m *model) judgedComparisons() []resultsJudged {
 	out := []resultsJudged{}
 	for _, spec := range m.site.Comparisons {
 		v := m.comparison(spec)
-		j := resultsJudged{Title: v.Title, Verdicts: []verdict.Verdict{}}
+		j := resultsJudged{Title: v.Title, Verdicts: []verdictRecord{}}
 		for _, row := range v.Rows {
 			for _, c := range row.Cells {
 				if c.Measured {
-					j.Verdicts = append(j.Verdicts, c.J.Verdict)
+					j.Verdicts = append(j.Verdicts, verdictRecord(c.J.Verdict))
 				}
 			}
 		}

@@ -49,7 +49,7 @@ type model struct {
 	// dec is every pairwise verdict, made once by the decision layer: the
 	// family is all pairs of targets in one scenario of one run, so cells
 	// of different runs are ranked each within its run.
-	dec      *verdict.Verdicts
+	dec      *verdict.Decided
 	ranks    map[*verdict.Cell]verdict.Rank       // rank range within its family
 	vsLeader map[*verdict.Cell]verdict.Comparison // the family's leader against the cell
 	leader   map[*verdict.Cell]*verdict.Cell      // cell → its family's first (highest geometric mean)
@@ -196,7 +196,7 @@ func scenarioOrder(cells []*verdict.Cell, runRank map[string]int) []string {
 // and keeps, per cell, its rank range, its family's leader and the
 // leader's verdict against it. Nothing is decided here.
 func (m *model) rankCells(aaPairs [][2]string) {
-	m.dec = verdict.Decide(m.closed, m.cells, m.metric, verdict.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
+	m.dec = verdict.DecideOnce(m.closed, m.cells, m.all, m.metric, verdict.DecideOptions{Thresholds: m.th, AAPairs: aaPairs})
 	m.ranks = map[*verdict.Cell]verdict.Rank{}
 	m.vsLeader = map[*verdict.Cell]verdict.Comparison{}
 	m.leader = map[*verdict.Cell]*verdict.Cell{}

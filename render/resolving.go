@@ -33,7 +33,7 @@ type ResolvingRow struct {
 // shows it; nil when no run names planted targets.
 func (m *model) resolving() []ResolvingView {
 	var out []ResolvingView
-	for _, r := range verdict.ResolvingPower(m.closed, m.dec) {
+	for _, r := range m.dec.Resolving {
 		out = append(out, resolvingView(r))
 	}
 	return out

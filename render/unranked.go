@@ -13,11 +13,9 @@ import (
 // "" when it is ranked: every page that shows an unranked cell's number
 // says this beside it, so that the number is never read as a rank.
 func (m *model) unrankedWhy(c *verdict.Cell) string {
-	ok, why := verdict.Testable(c, m.metric, m.th)
-	if ok {
+	switch m.dec.Unranked(c) {
+	case "":
 		return ""
-	}
-	switch why {
 	case verdict.ReasonUngated:
 		return "not ranked: its run.json holds no gate record that passed it, so nothing shows it answered the request its peers did"
 	case verdict.ReasonErrors:
@@ -51,7 +49,7 @@ func (m *model) setApart(run string) []*verdict.Cell {
 		if c.Run != run {
 			continue
 		}
-		if ok, why := verdict.Testable(c, m.metric, m.th); !ok && (why == verdict.ReasonErrors || why == verdict.ReasonUngated) {
+		if why := m.dec.Unranked(c); why == verdict.ReasonErrors || why == verdict.ReasonUngated {
 			out = append(out, c)
 		}
 	}
@@ -88,7 +86,7 @@ func (m *model) setApartNote(run string) string {
 func (m *model) leaderText(cells []*verdict.Cell) string {
 	var apart []*verdict.Cell
 	for _, c := range cells {
-		if ok, why := verdict.Testable(c, m.metric, m.th); !ok && (why == verdict.ReasonErrors || why == verdict.ReasonUngated) {
+		if why := m.dec.Unranked(c); why == verdict.ReasonErrors || why == verdict.ReasonUngated {
 			apart = append(apart, c)
 		}
 	}

@@ -69,7 +69,7 @@ func (m *model) powerText(sv *verdict.ScenarioVerdicts) string {
 	if sv == nil {
 		return ""
 	}
-	pw, ok := sv.Power(m.th)
+	pw, ok := m.dec.Power(sv)
 	if !ok {
 		return ""
 	}

@@ -12,10 +12,10 @@ const RulePower = "power" // the smallest difference the run could claim, and th
 
 // powerFindings says per family what the run could resolve: per scenario,
 // and per host pair where the run measured it on several.
-func powerFindings(d *verdict.Verdicts) []Finding {
+func powerFindings(d *verdict.Decided) []Finding {
 	var fs []Finding
 	for _, sv := range d.Scenarios {
-		p, ok := sv.Power(d.Thresholds)
+		p, ok := d.Power(sv)
 		if !ok {
 			continue
 		}

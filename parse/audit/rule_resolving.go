@@ -22,9 +22,9 @@ const RuleResolving = "resolving-power" // what a calibration run resolved, and 
 // against their base. Each other run of the same host whose repetitions
 // or windows fall short of a calibration run that resolved something gets
 // a warning: its verdicts can miss differences of that size.
-func resolvingFindings(set *parse.Set, d *verdict.Verdicts) []Finding {
+func resolvingFindings(set *parse.Set, d *verdict.Decided) []Finding {
 	var fs []Finding
-	res := verdict.ResolvingPower(set, d)
+	res := d.Resolving
 	host := map[string]string{}
 	for _, r := range set.Runs {
 		host[r.ID] = r.Facts.Hostname
@@ -36,7 +36,7 @@ func resolvingFindings(set *parse.Set, d *verdict.Verdicts) []Finding {
 		if len(run.Planted) > 0 {
 			continue
 		}
-		if f, ok := belowCalibration(run, d, res, host); ok {
+		if f, ok := belowCalibration(run, d.Verdicts, res, host); ok {
 			fs = append(fs, f)
 		}
 	}

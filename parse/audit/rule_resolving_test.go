@@ -44,7 +44,7 @@ func calibrationSet(odd float64) *parse.Set {
 
 func resolvingOf(set *parse.Set) []Finding {
 	cells := verdict.Cells(set, verdict.DefaultThresholds)
-	return resolvingFindings(set, verdict.Decide(set, cells, verdict.MetricRPS, verdict.DecideOptions{}))
+	return resolvingFindings(set, verdict.DecideOnce(set, cells, cells, verdict.MetricRPS, verdict.DecideOptions{}))
 }
 
 // TestResolvingFindings: the calibration run's note states the smallest

@@ -37,13 +37,13 @@ type input struct {
 	runs      map[string]*parse.Run // by ID
 	scenarios map[string]int        // run ID → its scenarios with cells
 	checked   map[string]bool       // runs whose dumps Integrity re-reads
-	decided   *verdict.Verdicts     // req/s verdicts, made on first use
+	decided   *verdict.Decided      // req/s verdicts, made on first use
 }
 
 // verdicts are the set's req/s verdicts, decided once for every rule.
-func (in *input) verdicts() *verdict.Verdicts {
+func (in *input) verdicts() *verdict.Decided {
 	if in.decided == nil {
-		in.decided = verdict.Decide(in.set, in.cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: in.th, AAPairs: in.opts.Pairs})
+		in.decided = verdict.DecideOnce(in.set, in.cells, in.cells, verdict.MetricRPS, verdict.DecideOptions{Thresholds: in.th, AAPairs: in.opts.Pairs})
 	}
 	return in.decided
 }

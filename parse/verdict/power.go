@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"math"
-	"slices"
 )
 
 // powerTarget is the power the repetition counts are computed for.
@@ -85,23 +84,4 @@ func repsFor(target float64, floor func(n int) float64, df func(n int) float64, 
 		}
 	}
 	return 0
-}
-
-// RunResolves is what a run's families resolve: the median and the
-// largest of their Power.Resolves, over the families whose power can be
-// said (n of them); n is 0 when none can.
-func (d *Verdicts) RunResolves(run string) (median, largest float64, n int) {
-	var rs []float64
-	for _, sv := range d.Scenarios {
-		if sv.Run != run {
-			continue
-		}
-		if p, ok := sv.Power(d.Thresholds); ok && !math.IsNaN(p.Resolves) {
-			rs = append(rs, p.Resolves)
-		}
-	}
-	if len(rs) == 0 {
-		return 0, 0, 0
-	}
-	return MedianOf(rs), slices.Max(rs), len(rs)
 }

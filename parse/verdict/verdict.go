@@ -1,10 +1,6 @@
 package verdict
 
-import (
-	"encoding/json"
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // What a Verdict says.
 const (
@@ -189,39 +185,6 @@ func repsOf(c *Cell) int {
 // levelLabel is "95%" or "99.95%": the level to four significant digits.
 func levelLabel(l float64) string {
 	return fmt.Sprintf("%.4g%%", l*100)
-}
-
-// MarshalJSON writes the verdict as results.json keeps it, in the order of
-// Verdict's fields, with null for the numbers an untested pair does not
-// have (NaN) or an interval does not bound (±Inf).
-func (v Verdict) MarshalJSON() ([]byte, error) {
-	num := func(x float64) *float64 {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return &x
-	}
-	return json.Marshal(struct {
-		Run      string   `json:"run"`
-		Scenario string   `json:"scenario"`
-		Metric   Metric   `json:"metric"`
-		A        string   `json:"a"`
-		B        string   `json:"b"`
-		Ratio    *float64 `json:"ratio"`
-		Lo       *float64 `json:"lo"`
-		Hi       *float64 `json:"hi"`
-		Level    *float64 `json:"level"`
-		P        *float64 `json:"p"`
-		PAdj     *float64 `json:"p_adj"`
-		Family   int      `json:"family"`
-		Floor    float64  `json:"floor"`
-		Margin   float64  `json:"margin"`
-		PEq      *float64 `json:"p_equivalent"`
-		Verdict  string   `json:"verdict"`
-		Reason   string   `json:"reason"`
-		Method   string   `json:"method"`
-	}{v.Run, v.Scenario, v.Metric, v.A, v.B, num(v.Ratio), num(v.Lo), num(v.Hi), num(v.Level), num(v.P), num(v.PAdj),
-		v.Family, v.Floor, v.Margin, num(v.PEq), v.Verdict, v.Reason, v.Method})
 }
 
 // MarshalText writes the metric's name, "req/s" or "good req/s".
