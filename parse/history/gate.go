@@ -25,7 +25,7 @@ type Row struct {
 	Low       float64 `json:"low"`
 	High      float64 `json:"high"`
 	P         float64 `json:"p"`          // one-sided: the new run is slower
-	PAdjusted float64 `json:"p_adjusted"` // P after Holm over the gated places
+	PAdjusted float64 `json:"p_adjusted"` // P after Holm over the gated places; P for a twin
 	DF        float64 `json:"df"`
 	Baselines int     `json:"baselines"` // baseline runs holding the place
 	// Twin marks an A/A twin read against its sibling: shown, never gated
@@ -53,6 +53,11 @@ type Gate struct {
 // ErrNoBaseline is returned when no baseline run is given.
 var ErrNoBaseline = errors.New("gate: no baseline run")
 
+// ErrNothingInCommon is returned when no place of the new run has two
+// repetitions in it and in a baseline run: a gate that compared nothing
+// must not pass.
+var ErrNothingInCommon = errors.New("gate: no target and scenario measured in both the baseline and the new run")
+
 // Decide gates next against base. A place is claimed slower when its
 // one-sided p, Holm-adjusted over the gated places, is below Alpha and
 // its estimated ratio is at most 1 − Threshold: significant against the
@@ -68,7 +73,7 @@ func Decide(base []*Run, next *Run, o GateOptions) (*Gate, error) {
 	rl := runVariance(append(append([]*Run{}, base...), next))
 	g.Tau, g.TauPairs = math.Sqrt(rl.tau2()), rl.Pairs
 	if rl.Pairs == 0 {
-		g.Notes = append(g.Notes, "no A/A twins measured in both runs: the host's run-to-run variance is not counted, only the repetitions' noise")
+		g.Notes = append(g.Notes, "no A/A twins measured in any run given: the host's run-to-run variance is not counted, only the repetitions' noise")
 	}
 	var gated []int
 	var ps []float64
@@ -83,6 +88,9 @@ func Decide(base []*Run, next *Run, o GateOptions) (*Gate, error) {
 		}
 		g.Rows = append(g.Rows, row)
 	}
+	if len(gated) == 0 {
+		return nil, ErrNothingInCommon
+	}
 	adj, _ := verdict.Holm(ps, o.Alpha)
 	for i, ri := range gated {
 		r := &g.Rows[ri]
@@ -93,7 +101,7 @@ func Decide(base []*Run, next *Run, o GateOptions) (*Gate, error) {
 	}
 	for i := range g.Rows {
 		if g.Rows[i].Twin {
-			g.Rows[i].PAdjusted = math.NaN()
+			g.Rows[i].PAdjusted = g.Rows[i].P
 			g.Rows[i].Reason = "A/A twin against its sibling: shown, not gated"
 		}
 	}
