@@ -29,9 +29,15 @@ func defaultWorld() world {
 
 // run draws one run; slow multiplies the named targets' throughput.
 func (w world) run(rng *rand.Rand, id string, slow map[string]float64) *Run {
+	return w.runShifted(rng, id, slow, 0)
+}
+
+// runShifted is run with the host's mood moved by shift (log): drift, a
+// slow spell.
+func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, shift float64) *Run {
 	n := len(w.targets)
 	r := &Run{ID: id, Twins: [2]string{w.targets[n-2], w.targets[n-1]}, Cells: map[Place][]float64{}}
-	mood := rng.NormFloat64() * w.mood
+	mood := rng.NormFloat64()*w.mood + shift
 	for si, sc := range w.scenarios {
 		for ti, t := range w.targets {
 			base := math.Log(10000 * float64(1+ti%(n-2)+si))
@@ -71,4 +77,40 @@ func gateRate(w world, seed uint64, trials, baselines int, slow map[string]float
 		}
 	}
 	return float64(failed) / float64(trials), nil
+}
+
+// history draws a 60-run history: host drift of 0.2% a run, a slow spell
+// (15% slower) at runs 10 to 12, a kernel change at run 20 after which
+// gin is 6% faster and echo 4% slower, and steps: each target of step
+// multiplied by its factor from run stepAt on.
+func (w world) history(rng *rand.Rand, step map[string]float64, stepAt int) []Entry {
+	var hist []Entry
+	for i := range 60 {
+		shift := -0.002 * float64(i)
+		if i >= 10 && i <= 12 {
+			shift += math.Log(0.85)
+		}
+		slow := map[string]float64{}
+		kernel := "6.1"
+		if i >= 20 {
+			kernel = "6.8"
+			slow["gin"], slow["echo"] = 1.06, 0.96
+		}
+		if i >= stepAt {
+			for t, f := range step {
+				slow[t] = f * cmpOr(slow[t], 1)
+			}
+		}
+		r := w.runShifted(rng, fmt.Sprintf("run%02d", i), slow, shift)
+		hist = append(hist, Entry{Run: r, Key: Key{{"load tool", "wrk 4.2.0"}, {"kernel", kernel}}})
+	}
+	return hist
+}
+
+// cmpOr is v, or def when v is 0.
+func cmpOr(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
 }
