@@ -11,4 +11,17 @@
 // their difference, less its within-run part, is twice the variance of the
 // run-level effect. Every twin pair of every run given (baseline history
 // and the new run) adds a degree of freedom to that estimate.
+//
+// Why not the usual gates: benchstat tests two samples of one machine at a
+// time (within-run noise only), so a host that is 5% slower today fails
+// every benchmark; Bencher tests a new value against a window of past
+// values of one branch and testbed, which counts run-to-run noise but
+// needs that window filled and reads the host's mood as the target's.
+// Here the twins are a control measured in the same run: the mood is
+// subtracted, and one baseline run already gives the run-to-run variance.
+//
+// Find runs the same reading over a whole history: per target and
+// scenario, lines break where the key changes, and PELT finds the steps;
+// the twins' own series are searched too, and every step found there is
+// a false alarm, counted.
 package history
