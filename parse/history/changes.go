@@ -18,6 +18,9 @@ type Change struct {
 	Ratio    float64 `json:"ratio"`
 	Low      float64 `json:"low"`
 	High     float64 `json:"high"`
+	// Why is what changed in the target between the last run before the
+	// step and the first after it: its packages' versions, "pkg: a → b".
+	Why []string `json:"why,omitempty"`
 }
 
 // Break is where a history's lines break: the run whose comparability key
@@ -31,6 +34,10 @@ type Break struct {
 type Entry struct {
 	Run *Run
 	Key Key
+	// Versions are each target's package versions in the run, by target
+	// name, as a key ("package" → version), for saying what changed at a
+	// step; nil where the run dir does not say.
+	Versions map[string]Key
 }
 
 // Steps are a history's findings: the changes of its targets, its breaks,
@@ -70,16 +77,16 @@ func Find(suite string, hist []Entry) Steps {
 // search finds the changes of place p in one key segment of a history.
 func (st *Steps) search(suite string, hist []Entry, p Place) {
 	var y []float64
-	var ids []string
+	var at []int // y[i] is of hist[at[i]]
 	twin := false
 	within := 0.0
-	for _, e := range hist {
+	for i, e := range hist {
 		if e.Run.Twins[1] == p.Target {
 			return // the sibling's series mirrors the first twin's
 		}
 		twin = twin || e.Run.isTwin(p.Target)
 		if v, parts, ok := controlled(e.Run, p, e.Run.isTwin(p.Target)); ok {
-			y, ids = append(y, v), append(ids, e.Run.ID)
+			y, at = append(y, v), append(at, i)
 			for _, pt := range parts {
 				within += pt.v
 			}
@@ -117,7 +124,8 @@ func (st *Steps) search(suite string, hist []Entry, p Place) {
 		se := sigma * math.Sqrt(1/float64(len(before))+1/float64(len(after)))
 		q := tCritical(0.05, float64(len(y)-1))
 		st.Changes = append(st.Changes, Change{Suite: suite, Target: p.Target, Runtime: p.Runtime, Scenario: p.Scenario,
-			Run: ids[cp], Ratio: math.Exp(d), Low: math.Exp(d - q*se), High: math.Exp(d + q*se)})
+			Run: hist[at[cp]].Run.ID, Ratio: math.Exp(d), Low: math.Exp(d - q*se), High: math.Exp(d + q*se),
+			Why: hist[at[cp-1]].Versions[p.Target].Diff(hist[at[cp]].Versions[p.Target])})
 	}
 }
 

@@ -26,7 +26,7 @@ func Histories(set *parse.Set) map[string][]Entry {
 		if !ok || pr.Suite == "" || pr.ID == "" {
 			continue
 		}
-		out[pr.Suite] = append(out[pr.Suite], Entry{Run: r, Key: KeyOf(pr, set)})
+		out[pr.Suite] = append(out[pr.Suite], Entry{Run: r, Key: KeyOf(pr, set), Versions: versions(pr)})
 	}
 	return out
 }
@@ -38,6 +38,19 @@ func ChangesOf(set *parse.Set) []Change {
 	out := []Change{}
 	for _, suite := range slices.Sorted(maps.Keys(hs)) {
 		out = append(out, Find(suite, hs[suite]).Changes...)
+	}
+	return out
+}
+
+// versions are the package versions of each target of a run dir.
+func versions(r *parse.Run) map[string]Key {
+	out := map[string]Key{}
+	for _, t := range r.Targets {
+		var k Key
+		for _, p := range t.Packages {
+			k = append(k, Field{p.Name, p.Version})
+		}
+		out[t.Name] = k
 	}
 	return out
 }

@@ -102,7 +102,15 @@ func (w world) history(rng *rand.Rand, step map[string]float64, stepAt int) []En
 			}
 		}
 		r := w.runShifted(rng, fmt.Sprintf("run%02d", i), slow, shift)
-		hist = append(hist, Entry{Run: r, Key: Key{{"load tool", "wrk 4.2.0"}, {"kernel", kernel}}})
+		e := Entry{Run: r, Key: Key{{"load tool", "wrk 4.2.0"}, {"kernel", kernel}}, Versions: map[string]Key{}}
+		for t := range step {
+			v := "1.0.0"
+			if i >= stepAt {
+				v = "1.1.0"
+			}
+			e.Versions[t] = Key{{t, v}}
+		}
+		hist = append(hist, e)
 	}
 	return hist
 }
