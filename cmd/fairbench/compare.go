@@ -21,6 +21,7 @@ import (
 var compareCommand = command{
 	summary: "compare two runs, benchstat-style: median ± interval, delta, p, n",
 	usage: `fairbench compare RUN_A RUN_B
+       fairbench compare -gate 5% [-alpha A] [-json] [-any-key] BASELINE... NEW
 
 Each RUN is anything parse takes (a run dir, a dump, a folder of dumps).
 Cells are matched by target, runtime and scenario. A delta is shown only
@@ -35,16 +36,58 @@ settings) says where the comparison does not hold, or a file met in the
 input could not be read; 2 bad usage, a named input unreadable, or a side
 holding one target and scenario in two runs.
 
+With -gate, compare is a CI gate: NEW (one run) against the runs of the
+BASELINE paths (one or several: history narrows the noise). Each target
+is read against the A/A twins of its own run (the host's mood out), and
+the run-to-run variance the twins' differences show in every run given
+is counted beside the repetitions' noise. A target fails the gate when it
+is claimed slower (one-sided, Holm over the targets, level -alpha) and
+by at least the threshold. Twins are shown, never gated. Runs whose
+comparability keys differ (load tool, its version and settings,
+isolation, host, runtime versions) are refused unless -any-key.
+Gate exit status: 0 pass; 1 a target slower; 2 bad usage or runs not
+comparable.
+
 Examples:
   fairbench compare site/results/20261101T090000Z-bench site/results/20261129T185000Z-bench
-  fairbench compare before/ after/`,
+  fairbench compare before/ after/
+  fairbench compare -gate 5% site/results/20261101T090000Z-bench site/results/20261129T185000Z-bench
+  fairbench compare -gate 5% -json baseline/ new/ > gate.json
+
+A CI workflow (GitHub Actions) that gates each pull request on the
+baseline runs kept from main:
+  on: pull_request
+  jobs:
+    bench:
+      runs-on: [self-hosted, bench]
+      steps:
+        - uses: actions/checkout@v4
+        - run: fairbench collect -suite bench.toml -out new
+        - run: fairbench compare -gate 5% baseline/ new/`,
 	run: runCompare,
 }
 
 func runCompare(e *env, args []string) error {
 	fs := newFlags(e, "compare")
+	gate := fs.String("gate", "", "fail (exit 1) when a target is slower by at least this share, e.g. 5%")
+	alpha := fs.Float64("alpha", 0.05, "with -gate: family-wise level of the slower claims")
+	asJSON := fs.Bool("json", false, "with -gate: write the decision as JSON")
+	anyKey := fs.Bool("any-key", false, "with -gate: gate runs whose comparability keys differ, noting what changed")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *gate != "" {
+		th, err := parseShare(*gate)
+		if err != nil {
+			return usageErr("compare: -gate: %v", err)
+		}
+		if fs.NArg() < 2 {
+			return usageErr("compare: -gate needs a baseline and a new run, got %d paths", fs.NArg())
+		}
+		return runGate(e, fs.Args(), gateFlags{threshold: th, alpha: *alpha, json: *asJSON, anyKey: *anyKey})
+	}
+	if *asJSON || *anyKey {
+		return usageErr("compare: -json and -any-key need -gate")
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
@@ -53,16 +96,9 @@ func runCompare(e *env, args []string) error {
 	var sets [2]*parse.Set
 	var inErr error
 	for i, p := range fs.Args() {
-		set, errs := parse.ReadAll([]string{p})
-		for _, w := range set.Warnings {
-			fmt.Fprintf(e.stderr, "fairbench: warning: %v\n", w)
-		}
-		err := inputProblems(e.stderr, "compare", errs)
-		if len(set.Measurements) == 0 {
-			if err != nil {
-				return err
-			}
-			return usageErr("compare: no measurements in %s", p)
+		set, err := readSide(e, p)
+		if set == nil {
+			return err
 		}
 		inErr = worse(inErr, err)
 		sets[i] = set
@@ -81,6 +117,24 @@ func runCompare(e *env, args []string) error {
 		return err
 	}
 	return inErr // shown above; what could be read was compared
+}
+
+// readSide reads one side of a comparison, printing its warnings and
+// problems. A nil set comes with the error to return (nothing measured);
+// otherwise the error is the input's problems, what could be read is kept.
+func readSide(e *env, p string) (*parse.Set, error) {
+	set, errs := parse.ReadAll([]string{p})
+	for _, w := range set.Warnings {
+		fmt.Fprintf(e.stderr, "fairbench: warning: %v\n", w)
+	}
+	err := inputProblems(e.stderr, "compare", errs)
+	if len(set.Measurements) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return nil, usageErr("compare: no measurements in %s", p)
+	}
+	return set, err
 }
 
 // suiteRequests reads the suite.toml of each run dir of the sets and

@@ -1,0 +1,89 @@
+package history
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+var gate5 = GateOptions{Threshold: 0.05, Alpha: 0.05}
+
+// TestGateRates measures the gate's false-alarm rate on unchanged pairs
+// and its power on a 10% slowdown of one target, by seeded simulation at
+// 3% noise per repetition, n = 8, with host mood between runs.
+func TestGateRates(t *testing.T) {
+	trials := 400
+	if testing.Short() {
+		trials = 100
+	}
+	w := defaultWorld()
+	for _, baselines := range []int{1, 5} {
+		fa, err := gateRate(w, 1, trials, baselines, nil, gate5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, err := gateRate(w, 2, trials, baselines, map[string]float64{"hono": 0.90}, gate5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("baselines %d: false alarms %.3f of %d unchanged pairs; caught %.3f of %d pairs with hono 10%% slower", baselines, fa, trials, pw, trials)
+		if fa > 1.0/20 {
+			t.Errorf("baselines %d: false-alarm rate %.3f > 1/20", baselines, fa)
+		}
+		if pw < 0.8 {
+			t.Errorf("baselines %d: caught %.3f < 4/5 of 10%% slowdowns", baselines, pw)
+		}
+	}
+}
+
+// TestGateMoodIsNotASlowdown: a run where the whole host is 10% slower
+// (every target and the twins) is not a regression of any target.
+func TestGateMoodIsNotASlowdown(t *testing.T) {
+	w := defaultWorld()
+	w.mood = 0
+	rng := rand.New(rand.NewPCG(7, 7))
+	all := map[string]float64{}
+	for _, tg := range w.targets {
+		all[tg] = 0.90
+	}
+	g, err := Decide([]*Run{w.run(rng, "old", nil)}, w.run(rng, "new", all), gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Failed {
+		for _, r := range g.Rows {
+			t.Logf("%+v", r)
+		}
+		t.Fatal("a host-wide slow spell failed the gate")
+	}
+}
+
+// TestGateTwinsNotGated: twins get rows, marked, and never fail the gate.
+func TestGateTwinsNotGated(t *testing.T) {
+	w := defaultWorld()
+	rng := rand.New(rand.NewPCG(3, 3))
+	g, err := Decide([]*Run{w.run(rng, "old", nil)}, w.run(rng, "new", map[string]float64{"aa-a": 0.8}), gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twins := 0
+	for _, r := range g.Rows {
+		if r.Twin {
+			twins++
+			if r.Slower {
+				t.Errorf("twin %s gated", r.Target)
+			}
+		}
+	}
+	if twins != 8 {
+		t.Errorf("twin rows %d, want 8 (2 twins × 4 scenarios)", twins)
+	}
+}
+
+func TestGateNoBaseline(t *testing.T) {
+	w := defaultWorld()
+	rng := rand.New(rand.NewPCG(1, 1))
+	if _, err := Decide(nil, w.run(rng, "new", nil), gate5); !errors.Is(err, ErrNoBaseline) {
+		t.Fatalf("err %v, want ErrNoBaseline", err)
+	}
+}

@@ -1,0 +1,210 @@
+package history
+
+import (
+	"math"
+
+	"github.com/fairbench/fairbench/parse/verdict"
+)
+
+// part is one variance component of a difference, with its degrees of
+// freedom, for Welch–Satterthwaite.
+type part struct{ v, df float64 }
+
+// level is a cell's log mean and the variance of that mean.
+func level(v []float64) (m float64, p part) {
+	m, s2 := verdict.LogMeanVar(v)
+	return m, part{s2 / float64(len(v)), float64(len(v) - 1)}
+}
+
+// runLevel is the twins' estimate of the run-level variance of one
+// target's log throughput: each run and scenario where both twins have two
+// repetitions or more gives their squared difference of log means (D2, its
+// mean) and that difference's within-run variance (W, its mean, on WDF
+// degrees of freedom); (D2 − W) / 2 estimates the variance.
+type runLevel struct {
+	D2, W      float64
+	Pairs, WDF int
+}
+
+// tau2 is the estimate, at least 0.
+func (l runLevel) tau2() float64 { return math.Max(0, (l.D2-l.W)/2) }
+
+// parts are the estimate times c as variance parts for Satterthwaite: the
+// squared differences on Pairs degrees of freedom less the within part on
+// WDF, so that an estimate made of two near-equal terms counts as the
+// uncertain one it is. None when the estimate is 0.
+func (l runLevel) parts(c float64) []part {
+	if l.Pairs == 0 || l.tau2() == 0 {
+		return nil
+	}
+	return []part{{c * l.D2 / 2, float64(l.Pairs)}, {-c * l.W / 2, float64(l.WDF)}}
+}
+
+// runVariance pools the twin pairs of runs into a runLevel.
+func runVariance(runs []*Run) runLevel {
+	var l runLevel
+	for _, r := range runs {
+		for _, sc := range r.scenarios() {
+			a, b := r.twin(0, sc), r.twin(1, sc)
+			if len(a) < 2 || len(b) < 2 {
+				continue
+			}
+			ma, pa := level(a)
+			mb, pb := level(b)
+			d := ma - mb
+			l.D2 += d * d
+			l.W += pa.v + pb.v
+			l.WDF += int(pa.df + pb.df)
+			l.Pairs++
+		}
+	}
+	if l.Pairs > 0 {
+		l.D2 /= float64(l.Pairs)
+		l.W /= float64(l.Pairs)
+	}
+	return l
+}
+
+// scenarios lists the scenarios a run holds, sorted.
+func (r *Run) scenarios() []string {
+	var out []string
+	for _, p := range r.places() {
+		if len(out) == 0 || out[len(out)-1] != p.Scenario {
+			out = append(out, p.Scenario)
+		}
+	}
+	return out
+}
+
+// controlled is a place's log level in one run read against the run's
+// control, with its within-run variance parts.
+func controlled(r *Run, p Place, twin bool) (y float64, parts []part, ok bool) {
+	v := r.Cells[p]
+	if len(v) < 2 {
+		return 0, nil, false
+	}
+	m, pm := level(v)
+	a, b := r.twin(0, p.Scenario), r.twin(1, p.Scenario)
+	if len(a) < 2 || len(b) < 2 {
+		return m, []part{pm}, true
+	}
+	ma, pa := level(a)
+	mb, pb := level(b)
+	if twin { // read against the sibling
+		if p.Target == r.Twins[0] {
+			return m - mb, []part{pm, pb}, true
+		}
+		return m - ma, []part{pm, pa}, true
+	}
+	return m - (ma+mb)/2, []part{pm, {pa.v / 4, pa.df}, {pb.v / 4, pb.df}}, true
+}
+
+// hasControl reports whether the run measured both twins in scenario.
+func hasControl(r *Run, scenario string) bool {
+	return len(r.twin(0, scenario)) >= 2 && len(r.twin(1, scenario)) >= 2
+}
+
+// decidePlace computes p's row (all but the Holm step); false when the new
+// run or every baseline lacks two repetitions of it. The control is used
+// only when every run involved measured both twins in the scenario.
+func decidePlace(base []*Run, next *Run, p Place, rl runLevel, o GateOptions) (Row, bool) {
+	twin := next.isTwin(p.Target)
+	runs := []*Run{next}
+	for _, b := range base {
+		if len(b.Cells[p]) >= 2 {
+			runs = append(runs, b)
+		}
+	}
+	k := len(runs) - 1
+	if k == 0 || len(next.Cells[p]) < 2 {
+		return Row{}, false
+	}
+	control := true
+	for _, r := range runs {
+		control = control && hasControl(r, p.Scenario)
+	}
+	if twin && !control {
+		return Row{}, false
+	}
+	ys := make([]float64, len(runs))
+	var within []part
+	for i, r := range runs {
+		y, parts, _ := controlled(r, p, twin)
+		if !control {
+			var pm part
+			y, pm = level(r.Cells[p])
+			parts = []part{pm}
+		}
+		ys[i] = y
+		scale := 1.0
+		if i > 0 {
+			scale = 1 / float64(k*k)
+		}
+		for _, pt := range parts {
+			within = append(within, part{pt.v * scale, pt.df})
+		}
+	}
+	mean := 0.0
+	for _, y := range ys[1:] {
+		mean += y
+	}
+	d := ys[0] - mean/float64(k)
+	// The run-level effect enters once for the place itself and, through
+	// the control, half again (the twins' mean) or once (a sibling twin).
+	a := 1.0
+	switch {
+	case twin:
+		a = 2
+	case control:
+		a = 1.5
+	}
+	comps := within
+	comps = append(comps, rl.parts(a*(1+1/float64(k)))...)
+	se, df := satterthwaite(comps)
+	row := Row{Place: p, Ratio: math.Exp(d), DF: df, Baselines: k, Twin: twin}
+	t := d / se
+	switch {
+	case se == 0 && d < 0:
+		row.P = 0
+	case se == 0:
+		row.P = 1
+	case t < 0:
+		row.P = verdict.StudentTwoSided(t, df) / 2
+	default:
+		row.P = 1 - verdict.StudentTwoSided(t, df)/2
+	}
+	q := tCritical(2*o.Alpha, df)
+	row.Low, row.High = math.Exp(d-q*se), math.Exp(d+q*se)
+	return row, true
+}
+
+// satterthwaite returns the sd of a sum of independent variance parts and
+// its Welch–Satterthwaite degrees of freedom (capped at 1e6).
+func satterthwaite(parts []part) (se, df float64) {
+	v, den := 0.0, 0.0
+	for _, p := range parts {
+		v += p.v
+		if p.df > 0 {
+			den += p.v * p.v / p.df
+		}
+	}
+	if den == 0 {
+		return math.Sqrt(v), 1e6
+	}
+	return math.Sqrt(v), math.Min(1e6, v*v/den)
+}
+
+// tCritical is the t with P(|T| ≥ t) = p for df degrees of freedom, by
+// bisection on verdict.StudentTwoSided (monotone in t).
+func tCritical(p, df float64) float64 {
+	lo, hi := 0.0, 1e4
+	for range 200 {
+		mid := (lo + hi) / 2
+		if verdict.StudentTwoSided(mid, df) > p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
