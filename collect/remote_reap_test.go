@@ -43,10 +43,21 @@ func TestRemoteKilledCollectReapedByNext(t *testing.T) {
 		t.Fatalf("the killed collect left no server running from %s: nothing to test", deadBin)
 	}
 
-	next := exec.Command(fairbench, "collect", "-suite", oneScenarioSuite(t, lab, "1s"), "-out", t.TempDir())
+	out := t.TempDir()
+	next := exec.Command(fairbench, "collect", "-suite", oneScenarioSuite(t, lab, "1s"), "-out", out)
 	said, err := next.CombinedOutput()
 	if err != nil {
-		t.Fatalf("next collect: %v\n%s", err, said)
+		var why []string
+		if runs, _ := filepath.Glob(filepath.Join(out, "*", "run.json")); len(runs) == 1 {
+			m := readManifest(t, filepath.Dir(runs[0]))
+			why = m.Errors
+			for _, mr := range m.Measurements {
+				if mr.Error != "" {
+					why = append(why, mr.Dump+": "+mr.Error)
+				}
+			}
+		}
+		t.Fatalf("next collect: %v\n%s\nrun.json errors: %q", err, said, why)
 	}
 	t.Logf("the next collect said:\n%s", said)
 	if _, err := os.Stat(deadBin); !os.IsNotExist(err) {

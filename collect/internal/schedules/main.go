@@ -121,6 +121,12 @@ func choices(v, a, b string) ([]string, error) {
 	return nil, fmt.Errorf("%q: want %s, %s or both", v, a, b)
 }
 
+// commentOut turns the suite's first line setting key into a comment, so
+// that a flag's key put in [load] in its place is the one TOML reads.
+func commentOut(text, key string) string {
+	return strings.Replace(text, "\n"+key+" = ", "\n# "+key+" = ", 1)
+}
+
 // loadSuite reads the suite with the flags' keys put in its [load] and,
 // with -scenarios 2, a copy of its first scenario.
 func loadSuite(o options) (*suite.Suite, error) {
@@ -131,13 +137,15 @@ func loadSuite(o options) (*suite.Suite, error) {
 	text := string(src)
 	var keys []string
 	if o.reps > 0 {
-		text = strings.Replace(text, "\nrepetitions = ", "\n# repetitions = ", 1)
+		text = commentOut(text, "repetitions")
 		keys = append(keys, fmt.Sprintf("repetitions = %d", o.reps))
 	}
 	if o.resolve != "" {
+		text = commentOut(text, "resolve")
 		keys = append(keys, fmt.Sprintf("resolve = %q", o.resolve))
 	}
 	if o.budget != "" {
+		text = commentOut(text, "budget")
 		keys = append(keys, fmt.Sprintf("budget = %q", o.budget))
 	}
 	text = strings.Replace(text, "\n[load]\n", "\n[load]\n"+strings.Join(append(keys, ""), "\n"), 1)
