@@ -17,6 +17,7 @@ import (
 
 	"github.com/fairbench/fairbench/parse"
 	"github.com/fairbench/fairbench/parse/audit"
+	runhist "github.com/fairbench/fairbench/parse/history"
 	"github.com/fairbench/fairbench/parse/runjson"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
@@ -46,6 +47,7 @@ type resultsDoc struct {
 	Verdicts   []verdictRecord    `json:"verdicts"`
 	Cards      []resultsJudged    `json:"cards"`
 	Compares   []resultsJudged    `json:"comparisons"`
+	Changes    []runhist.Change   `json:"changes"`
 	Findings   []audit.Finding    `json:"findings"`
 }
 
@@ -496,6 +498,11 @@ func (r *resultsJSON) tail() error {
 		if err := r.writeField(f.name, f.v, false); err != nil {
 			return err
 		}
+	}
+	// changes: steps across the runs of each suite (parse/history), the
+	// twins' own series as the control; empty when there are none.
+	if err := r.writeField("changes", runhist.ChangesOf(r.m.set), false); err != nil {
+		return err
 	}
 	findings := r.m.findings
 	if findings == nil {
