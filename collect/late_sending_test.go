@@ -27,9 +27,9 @@ import (
 // its workers are free, but nothing is sent until it resumes). Both leave
 // about 60 requests late by up to 300 ms; the part of their wait spent
 // due while every worker waited for an answer says whose stall it was. A
-// busy host adds requests a few milliseconds late either way (on a
-// loaded CI host 114 of them, 1.6 s of unheld wait in all); the stall's
-// own wait grows with its square, so 300 ms keeps it the larger part.
+// busy host adds requests a few milliseconds late either way, unheld; the
+// stall's own wait grows with its square, so a 300 ms stall keeps it the
+// larger part on a loaded host too.
 // The client's case has more workers than a busy host keeps in flight:
 // with few, answers slow to come back on a loaded machine would hold
 // every worker, and the load tool's own stall would count as held.
