@@ -440,6 +440,9 @@ func (c *collector) run(ctx context.Context, targets []suite.Target) error {
 		if err := c.stored(err); err != nil {
 			return err
 		}
+		if err := c.repilot(ctx, ready, rep); err != nil { // repilot.go
+			return err
+		}
 	}
 	c.rememberSpeed() // host_speed.go
 	return c.phases(ctx, ready)

@@ -70,10 +70,7 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 			c.note("noise pilot: %v: the rounds start without a plan", err)
 			return nil
 		}
-		if err := c.stored(c.dir.Update(func(m *runjson.Manifest) {
-			m.Precision.Pilots = append(m.Precision.Pilots, p)
-			m.Precision.WaitedS = roundS(waited.Seconds())
-		})); err != nil {
+		if err := c.keepPilot(p, waited); err != nil {
 			return err
 		}
 		switch {
@@ -93,6 +90,15 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 		}
 		waited += every
 	}
+}
+
+// keepPilot records pilot p in run.json's precision, with the wait for
+// quiet so far.
+func (c *collector) keepPilot(p runjson.Pilot, waited time.Duration) error {
+	return c.stored(c.dir.Update(func(m *runjson.Manifest) {
+		m.Precision.Pilots = append(m.Precision.Pilots, p)
+		m.Precision.WaitedS = roundS(waited.Seconds())
+	}))
 }
 
 // roundsNeed says what a pilot's plan needs: "about 40 rounds, 25m0s" or

@@ -119,8 +119,12 @@ func (m *model) precisionViews() []PrecisionView {
 				if !pl.Quiet {
 					quiet = "over the budget: too noisy"
 				}
-				v.Pilots = append(v.Pilots, fmt.Sprintf("%s: %s against %s, %d windows: %.1f%% noise per window; the plan: %s, %s",
-					pl.Start.Format("15:04:05 UTC"), pl.Targets[0], pl.Targets[len(pl.Targets)-1], len(pl.RPS), 100*pl.Sigma, plan, quiet))
+				when := "before the first round"
+				if pl.AfterRound > 0 {
+					when = fmt.Sprintf("after round %d, the twins' noise having jumped to %.1f%% per window", pl.AfterRound, 100*pl.RecentSigma)
+				}
+				v.Pilots = append(v.Pilots, fmt.Sprintf("%s (%s): %s against %s, %d windows: %.1f%% noise per window; the plan: %s, %s",
+					pl.Start.Format("15:04:05 UTC"), when, pl.Targets[0], pl.Targets[len(pl.Targets)-1], len(pl.RPS), 100*pl.Sigma, plan, quiet))
 			}
 			for _, sc := range p.Scenarios {
 				v.Scenarios = append(v.Scenarios, fmt.Sprintf("%s: %d rounds, %.1f%% noise per window, tells apart %s", sc.Scenario, sc.Rounds, 100*sc.Sigma, pct(sc.Resolves)))

@@ -64,7 +64,8 @@ type Precision struct {
 	// MinRounds is the rounds every scenario takes whatever its noise
 	// (the suite's repetitions).
 	MinRounds int `json:"min_rounds"`
-	// Pilots are the noise pilots taken before the first round.
+	// Pilots are the noise pilots taken before the first round, and
+	// those taken again where the twins' noise jumped (Pilot.AfterRound).
 	Pilots []Pilot `json:"pilots,omitempty"`
 	// WaitedS is how long the collect waited for the host to quieten.
 	WaitedS float64 `json:"waited_s,omitempty"`
@@ -104,6 +105,11 @@ type Pilot struct {
 	PlannedS float64 `json:"planned_s"`
 	// Quiet reports whether the budget holds the rounds planned.
 	Quiet bool `json:"quiet"`
+	// AfterRound is the round after which the collect piloted again, the
+	// twins' noise in its rounds having jumped (RecentSigma); 0 for a
+	// pilot before the first round.
+	AfterRound  int     `json:"after_round,omitempty"`
+	RecentSigma float64 `json:"recent_sigma,omitempty"`
 }
 
 // ScenarioPrecision is one scenario's rounds and what they resolve.
