@@ -1,12 +1,15 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/fairbench/fairbench/parse"
+	runhist "github.com/fairbench/fairbench/parse/history"
 	"github.com/fairbench/fairbench/parse/verdict"
 )
 
@@ -20,8 +23,9 @@ import (
 // What stays in memory grows with the cells on show (targets × scenarios ×
 // repetitions of the runs on show, and the dumps read from outside run
 // dirs) and, by about 200 bytes, with each run (its ID, path, start and
-// load, and its place in the spool); not with the dumps' bytes, nor with
-// the older runs' cells and measurements.
+// load, and its place in the spool) and by its history entry (a float per
+// repetition of each cell, for the changes across runs); not with the
+// dumps' bytes, nor with the older runs' measurements.
 type Input struct {
 	th     verdict.Thresholds
 	metric verdict.Metric
@@ -34,12 +38,37 @@ type Input struct {
 	envs   map[string]*runEnv // the runs' environments, each kept once
 	spool  *spool
 	hist   []histEntry // the run being read's, reused
+	// history is every run's entry of its suite's history, in the order
+	// read (histories sorts them).
+	history []historyRun
 
 	cur      *runRecords // the run being read
 	runtimes map[string]map[string]bool
 	names    map[string]string // interned target, runtime and scenario names
 	counts   struct{ runs, targets, measurements int }
 	err      error
+}
+
+// historyRun is one run's entry of its suite's history.
+type historyRun struct {
+	suite string
+	start time.Time
+	entry runhist.Entry
+}
+
+// histories are the suites' histories of every run read, each suite's
+// entries in the order its runs started (ties by ID), as
+// runhist.Histories gives them for a set.
+func (in *Input) histories() map[string][]runhist.Entry {
+	runs := slices.Clone(in.history)
+	slices.SortStableFunc(runs, func(a, b historyRun) int {
+		return cmp.Or(a.start.Compare(b.start), cmp.Compare(a.entry.Run.ID, b.entry.Run.ID))
+	})
+	out := map[string][]runhist.Entry{}
+	for _, r := range runs {
+		out[r.suite] = append(out[r.suite], r.entry)
+	}
+	return out
 }
 
 // runRecords are one run's records as read.
@@ -209,7 +238,16 @@ func (in *Input) endRun() {
 	if rr == nil || in.err != nil {
 		return
 	}
-	cells := verdict.Cells(&parse.Set{Measurements: closedOnly(rr.ms)}, in.th)
+	closed := closedOnly(rr.ms)
+	cells := verdict.Cells(&parse.Set{Measurements: closed}, in.th)
+	// Each run's entry of its suite's history (a few floats a cell),
+	// kept for every run read: the changes across runs need them all,
+	// where the pages keep only the runs on show.
+	for suite, es := range runhist.Histories(&parse.Set{Runs: []*parse.Run{rr.run}, Targets: rr.targets, Measurements: closed}) {
+		for _, e := range es {
+			in.history = append(in.history, historyRun{suite: suite, start: rr.run.Start, entry: e})
+		}
+	}
 	in.hist = in.hist[:0]
 	for _, c := range cells {
 		id := cellID{in.intern(c.Scenario), in.intern(c.Target), in.intern(c.Runtime)}

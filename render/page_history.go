@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	runhist "github.com/fairbench/fairbench/parse/history"
 )
 
 // HistoryPage lists the runs of every suite in the site, oldest first, with
@@ -23,6 +25,22 @@ type HistorySuite struct {
 	Suite, ID string // ID anchors the suite's section
 	Runs      []HistoryRun
 	Scenarios []Link // "" when the suite has one run
+	// Steps are the changes found across the suite's runs (parse/history:
+	// each target's level read against its run's twins, split where the
+	// comparability key changes), Breaks where it changed, and Control
+	// what the same search found on the twins' own series, which can
+	// only be false alarms.
+	Steps   []HistoryStep
+	Breaks  []string
+	Control string
+}
+
+// HistoryStep is one change: a target in a scenario, from the run named
+// on, by a ratio with its interval.
+type HistoryStep struct {
+	Target, Scenario, Run string
+	Ratio, Interval       string
+	Why                   string // what else changed between the two runs
 }
 
 // HistoryRun is one run and the environment changes since the one before.
@@ -181,6 +199,7 @@ func (m *model) historyPage(hs []history, scenarios [][]string) *HistoryPage {
 			for _, s := range scenarios[k] {
 				hp.Scenarios = append(hp.Scenarios, Link{Href: m.historyPath(h.suite, s), Text: s})
 			}
+			m.historySteps(&hp, h.suite)
 		}
 		p.Suites = append(p.Suites, hp)
 	}
@@ -326,4 +345,22 @@ func (m *model) writeHistory(put func(interface{ page() Page }, error) error) er
 		}
 	}
 	return nil
+}
+
+// historySteps puts on hp what parse/history finds across the runs of
+// suite: its steps, its breaks and the twins' control.
+func (m *model) historySteps(hp *HistorySuite, suite string) {
+	entries := m.in.histories()[suite]
+	if len(entries) < 2 {
+		return
+	}
+	st := runhist.Find(suite, entries)
+	for _, c := range st.Changes {
+		hp.Steps = append(hp.Steps, HistoryStep{Target: c.Target, Scenario: c.Scenario, Run: c.Run,
+			Ratio: Ratio(c.Ratio), Interval: trimX(Ratio(c.Low)) + "–" + Ratio(c.High), Why: strings.Join(c.Why, "; ")})
+	}
+	for _, b := range st.Breaks {
+		hp.Breaks = append(hp.Breaks, fmt.Sprintf("before run %s: %s", b.Run, strings.Join(b.Why, "; ")))
+	}
+	hp.Control = fmt.Sprintf("%d series searched; on the twins' own series, where any step is a false alarm, %d found.", st.Series, st.TwinAlarms)
 }

@@ -34,7 +34,14 @@ func Histories(set *parse.Set) map[string][]Entry {
 // ChangesOf is every suite's changes in set, suites in name order: the
 // list results.json writes as "changes", empty (not nil) when none.
 func ChangesOf(set *parse.Set) []Change {
-	hs := Histories(set)
+	return ChangesIn(Histories(set))
+}
+
+// ChangesIn is every suite's changes in hs (Histories' shape, each
+// suite's entries in the order its runs started), suites in name order;
+// empty (not nil) when none. A reader that sees runs one at a time keeps
+// their entries (Histories of a set of one run) and asks here.
+func ChangesIn(hs map[string][]Entry) []Change {
 	out := []Change{}
 	for _, suite := range slices.Sorted(maps.Keys(hs)) {
 		out = append(out, Find(suite, hs[suite]).Changes...)
