@@ -143,8 +143,8 @@ func TestFindingLevelsRegistered(t *testing.T) {
 	}
 }
 
-// TestWriteRulesMarkdown: every rule, in registry order, with its levels
-// and its Doc.
+// TestWriteRulesMarkdown: every rule, in registry order, with its title in
+// a reader's words, its levels and its Doc.
 func TestWriteRulesMarkdown(t *testing.T) {
 	var b strings.Builder
 	if err := WriteRulesMarkdown(&b); err != nil {
@@ -161,8 +161,11 @@ func TestWriteRulesMarkdown(t *testing.T) {
 		if !strings.Contains(out[at:], r.Doc) {
 			t.Errorf("rule %s: Doc missing", r.ID)
 		}
+		if r.Title == "" || !strings.Contains(out[at:], upperFirst(r.Title)+". ") {
+			t.Errorf("rule %s: no title in a reader's words, or not written", r.ID)
+		}
 	}
-	if !strings.Contains(out, "### pinning\n\nLevels: info, warning, error.\n") {
+	if !strings.Contains(out, "### pinning\n\nCPU pinning. Levels: info, warning, error.\n") {
 		t.Errorf("pinning's levels not listed:\n%s", out)
 	}
 }
