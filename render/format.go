@@ -108,14 +108,15 @@ func Millis(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
 }
 
-// Bytes formats a size with 1024-based units and one decimal ("160.8 KB"),
+// Bytes formats a size with 1024-based units, named so, and one decimal
+// ("160.8 KiB"),
 // "n/a" for an unknown (zero) one.
 func Bytes(n int64) string {
 	if n <= 0 {
 		return "n/a"
 	}
 	v, unit := float64(n), "B"
-	for _, u := range []string{"KB", "MB", "GB", "TB"} {
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
 		if v < 1024 {
 			break
 		}
@@ -127,7 +128,7 @@ func Bytes(n int64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
 }
 
-// MemoryPair formats memory before and after in one unit, as "35.1 / 43.7 MB".
+// MemoryPair formats memory before and after in one unit, as "35.1 / 43.7 MiB".
 func MemoryPair(before, after int64) string {
 	if before <= 0 && after <= 0 {
 		return "n/a"
@@ -138,7 +139,7 @@ func MemoryPair(before, after int64) string {
 		}
 		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64)
 	}
-	return mb(before) + " / " + mb(after) + " MB"
+	return mb(before) + " / " + mb(after) + " MiB"
 }
 
 // Ratio formats a ratio with three significant figures: "2.49×", "0.0640×",

@@ -17,50 +17,50 @@ import (
 // firstScreen is what TestIndexFirstScreen reads off the index in Chromium:
 // what the window shows before any scrolling.
 type firstScreen struct {
-	Answer   string `json:"answer"`   // the first run's sentence, if it is in the window
-	Numbers  int    `json:"numbers"`  // heat-map cells in the window that print a number
-	Claimed  int    `json:"claimed"`  // of those, cells where a difference is claimed
-	HeatTop  int    `json:"heatTop"`  // px from the top of the page to the first heat map
-	Overflow int    `json:"overflow"` // px the page is wider than the window
-	Header   int    `json:"header"`   // px from the top of the page to the end of the site's header
-	AnswerAt int    `json:"answerAt"` // px from the top of the page to the first run's sentence
+	Boxes    []string `json:"boxes"`    // the answer boxes' titles wholly in the window
+	Sized    int      `json:"sized"`    // of their answer lines in the window, those that say what the run tells apart
+	Lines    int      `json:"lines"`    // answer lines in the window
+	Overflow int      `json:"overflow"` // px the page is wider than the window
+	Header   int      `json:"header"`   // px from the top of the page to the end of the site's header
+	Read     int      `json:"read"`     // px from the top of the page to the end of the sentence on reading "~"
 }
 
 const firstScreenJS = `(() => {
   const h = window.innerHeight;
-  const seen = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.top < h && r.bottom > 0; };
-  const cells = [...document.querySelectorAll("table.heat td")].filter(seen).filter(td => /\d/.test(td.textContent));
-  const answer = [...document.querySelectorAll(".run-summary .answer")].filter(seen).map(e => e.textContent)[0] || "";
-  const heat = document.querySelector("table.heat");
+  const whole = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= h; };
+  const boxes = [...document.querySelectorAll(".answer-box")].filter(b => whole(b.querySelector("h2")));
+  const lines = [...document.querySelectorAll(".answer-box p")].filter(whole);
+  const read = document.querySelector(".read-first");
   return {
-    answer, numbers: cells.length,
-    claimed: cells.filter(td => /\bh-([1-5]|up)\b/.test(td.className)).length,
-    heatTop: heat ? Math.round(heat.getBoundingClientRect().top + window.scrollY) : -1,
+    boxes: boxes.map(b => b.querySelector("h2").textContent),
+    lines: lines.length,
+    sized: lines.filter(p => /tells apart differences of \d/.test(p.textContent)).length,
     overflow: document.documentElement.scrollWidth - window.innerWidth,
     header: Math.round(document.querySelector("header.site").getBoundingClientRect().bottom + window.scrollY),
-    answerAt: Math.round(document.querySelector(".run-summary .answer").getBoundingClientRect().top + window.scrollY),
+    read: read ? Math.round(read.getBoundingClientRect().bottom + window.scrollY) : -1,
   };
 })()`
 
 // maxHeader is how far down the site's header may end on the index, in
-// CSS px, at any window width: the brand and the pages on one row, the
-// scenarios on another, each scrolling sideways when it does not fit.
-const maxHeader = 120
+// CSS px, at any window width: the brand and the pages, and on a desktop
+// the scenarios. A phone wraps the brand (a title cut short read as
+// another site's) and the pages: five rows of small type.
+const maxHeader = 140
 
-// verdictWords are what a run's sentence says when it says a verdict.
-var verdictWords = regexp.MustCompile(`faster than the rest|cannot be told apart|no target is told apart`)
+// firstAnswers are the questions of the project's site.toml whose answers
+// the first screen must hold, at every width: plain Go, and Node.js or Bun.
+var firstAnswers = regexp.MustCompile(`in Go$|on Node\.js$|on Bun$`)
 
 // TestIndexFirstScreen renders fairbench's own site from the committed
 // runs, as Netlify does, and loads its index in Chromium on a desktop
 // (1440×900) and a phone (390×844). In both the header ends within
-// maxHeader and the first screen, before any scrolling, holds the first
-// run's sentence (a verdict) and heat-map cells that print a number, one
-// at least a claimed difference, starting in the window's top half; the
-// summary starts within the first 20 KB of the HTML; the page is at most
-// 150 KB (the bound; 100 KB is the aim, logged when missed, so that the
-// next published run does not fail the tests) and never scrolls sideways. Screenshots of both first screens are
-// kept in FAIRBENCH_ARTIFACTS (or go test -artifacts), else in a new
-// temporary folder, whose path the test prints.
+// maxHeader, the sentence on reading "~" and "=" is in the first screen
+// before the answers, and that screen, before any scrolling, holds the answer
+// for plain Go and for Node.js or Bun, each line with the size of what its
+// run tells apart; the page is at most 150 KB and never scrolls sideways.
+// Screenshots of both first screens are kept in FAIRBENCH_ARTIFACTS (or
+// go test -artifacts), else in a new temporary folder, whose path the
+// test prints.
 func TestIndexFirstScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the project's site and drives headless Chromium")
@@ -72,16 +72,13 @@ func TestIndexFirstScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := bytes.Index(html, []byte(`<table class="heat">`))
-	t.Logf("index.html: %d bytes; the first heat map starts at byte %d", len(html), at)
-	switch {
-	case len(html) > 150<<10:
+	at := bytes.Index(html, []byte(`<section class="answers"`))
+	t.Logf("index.html: %d bytes; the answers start at byte %d", len(html), at)
+	if len(html) > 150<<10 {
 		t.Errorf("index.html is %d bytes, want at most 150 KB", len(html))
-	case len(html) > 100<<10:
-		t.Logf("index.html is %d bytes: over the 100 KB aim", len(html))
 	}
-	if at < 0 || at > 20<<10 {
-		t.Errorf("the first heat map starts at byte %d of index.html, want within the first 20 KB", at)
+	if at < 0 || at > 8<<10 {
+		t.Errorf("the answers start at byte %d of index.html, want within the first 8 KB", at)
 	}
 
 	shots := screenshotDir(t, "index-first-screen")
@@ -118,23 +115,24 @@ func TestIndexFirstScreen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%d×%d: header ends at %d px, the first sentence at %d px", w, h, f.Header, f.AnswerAt)
-		t.Logf("%d×%d: heat map at %d px, %d numbers (%d claimed) in the first screen; %s", w, h, f.HeatTop, f.Numbers, f.Claimed, name)
-		if !verdictWords.MatchString(f.Answer) {
-			t.Errorf("%d×%d: the first screen holds no verdict sentence (got %q)", w, h, f.Answer)
+		t.Logf("%d×%d: header ends at %d px, the reading sentence at %d px; answers in the first screen: %q, %d lines (%d with their size); %s", w, h, f.Header, f.Read, f.Boxes, f.Lines, f.Sized, name)
+		var asked []string
+		for _, b := range f.Boxes {
+			if firstAnswers.MatchString(b) {
+				asked = append(asked, b)
+			}
 		}
-		if f.Numbers == 0 || f.Claimed == 0 {
-			t.Errorf("%d×%d: the first screen holds %d heat-map numbers, %d of them claimed; want a claimed one at least", w, h, f.Numbers, f.Claimed)
+		if len(asked) < 2 {
+			t.Errorf("%d×%d: the first screen answers %q; want plain Go and Node.js or Bun", w, h, f.Boxes)
 		}
-		// Room to spare: the header is two short rows, and the numbers
-		// start in the top half of the window. (Before the header's rows
-		// scrolled sideways, a phone's header ended at 285 px and its heat
-		// map started at 593 px of 844.)
+		if f.Lines == 0 || f.Sized < f.Lines {
+			t.Errorf("%d×%d: %d answer lines in the first screen, %d of them with what the run tells apart", w, h, f.Lines, f.Sized)
+		}
+		if f.Read < 0 || f.Read > int(h) {
+			t.Errorf("%d×%d: the sentence on reading ~ ends at %d px, below the first screen", w, h, f.Read)
+		}
 		if f.Header > maxHeader {
 			t.Errorf("%d×%d: the site's header ends at %d px, want at most %d", w, h, f.Header, maxHeader)
-		}
-		if f.HeatTop < 0 || f.HeatTop >= int(h)/2 {
-			t.Errorf("%d×%d: the first heat map starts at %d px, not in the top half of the first screen", w, h, f.HeatTop)
 		}
 		if f.Overflow > 0 {
 			t.Errorf("%d×%d: the page is %d px wider than the window", w, h, f.Overflow)

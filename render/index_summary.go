@@ -17,6 +17,7 @@ import (
 // runs: no verdict crosses them).
 type RunSummary struct {
 	ID, Suite string
+	When      string // when the run started, "2026-12-05 07:03 UTC"; the ID is a title on it
 	// Hosts is the host pair the summary speaks for, when its run was
 	// measured on several; HostNote says so.
 	Hosts, HostNote string
@@ -39,6 +40,9 @@ type HeatMap struct {
 	// Ref is the reference of every column when they share one (said
 	// once, above the map), "" when each column names its own.
 	Ref string
+	// Twins says which rows are A/A twins (site.toml's aa_pairs) and what
+	// they are for; "" when the map has none.
+	Twins string
 }
 
 // HeatCol is one scenario and its reference: the target with the highest
@@ -46,6 +50,9 @@ type HeatMap struct {
 type HeatCol struct {
 	Scenario Link
 	Ref      string
+	// Resolves is the smallest difference the column's family claims with
+	// 80% power ("12%"), "" where it has no power to say.
+	Resolves string
 }
 
 // HeatRow is one target across the run's scenarios.
@@ -65,12 +72,19 @@ type HeatCell struct {
 // heatBands are the lower bounds of the claimed ratios h-1…h-5 colour.
 var heatBands = []float64{0.9, 0.75, 0.5, 0.25, 0}
 
-// runSummaries are the runs on show, newest first (the newest is what a
-// reader came for).
-func (m *model) runSummaries(p Page) []RunSummary {
+// runSummaries are the runs on show: first those the index's answers
+// read (first the run of the first answer: the detail follows the
+// questions in their order), then the others newest first, so that a
+// niche setup collected last does not push the usual answers down.
+func (m *model) runSummaries(p Page, first []string) []RunSummary {
 	var out []RunSummary
+	for _, id := range first {
+		out = append(out, m.runSummary(p, id)...)
+	}
 	for i := len(m.runs) - 1; i >= 0; i-- {
-		out = append(out, m.runSummary(p, m.runs[i].ID)...)
+		if !slices.Contains(first, m.runs[i].ID) {
+			out = append(out, m.runSummary(p, m.runs[i].ID)...)
+		}
 	}
 	if m.primary[""] {
 		out = append(out, m.runSummary(p, "")...)
@@ -99,6 +113,9 @@ func (m *model) runSummary(p Page, run string) []RunSummary {
 	for _, h := range hosts {
 		svs := byHosts[h]
 		rs := RunSummary{ID: run, Suite: m.suiteName(run), Anchor: "run-" + anchorOf(run)}
+		if info := m.runByID(run); info != nil {
+			rs.When = info.Start.UTC().Format("2006-01-02 15:04 MST")
+		}
 		if run == "" {
 			rs.Suite, rs.Anchor = "dumps outside run dirs", "run-loose"
 		}
@@ -294,7 +311,11 @@ func (m *model) heatMap(p Page, svs []*verdict.ScenarioVerdicts) HeatMap {
 	have := map[string]int{}
 	var names []string
 	for i, sv := range svs {
-		h.Cols = append(h.Cols, HeatCol{Scenario: Link{Href: p.href(m.links.Scenario(sv.Scenario)), Text: sv.Scenario}, Ref: sv.Cells[0].Name})
+		col := HeatCol{Scenario: Link{Href: p.href(m.links.Scenario(sv.Scenario)), Text: sv.Scenario}, Ref: sv.Cells[0].Name}
+		if pw, ok := m.dec.Power(sv); ok && !math.IsNaN(pw.Resolves) && !math.IsInf(pw.Resolves, 0) {
+			col.Resolves = pct0(pw.Resolves)
+		}
+		h.Cols = append(h.Cols, col)
 		for _, c := range sv.Cells {
 			if cells[c.Name] == nil {
 				cells[c.Name] = make([]*verdict.Cell, len(svs))
@@ -337,6 +358,15 @@ func (m *model) heatMap(p Page, svs []*verdict.ScenarioVerdicts) HeatMap {
 		}
 		h.Rows = append(h.Rows, row)
 	}
+	var twins []string
+	for _, pair := range m.site.AAPairs {
+		if len(pair) == 2 && cells[pair[0]] != nil && cells[pair[1]] != nil {
+			twins = append(twins, pair[1]+" is "+pair[0])
+		}
+	}
+	if len(twins) > 0 {
+		h.Twins = "A/A twins: " + joinAnd(twins) + ", the same program started under a second name. Any difference claimed between twins is the host's, not the code's: the run's noise floor comes from them."
+	}
 	return h
 }
 
@@ -364,7 +394,12 @@ func (m *model) heatCell(c *verdict.Cell, sv *verdict.ScenarioVerdicts) HeatCell
 		if j.Dir == "unknown" {
 			return HeatCell{Text: "–", Class: "h-none", Title: j.Why}
 		}
-		return HeatCell{Text: "~", Class: "h-same", Title: title + ", " + j.Short}
+		if j.Verdict.Equivalent() {
+			return HeatCell{Text: "=", Class: "h-same", Title: title + ", " + j.Power}
+		}
+		// The measured ratio beside "~": a bare "~" reads as "as fast as
+		// the reference", whatever the ratio the noise hid.
+		return HeatCell{Text: "~" + heatText(j.Ratio), Class: "h-same", Title: title + ", " + j.Short}
 	case j.Bound != "":
 		title += "; " + j.Ratio + " is " + j.Bound
 	}

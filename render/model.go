@@ -59,6 +59,9 @@ type model struct {
 
 	links   *linker
 	runDirs map[string]string // run ID → its dir, cleaned, for every run read
+	// warnings are what render says of the site's own files beside the
+	// pages it wrote (a figure the runs on show cannot answer).
+	warnings []string
 }
 
 func newModel(in *Input, site *Site) *model {

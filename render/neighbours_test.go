@@ -73,7 +73,7 @@ func claimsOf(t *testing.T, page, html string) []claim {
 			continue
 		}
 		c := claim{page: page, text: strings.TrimSpace(cr[1]), bound: st[1] != "", base: number(t, sv[0][1]), other: number(t, sv[1][1])}
-		r := strings.TrimSpace(strings.NewReplacer("~", "", "≥", "", "≤", "", "&#43;", "+").Replace(c.text))
+		r := strings.TrimSpace(strings.NewReplacer("~", "", "=", "", "≥", "", "≤", "", "&#43;", "+").Replace(c.text))
 		if p, ok := strings.CutSuffix(r, "%"); ok {
 			c.isPct = true
 			v, err := strconv.ParseFloat(p, 64)

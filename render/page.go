@@ -86,11 +86,15 @@ func (m *model) footer() string {
 	case 1:
 		s += fmt.Sprintf(" of run %s (started %s)", m.runInfo.ID, m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
 	default:
-		var ids []string
+		// Run IDs are for the methodology and downloads pages; a reader's
+		// footer says how many runs and when.
+		oldest := m.runs[0].Start
 		for _, r := range m.runs {
-			ids = append(ids, r.ID)
+			if r.Start.Before(oldest) {
+				oldest = r.Start
+			}
 		}
-		s += fmt.Sprintf(" of runs %s (the newest started %s)", strings.Join(ids, ", "), m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
+		s += fmt.Sprintf(" of %d runs, started from %s to %s", len(m.runs), oldest.UTC().Format("2006-01-02 15:04"), m.runInfo.Start.UTC().Format("2006-01-02 15:04 MST"))
 	}
 	return s + ". Every number links to the dump it came from."
 }
@@ -151,8 +155,14 @@ func badges(p Page, fs []audit.Finding) []Badge {
 			continue
 		}
 		seen[f.Rule] = true
+		// The badge reads in a reader's words; the rule's ID, which the
+		// audit command and results.json use, is in its title.
+		text := f.Rule
+		if r, ok := audit.RuleByID(f.Rule); ok && r.Title != "" {
+			text = r.Title
+		}
 		out = append(out, Badge{
-			Class: "badge " + f.Level.String(), Text: f.Rule, Title: f.Level.String(),
+			Class: "badge " + f.Level.String(), Text: text, Title: f.Level.String() + " (" + f.Rule + ")",
 			Href: p.href("soft.html#" + ruleAnchor(f.Rule)),
 		})
 	}

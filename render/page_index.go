@@ -17,6 +17,11 @@ type IndexPage struct {
 	Page
 	Description string
 	Summary     string
+	// Answers are the site's questions answered, first on the page.
+	Answers []AnswerBox
+	// Margin is the equivalence margin of every family on show ("10%"),
+	// "" when they differ or none has one.
+	Margin      string
 	Runs        []RunSummary
 	Cards       []CardView
 	Comparisons []ComparisonView // the site's tables, each a question answered
@@ -65,7 +70,7 @@ type ScenarioSummary struct {
 	Request string
 	Targets int
 	Top     string // the targets whose rank range starts at 1: none judged faster
-	Leader  string // the highest median, of targets not left unranked for their errors
+	Leader  string // the highest geometric mean, of targets not left unranked for their errors
 	Badges  []Badge
 }
 
@@ -85,25 +90,46 @@ func (m *model) indexPage() *IndexPage {
 	for _, spec := range m.site.Cards {
 		p.Cards = append(p.Cards, m.card(p.Page, spec))
 	}
-	p.Runs = m.runSummaries(p.Page)
+	p.Answers = m.answers(p.Page)
+	p.Margin = m.sharedMargin()
+	p.Runs = m.runSummaries(p.Page, answeredRuns(p.Answers))
 	p.Comparisons = m.comparisons()
 	for _, s := range m.scenarios {
 		cs := m.scenarioCells(s)
-		sum := ScenarioSummary{Link: Link{Href: m.links.Scenario(s), Text: s}, Targets: len(cs)}
-		sum.Request, _ = describeLoad(cs)
-		var top []string
+		// Targets counts names: a target two runs measured here is one
+		// target; the top is said per run, as each run is ranked apart.
+		distinct := map[string]bool{}
 		for _, c := range cs {
-			if r := m.ranks[c]; r.Ranked && r.Lo == 1 {
-				top = append(top, c.Name)
+			distinct[c.Name] = true
+		}
+		sum := ScenarioSummary{Link: Link{Href: m.links.Scenario(s), Text: s}, Targets: len(distinct)}
+		sum.Request, _ = describeLoad(cs)
+		runs := m.runsIn(s)
+		var tops []string
+		for _, run := range runs {
+			var top []string
+			n := 0
+			for _, c := range cs {
+				if c.Run != run {
+					continue
+				}
+				n++
+				if r := m.ranks[c]; r.Ranked && r.Lo == 1 {
+					top = append(top, c.Name)
+				}
+			}
+			t := strings.Join(top, ", ")
+			if len(top) > maxTopNames {
+				t = fmt.Sprintf("%d of %d: not told apart", len(top), n)
+			}
+			if len(runs) > 1 && t != "" {
+				t += " (" + m.suiteName(run) + ")"
+			}
+			if t != "" {
+				tops = append(tops, t)
 			}
 		}
-		sum.Top = strings.Join(top, ", ")
-		if len(top) > maxTopNames {
-			sum.Top = fmt.Sprintf("%d of %d: not told apart", len(top), len(cs))
-		}
-		if len(m.runsIn(s)) > 1 {
-			sum.Top += " (each run ranked apart)"
-		}
+		sum.Top = strings.Join(tops, "; ")
 		sum.Leader = m.leaderText(cs)
 		sum.Badges = badges(p.Page, m.scenarioFindings(s))
 		p.Scenarios = append(p.Scenarios, sum)

@@ -82,7 +82,7 @@ type LoadRow struct {
 func (m *model) methodologyPage() (*MethodologyPage, error) {
 	p := &MethodologyPage{}
 	p.Page = m.newPage("methodology", "methodology.html", "Methodology")
-	prose, file, err := m.site.content("methodology.md")
+	prose, file, err := m.content("methodology.md")
 	if err != nil {
 		return nil, err
 	}

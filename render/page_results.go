@@ -13,6 +13,11 @@ type ResultsPage struct {
 	Rows        []ResultsRow
 	GeoNote     string
 	Comparisons []ComparisonView
+	// CellRows are the long table (results_cells.go); Languages,
+	// Runtimes and the scenarios are its filters' choices.
+	CellRows  []CellRow
+	Languages []string
+	Runtimes  []string
 }
 
 // ResultsRow is one target across scenarios.
@@ -69,5 +74,6 @@ func (m *model) resultsPage() *ResultsPage {
 		p.GeoNote = fmt.Sprintf("geometric mean over %d scenarios", len(m.geo.Scenarios))
 	}
 	p.Comparisons = m.comparisons()
+	p.CellRows, p.Languages, p.Runtimes = m.cellRows(p.Page)
 	return p
 }

@@ -162,7 +162,7 @@ func (m *model) loadTables(p Page, s string) ([]ConfigTable, error) {
 		t.Spread = Ratio(slices.Min(ratios)) + " to " + Ratio(slices.Max(ratios))
 		if ref.config.pipelining > 1 || g.config.pipelining > 1 {
 			if prose == nil {
-				src, file, err := m.site.content("pipelining.md")
+				src, file, err := m.content("pipelining.md")
 				if err != nil {
 					return nil, err
 				}

@@ -1,9 +1,11 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -21,10 +23,16 @@ type SoftPage struct {
 	Counts  string
 	Claims  int        // the headline card ratios on show
 	Cards   []CardHead // the summary's columns: each card's ratios
-	Summary []CauseRow // one per group, in the order of Groups
-	Groups  []FindingGroup
-	Caveats template.HTML
-	Floors  []FloorRow // the noise floor of every family, with its A/A pair
+	Summary []CauseRow // one per group with an error or a warning, in the order of Groups
+	// Notes are the groups of notes alone, in the order of Groups: folded
+	// under the summary, so that what asks for action fills the first screen.
+	Notes []CauseRow
+	// Causes and NoteCauses are Summary and Notes with the card columns,
+	// as the summary's two tables print them.
+	Causes, NoteCauses CauseTable
+	Groups             []FindingGroup
+	Caveats            template.HTML
+	Floors             []FloorRow // the noise floor of every family, with its A/A pair
 }
 
 // FloorRow is one scenario of one run: the noise floor its verdicts had to
@@ -32,7 +40,7 @@ type SoftPage struct {
 type FloorRow struct {
 	Run, Scenario Link
 	Pair          string // "stdlib = stdlib-aa", "" without an A/A pair here
-	AADiff        string // the A/A pair's difference of geometric means, "+3.1%"
+	AADiff        string // the A/A pair's difference of geometric means, second ÷ first − 1: "+3.1%"
 	Systematic    string // the run's systematic A/A difference over its scenarios, "3.0%"
 	Threshold     string
 	Floor         string // the larger of the two, "12.0%"
@@ -46,11 +54,32 @@ type FloorRow struct {
 // FindingGroup is the findings of one rule.
 type FindingGroup struct {
 	ID, Rule, Level string
+	Title           string // the rule in a reader's words (audit.Rule.Title)
 	Doc             string // what the rule finds and what to do, from the audit's registry
 	Count           int    // findings, before equal messages are merged
 	Items           []FindingItem
 	claims          map[string]bool // the headline claims its findings touch
+	byLevel         map[string]int  // Count by level: a rule may find warnings and notes
 }
+
+// countText is g's count as the summary prints it: "12", or by level
+// where the rule found more than one ("6 warnings, 6 notes"), so that the
+// rows, read under their badges, add up to the page's totals.
+func (g *FindingGroup) countText() string {
+	if len(g.byLevel) < 2 {
+		return strconv.Itoa(g.Count)
+	}
+	var parts []string
+	for _, lv := range []audit.Level{audit.LevelError, audit.LevelWarning, audit.LevelInfo} {
+		if n := g.byLevel[lv.String()]; n > 0 {
+			parts = append(parts, parse.Plural(n, levelNoun[lv]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// levelNoun is a finding of a level, as the page's totals count it.
+var levelNoun = map[audit.Level]string{audit.LevelError: "error", audit.LevelWarning: "warning", audit.LevelInfo: "note"}
 
 // FindingItem is one message with every place it applies to. Message is at
 // most maxFindingText characters: the evidence a long message lists goes to
@@ -86,10 +115,16 @@ type DumpGroup struct {
 type CauseRow struct {
 	Group   Link // to the group below
 	Level   string
-	Count   int
+	Count   string   // findings, by level where the rule found several
 	Claims  int      // headline claims touched, over every card
 	PerCard []string // claims touched on each card of SoftPage.Cards, "–" for none
 	Action  string   // the last sentence of the rule's Doc
+}
+
+// CauseTable is rows of the summary with the cards' columns.
+type CauseTable struct {
+	Rows  []CauseRow
+	Cards []CardHead
 }
 
 // CardHead heads a card's column in the summary: the card as subject ÷
@@ -111,7 +146,7 @@ const (
 func (m *model) softPage() (*SoftPage, error) {
 	p := &SoftPage{}
 	p.Page = m.newPage("soft", "soft.html", "Where these numbers are soft")
-	src, file, err := m.site.content("caveats.md")
+	src, file, err := m.content("caveats.md")
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +154,7 @@ func (m *model) softPage() (*SoftPage, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	var counts [3]int
-	index := map[string]int{}
+	index := map[string]int{} // rule → its group
 	claims := m.headlineClaims()
 	for _, f := range m.findings {
 		if f.Level >= 0 && int(f.Level) < len(counts) {
@@ -130,10 +165,11 @@ func (m *model) softPage() (*SoftPage, error) {
 			gi = len(p.Groups)
 			index[f.Rule] = gi
 			rule, _ := audit.RuleByID(f.Rule)
-			p.Groups = append(p.Groups, FindingGroup{ID: ruleAnchor(f.Rule), Rule: f.Rule, Level: f.Level.String(), Doc: rule.Doc})
+			p.Groups = append(p.Groups, FindingGroup{ID: ruleAnchor(f.Rule), Rule: f.Rule, Title: cmp.Or(rule.Title, f.Rule), Level: f.Level.String(), Doc: rule.Doc, byLevel: map[string]int{}})
 		}
 		g := &p.Groups[gi]
 		g.Count++
+		g.byLevel[f.Level.String()]++
 		if lv := f.Level.String(); levelRank(lv) > levelRank(g.Level) {
 			g.Level = lv
 		}
@@ -182,7 +218,10 @@ func (m *model) floorRows() []FloorRow {
 			r.Pair = f.Pair[0] + " = " + f.Pair[1]
 		}
 		if !math.IsNaN(f.AADiff) {
-			r.AADiff = Percent(math.Expm1(f.AADiff))
+			// Oriented as the comparison tables orient the pair: the
+			// twin (site.toml's second name) ÷ the first, so both pages
+			// print one sign.
+			r.AADiff = Percent(math.Expm1(-f.AADiff))
 		}
 		if !math.IsNaN(f.Systematic) {
 			r.Systematic = pct(f.Systematic)

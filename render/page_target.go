@@ -124,13 +124,7 @@ func (m *model) targetPage(name string) *TargetPage {
 func (m *model) targetFacts(name string) []Fact {
 	facts := []Fact{{Label: "target", Value: m.targetOf(name)}}
 	if rt := m.runtimeOf(name); rt != "" {
-		v := rt
-		if m.runInfo != nil {
-			if tv, ok := m.runInfo.Tools[rt]; ok && tv.Version != "" {
-				v = tv.Version
-			}
-		}
-		facts = append(facts, Fact{Label: "runtime", Value: v})
+		facts = append(facts, Fact{Label: "runtime", Value: m.runtimeVersion(name, rt)})
 	}
 	tools := map[string]bool{}
 	for _, c := range m.cells {
@@ -161,13 +155,42 @@ func (m *model) targetFacts(name string) []Fact {
 	if t.Source.File != "" {
 		src = "from " + m.links.sitePath(t.Source.File)
 	}
-	return append(facts,
+	// A fact the run did not record (no build step, no artifact) is left
+	// out rather than shown as "n/a".
+	for _, f := range []Fact{
 		buildFact(t, src),
-		Fact{Label: "startup (spawn to first correct response)", Value: Seconds(t.Startup), Title: src},
-		Fact{Label: "memory before / after load", Value: MemoryPair(t.RSSBefore, t.RSSAfter), Title: src},
-		Fact{Label: "peak memory", Value: Bytes(t.RSSPeak), Title: src},
-		Fact{Label: "artifact size", Value: Bytes(t.ArtifactBytes), Title: src},
-	)
+		{Label: "startup (spawn to first correct response)", Value: Seconds(t.Startup), Title: src},
+		{Label: "memory before / after load", Value: MemoryPair(t.RSSBefore, t.RSSAfter), Title: src},
+		{Label: "peak memory", Value: Bytes(t.RSSPeak), Title: src},
+		{Label: "artifact size", Value: Bytes(t.ArtifactBytes), Title: src},
+	} {
+		if f.Value != "n/a" {
+			facts = append(facts, f)
+		}
+	}
+	return facts
+}
+
+// runtimeVersion is runtime rt of target name as its run recorded it,
+// named: "bun 1.4.4", "node v26.1.0", "go version go1.26.8 linux/amd64";
+// rt alone where the run recorded no version. The run is the one the
+// target's first cell on show is from, not the newest run on show.
+func (m *model) runtimeVersion(name, rt string) string {
+	for _, c := range m.cells {
+		if c.Name != name {
+			continue
+		}
+		if r := m.runByID(c.Run); r != nil {
+			if tv, ok := r.Tools[rt]; ok && tv.Version != "" {
+				if strings.Contains(strings.ToLower(tv.Version), strings.ToLower(rt)) {
+					return tv.Version
+				}
+				return rt + " " + tv.Version
+			}
+		}
+		break
+	}
+	return rt
 }
 
 func (m *model) targetScenario(p Page, c *verdict.Cell) TargetScenario {

@@ -20,6 +20,10 @@ var (
 	// tempDir is a folder fairbench (or a test) made under a temporary
 	// folder: /tmp/fairbench-build-123/… is {tmp}/….
 	tempDir = regexp.MustCompile(`(^|[\s='":])(/tmp|/var/tmp|/var/folders/[^\s'"]*?/T)/[^/\s'"]+`)
+	// toolCache is a program collect installed in its own cache
+	// (~/.cache/fairbench/bombardier-v1.2.6/bombardier): a reader runs
+	// the tool by its name, at the version the page gives beside it.
+	toolCache = regexp.MustCompile(`(^|[\s='":])~/\.cache/fairbench/[^\s'"]*/([^/\s'"]+)`)
 )
 
 // checkout is the folder render runs in, as an absolute path, so that a
@@ -33,8 +37,9 @@ var checkout = func() string {
 }()
 
 // publicPath is s with every absolute path of a machine made public-safe:
-// the checkout render runs in becomes ".", a home folder "~", and a
-// folder made under a temporary folder "{tmp}".
+// the checkout render runs in becomes ".", a home folder "~", a folder
+// made under a temporary folder "{tmp}", and a program of collect's tool
+// cache its name.
 func publicPath(s string) string {
 	if !strings.Contains(s, "/") {
 		return s
@@ -46,7 +51,8 @@ func publicPath(s string) string {
 		}
 	}
 	s = tempDir.ReplaceAllString(s, "$1{tmp}")
-	return homeDir.ReplaceAllString(s, "$1~$3")
+	s = homeDir.ReplaceAllString(s, "$1~$3")
+	return toolCache.ReplaceAllString(s, "$1$2")
 }
 
 // publicArgv is argv with publicPath applied to each argument.

@@ -11,7 +11,10 @@ import (
 
 func TestPublicPath(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"/root/.cache/fairbench/bombardier-v1.2.6/bombardier", "~/.cache/fairbench/bombardier-v1.2.6/bombardier"},
+		{"/root/.cache/fairbench/bombardier-v1.2.6/bombardier", "bombardier"},
+		{"~/.cache/fairbench/autocannon-9.0.0/node_modules/.bin/autocannon", "autocannon"},
+		{"go version -m ~/.cache/fairbench/vegeta-v12.13.0/vegeta", "go version -m vegeta"},
+		{"~/.cache/fairbench/collect.lock", "~/.cache/fairbench/collect.lock"},
 		{"/home/ann/bench/run.json", "~/bench/run.json"},
 		{"/tmp/fairbench-build-4411/koa/scratch/targets.json", "{tmp}/koa/scratch/targets.json"},
 		{"-targets=/tmp/fairbench-build-1/a/t.json", "-targets={tmp}/a/t.json"},
@@ -36,7 +39,7 @@ func TestPublicPath(t *testing.T) {
 func TestNoMachinePathsPublished(t *testing.T) {
 	set, site := fixture(t)
 	out := build(t, set, site)
-	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|` + regexp.QuoteMeta(checkout+"/"))
+	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|\.cache/fairbench/|` + regexp.QuoteMeta(checkout+"/"))
 	seen, inRaw := 0, false
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -74,7 +77,7 @@ func TestNoMachinePathsPublished(t *testing.T) {
 // raw/ keeps the runs byte for byte.
 func TestProjectSiteNamesNoMachinePath(t *testing.T) {
 	projectPage(t, "index.html") // builds the site once
-	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|` + regexp.QuoteMeta(checkout+"/"))
+	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|\.cache/fairbench/|` + regexp.QuoteMeta(checkout+"/"))
 	pages := 0
 	err := filepath.WalkDir(projectSite.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {

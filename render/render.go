@@ -213,6 +213,9 @@ func buildInput(in *Input, opt Options) (string, error) {
 		return "", err
 	}
 	progress("wrote %d files, %s", w.files, Bytes(w.bytes))
+	for _, warning := range m.warnings {
+		progress("warning: %s", warning)
+	}
 	if opt.Readme != nil {
 		if err := opt.Readme.Update(m.resultsMD); err != nil {
 			return "", err

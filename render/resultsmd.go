@@ -368,20 +368,25 @@ func (m *model) mdValue(run, name, value string, scenarios []string, decimals in
 	}
 	switch kind {
 	case "artifact":
-		return Bytes(t.ArtifactBytes)
+		return readmeUnits(Bytes(t.ArtifactBytes))
 	case "startup":
 		return Millis(t.Startup)
 	case "build":
 		return Millis(t.Build)
 	case "memory":
-		return MemoryPair(t.RSSBefore, t.RSSAfter)
+		return readmeUnits(MemoryPair(t.RSSBefore, t.RSSAfter))
 	case "rss_before":
-		return Bytes(t.RSSBefore)
+		return readmeUnits(Bytes(t.RSSBefore))
 	case "rss_after":
-		return Bytes(t.RSSAfter)
+		return readmeUnits(Bytes(t.RSSAfter))
 	}
 	return "n/a"
 }
+
+// readmeUnits names 1024-based sizes as the README tables results.md
+// reproduces do (bun-http-framework-benchmark's "KB" and "MB"), so that a
+// table pasted over one of them reads as it did; the pages say KiB, MiB.
+var readmeUnits = strings.NewReplacer("KiB", "KB", "MiB", "MB", "GiB", "GB", "TiB", "TB").Replace
 
 // markdownTable lays out rows (the first is the heading) with padded
 // columns; right-aligned columns get "---:" and their values left padding,

@@ -46,7 +46,7 @@ func TestLinkedRunFilesNotPublished(t *testing.T) {
 	if page := site["target/gin.html"]; !strings.Contains(page, "outside the run dir") {
 		t.Error("target/gin.html does not say why the transcript is not shown")
 	}
-	if soft := site["soft.html"]; !strings.Contains(soft, `<a href="#rule-file-refused">file-refused</a></td><td class="num">2</td>`) {
+	if soft := site["soft.html"]; !strings.Contains(soft, `<a href="#rule-file-refused">a file was refused</a></td><td class="num">2</td>`) {
 		t.Error("soft.html does not count 2 file-refused findings (suite.toml and the transcript)")
 	}
 }

@@ -10,7 +10,7 @@ import (
 // has none: where a scenario's numbers surprise, the reason stands on its
 // page, beside them.
 func (m *model) scenarioProse(s string) (template.HTML, error) {
-	src, file, err := m.site.content(m.links.scenario[s] + ".md")
+	src, file, err := m.content(m.links.scenario[s] + ".md")
 	if err != nil || src == "" {
 		return "", err
 	}

@@ -21,6 +21,12 @@ import (
 //	runs = ["results/*"]          # globs, relative to the site folder
 //	theme = "default"             # or "mono"; <site>/theme/ overrides any file
 //
+//	[[question]]                  # an answer box, first on the index
+//	title = "Plain JSON on Go"
+//	suite = "go-frameworks"       # the suite whose newest run answers; any if empty
+//	runtimes = ["go"]             # the targets asked about; every runtime if empty
+//	scenarios = ["json", "plaintext"]
+//
 //	[[card]]                      # a headline ratio on the index
 //	subject = "elysia-bun"
 //	baseline = "express-node"
@@ -49,7 +55,11 @@ type Site struct {
 	Theme string   `toml:"theme"`
 	// Metric ranks and charts: "rps" (the tool's requests per second, the
 	// default) or "good_rps" (2xx and 3xx responses per second).
-	Metric      string           `toml:"metric"`
+	Metric string `toml:"metric"`
+	// Questions open the index: each answered in a box from the runs on
+	// show (index_answers.go), in this order; the runs they read come
+	// first among the index's run summaries.
+	Questions   []Question       `toml:"question"`
 	Cards       []Card           `toml:"card"`
 	Comparisons []ComparisonSpec `toml:"comparison"`
 	ResultsMD   ResultsMD        `toml:"results_md"`
@@ -73,6 +83,18 @@ type Card struct {
 	// Note is the site's own sentence on reading this card, said after the
 	// "how to read" every card gets.
 	Note string `toml:"note"`
+}
+
+// Question is a reader's usual question, answered at the top of the
+// index: which of these runtimes' targets lead in these scenarios, and how
+// sure the run is.
+type Question struct {
+	Title string `toml:"title"` // "Plain JSON and plaintext on Go"
+	// Suite is the suite whose newest run answers; "" lets each scenario
+	// take the run on show with the most of the question's targets.
+	Suite     string   `toml:"suite"`
+	Runtimes  []string `toml:"runtimes"`  // target runtimes ("go", "node", "bun"); every runtime if empty
+	Scenarios []string `toml:"scenarios"` // one answer line each, in this order
 }
 
 // ComparisonSpec is a table of pairs on the index and the results page:
@@ -152,6 +174,14 @@ func (s *Site) check() error {
 			}
 		}
 		errs = append(errs, s.checkNames(at+".scenarios", "card "+strconv.Quote(c.Title), "scenario", c.Scenarios)...)
+	}
+	for i, q := range s.Questions {
+		at := fmt.Sprintf("question.%d", i+1)
+		if q.Title == "" || len(q.Scenarios) == 0 {
+			errs = append(errs, s.errorf(at, "question %d needs a title and at least one scenario", i+1))
+		}
+		errs = append(errs, s.checkNames(at+".scenarios", "question "+strconv.Quote(q.Title), "scenario", q.Scenarios)...)
+		errs = append(errs, s.checkNames(at+".runtimes", "question "+strconv.Quote(q.Title), "runtime", q.Runtimes)...)
 	}
 	for i, c := range s.Comparisons {
 		at := fmt.Sprintf("comparison.%d", i+1)

@@ -91,7 +91,7 @@ func (m *model) summarise(p *SoftPage) {
 				g.Items[i].ID = fmt.Sprintf("f%d", n)
 			}
 		}
-		row := CauseRow{Group: Link{Href: "#" + g.ID, Text: g.Rule}, Level: g.Level, Count: g.Count,
+		row := CauseRow{Group: Link{Href: "#" + g.ID, Text: g.Title}, Level: g.Level, Count: g.countText(),
 			Claims: len(g.claims), Action: lastSentence(g.Doc)}
 		per := make([]int, len(p.Cards))
 		for _, c := range claims {
@@ -106,8 +106,13 @@ func (m *model) summarise(p *SoftPage) {
 			}
 			row.PerCard = append(row.PerCard, cell)
 		}
-		p.Summary = append(p.Summary, row)
+		if g.Level == audit.LevelInfo.String() {
+			p.Notes = append(p.Notes, row)
+		} else {
+			p.Summary = append(p.Summary, row)
+		}
 	}
+	p.Causes, p.NoteCauses = CauseTable{p.Summary, p.Cards}, CauseTable{p.Notes, p.Cards}
 }
 
 // cutText is s cut at a word boundary to at most n characters, with "…"

@@ -2,6 +2,7 @@ package render
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,15 +61,39 @@ func TestSoftSummarised(t *testing.T) {
 	if summary < 0 || first < 0 || summary > first || summary > 8<<10 {
 		t.Fatalf("soft.html: summary at byte %d, first finding at %d: want the summary first, in the first 8 KB", summary, first)
 	}
-	rows := regexp.MustCompile(`<tr><td><span class="badge (\w+)">\w+</span> <a href="#rule-[^"]+">([^<]+)</a></td><td class="num">(\d+)</td>`).FindAllStringSubmatch(page, -1)
+	rows := regexp.MustCompile(`<tr><td><span class="badge (\w+)">\w+</span> <a href="#rule-[^"]+">([^<]+)</a></td><td class="num">([^<]+)</td>`).FindAllStringSubmatch(page, -1)
 	groups := strings.Count(page, `class="finding-group"`)
 	if len(rows) == 0 || len(rows) != groups {
 		t.Errorf("soft.html: %d summary rows for %d causes", len(rows), groups)
 	}
-	// A column per card, headed subject ÷ baseline with its ratios' count;
+	// The rows, each count read under its badge (or by level where a
+	// cause found several), add up to the totals the page opens with.
+	total := map[string]int{}
+	for _, r := range rows {
+		if n, err := strconv.Atoi(r[3]); err == nil {
+			total[map[string]string{"error": "error", "warning": "warning", "info": "note"}[r[1]]] += n
+			continue
+		}
+		for _, part := range regexp.MustCompile(`(\d+) (error|warning|note)s?`).FindAllStringSubmatch(r[3], -1) {
+			n, _ := strconv.Atoi(part[1])
+			total[part[2]] += n
+		}
+	}
+	lead := regexp.MustCompile(`What the audit found: (\d+|no) errors?, (\d+|no) warnings?, (\d+|no) notes?\.`).FindStringSubmatch(page)
+	if lead == nil {
+		t.Fatal("soft.html: no totals in its lead")
+	}
+	for i, level := range []string{"error", "warning", "note"} {
+		want, _ := strconv.Atoi(lead[i+1])
+		if total[level] != want {
+			t.Errorf("soft.html: the summary's rows count %d %ss, its lead %d", total[level], level, want)
+		}
+	}
+	// A column per card, headed subject ÷ baseline with its ratios' count,
+	// in each of the two tables (what asks for action, and the notes);
 	// some cause touches some of them.
-	if heads := regexp.MustCompile(`<th scope="col" class="num">[^<]+ ÷ [^<]+ <small>\(\d+\)</small></th>`).FindAllString(page, -1); len(heads) != 3 {
-		t.Errorf("soft.html: the summary has %d card columns, want the site's 3 cards", len(heads))
+	if heads := regexp.MustCompile(`<th scope="col" class="num">[^<]+ ÷ [^<]+ <small>\(\d+\)</small></th>`).FindAllString(page, -1); len(heads) != 6 {
+		t.Errorf("soft.html: the summary's two tables have %d card columns, want the site's 3 cards each", len(heads))
 	}
 	if !regexp.MustCompile(`</td><td class="num">\d+</td><td class="num">\d+</td>`).MatchString(page) {
 		t.Error("soft.html: no cause touches a headline ratio")

@@ -79,7 +79,8 @@ func (m *model) setApartNote(run string) string {
 	return strings.Join(notes, " ")
 }
 
-// leaderText is the highest median among cells, as "name, 1,234 req/s",
+// leaderText is the highest geometric mean among cells (the statistic
+// every ratio and rank reads), as "name, 1,234 req/s",
 // leaving out the cells set apart for their error responses or a missing
 // gate record: an error answered fast is not the highest throughput, nor
 // an answer nothing checked. "" without cells.
@@ -95,13 +96,13 @@ func (m *model) leaderText(cells []*verdict.Cell) string {
 		if slices.Contains(apart, c) {
 			continue
 		}
-		if l == nil || c.Stat(m.metric).Median > l.Stat(m.metric).Median {
+		if l == nil || c.Stat(m.metric).GeoMean > l.Stat(m.metric).GeoMean {
 			l = c
 		}
 	}
 	switch {
 	case l != nil:
-		return fmt.Sprintf("%s, %s %s", l.Name, Count(l.Stat(m.metric).Median), m.metric)
+		return fmt.Sprintf("%s, %s %s", l.Name, Count(l.Stat(m.metric).GeoMean), m.metric)
 	case len(cells) > 0:
 		return "none: every target is unranked for its errors or a missing gate record"
 	}

@@ -17,7 +17,7 @@ type Judgement struct {
 	Ratio    string // other ÷ base of geometric means: "1.23×"
 	Change   string // the same as a change: "+23.0%"
 	Interval string // "0.92–1.11× at 99.5%", "" for an untested pair
-	Mark     string // "~" when no difference is claimed, "" when one is
+	Mark     string // "~" when no difference is claimed, "=" when equivalence is, "" when a difference is
 	Why      string // why "~": "not significant", "within the 3.0% noise floor", "client-bound: …", …
 	Short    string // Why in a word or two, for tight places: "client-bound"
 	Power    string // what this run cannot tell apart, for a "~" that was tested
@@ -25,7 +25,8 @@ type Judgement struct {
 	Dir      string // "up" or "down" when claimed, "same" or "unknown" otherwise
 	Title    string // the verdict explained with its numbers
 	// Word is the verdict in a word, other against base: "faster",
-	// "slower", or "~" when no difference is claimed.
+	// "slower", "within ±10%" when equivalence is claimed, or "~" when
+	// no difference is.
 	Word string
 	// Stat is the statistic the verdict tested, printed beside its ratio
 	// so that the two agree: other's and base's geometric means of the
@@ -126,6 +127,8 @@ func judgementOf(c verdict.Comparison, other, base string) Judgement {
 	case verdict.ReasonWithinFloor:
 		j.Power = fmt.Sprintf("a difference is likely, but it may be no larger than this run's %s noise floor", pct(v.Floor))
 	case verdict.ReasonEquivalent:
+		// A claim too, of no difference beyond the margin: its own mark.
+		j.Mark, j.Word = "=", "within ±"+pct0(v.Margin)
 		j.Power = fmt.Sprintf("two one-sided tests put the two within ±%s of each other", pct0(v.Margin))
 	case verdict.ReasonTooFewReps, verdict.ReasonNoData, verdict.ReasonErrors, verdict.ReasonUngated:
 		j.Class, j.Dir = "ratio unknown", "unknown"

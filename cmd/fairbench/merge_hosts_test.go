@@ -142,7 +142,7 @@ func TestMergedHostsNotCompared(t *testing.T) {
 		t.Errorf("results.json: %d verdicts among bench1's targets, %d among bench2's; want a ~ a2 and b against c", judged["bench1"], judged["bench2"])
 	}
 	pages := map[string][]string{
-		"index.html":         {"This run was measured on 2 server→client host pairs (bench1→bench1 and bench2→bench2)", "run 20261201T155258Z-merged</small> <small class=\"muted\">on bench2→bench2"},
+		"index.html":         {"This run was measured on 2 server→client host pairs (bench1→bench1 and bench2→bench2)", "title=\"run 20261201T155258Z-merged\">collected ", "</small> <small class=\"muted\">on bench2→bench2"},
 		"scenario/ping.html": {"measured on different server→client host pairs: a and a2 on bench1→bench1; c and b on bench2→bench2", "no verdict crosses machines", "measured on bench1→bench1</h3>"},
 	}
 	for page, wants := range pages {

@@ -65,23 +65,38 @@
     }
   });
 
-  Array.prototype.forEach.call(document.querySelectorAll("input[data-filter]"), function (input) {
-    var table = document.getElementById(input.getAttribute("data-filter"));
+  // Filters: a form's controls each name their table (data-filter) and
+  // the column they test (data-col, 0 if absent); a search box keeps rows
+  // whose cell contains its text, a select rows whose cell equals its
+  // choice ("" keeps all). A row shows when every control keeps it. Each
+  // control's value is kept in the URL under its name.
+  Array.prototype.forEach.call(document.querySelectorAll("form.filter"), function (form) {
+    var controls = Array.prototype.slice.call(form.querySelectorAll("[data-filter]"));
+    if (controls.length === 0) return;
+    var table = document.getElementById(controls[0].getAttribute("data-filter"));
     if (!table) return;
-    input.form.hidden = false;
-    input.form.addEventListener("submit", function (e) { e.preventDefault(); });
+    form.hidden = false;
+    form.addEventListener("submit", function (e) { e.preventDefault(); });
+    function keeps(control, row) {
+      var q = control.value.trim().toLowerCase();
+      if (q === "") return true;
+      var cell = row.cells[parseInt(control.getAttribute("data-col") || "0", 10)];
+      var text = cell ? cell.textContent.trim().toLowerCase() : "";
+      return control.tagName === "SELECT" ? text === q : text.indexOf(q) >= 0;
+    }
     function apply() {
-      var q = input.value.trim().toLowerCase();
       Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-        r.classList.toggle("filtered", q !== "" && r.cells[0].textContent.toLowerCase().indexOf(q) < 0);
+        r.classList.toggle("filtered", !controls.every(function (c) { return keeps(c, r); }));
       });
     }
-    input.value = params.get("q") || "";
-    apply();
-    input.addEventListener("input", function () {
-      if (input.value) params.set("q", input.value); else params.delete("q");
-      save();
-      apply();
+    controls.forEach(function (c) {
+      c.value = params.get(c.name) || "";
+      c.addEventListener(c.tagName === "SELECT" ? "change" : "input", function () {
+        if (c.value) params.set(c.name, c.value); else params.delete(c.name);
+        save();
+        apply();
+      });
     });
+    apply();
   });
 })();
