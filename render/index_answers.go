@@ -56,15 +56,27 @@ func (m *model) answers(p Page) []AnswerBox {
 }
 
 // questionCells are the ranked cells of family sv that question q asks
-// about, highest geometric mean first (the family's order).
+// about, highest geometric mean first (the family's order). An A/A twin
+// (the second name of a site.toml aa_pairs entry) is its program again,
+// not an answer: it is left out.
 func (m *model) questionCells(q Question, sv *verdict.ScenarioVerdicts) []*verdict.Cell {
 	var out []*verdict.Cell
 	for _, r := range sv.Ranks {
-		if r.Ranked && (len(q.Runtimes) == 0 || slices.Contains(q.Runtimes, r.Cell.Runtime)) {
+		if r.Ranked && (len(q.Runtimes) == 0 || slices.Contains(q.Runtimes, r.Cell.Runtime)) && !m.isTwin(r.Cell.Name) {
 			out = append(out, r.Cell)
 		}
 	}
 	return out
+}
+
+// isTwin reports whether name is the second name of an A/A pair.
+func (m *model) isTwin(name string) bool {
+	for _, p := range m.site.AAPairs {
+		if len(p) == 2 && p[1] == name {
+			return true
+		}
+	}
+	return false
 }
 
 // answerFamily is the family that answers q in scenario s: of the runs on
