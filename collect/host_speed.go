@@ -20,7 +20,8 @@ import (
 // beside other load, is taken again at once (takeTurn).
 
 // speedWait bounds the wait before a turn for the host to come back to
-// speed, speedBudget all such waits of a collect, and speedEvery is how
+// speed, speedBudget all such waits of a collect (at most a tenth of the
+// suite's measurement budget, speedWaitBudget), and speedEvery is how
 // often the host is probed meanwhile. At most retakeShare of a run's
 // planned turns are taken again: a host slow through most of a run is not
 // made faster by taking each turn twice, and the collect's length stays
@@ -30,7 +31,21 @@ const (
 	speedBudget = 6 * time.Minute
 	speedEvery  = 2 * time.Second
 	retakeShare = 0.5
+	// speedWaitShare is the most of a suite's budget the waits may take:
+	// they count in the rounds' wall time, so a short budget spent waiting
+	// for a speed the day does not have would leave it no rounds.
+	speedWaitShare = 10
 )
+
+// speedWaitBudget is what all of a collect's waits for the host's speed
+// may take: speedBudget, or a tenth of the suite's measurement budget
+// where that is less (no budget given: speedBudget).
+func (c *collector) speedWaitBudget() time.Duration {
+	if b := c.suite.Precision().Budget; b > 0 {
+		return min(speedBudget, b/speedWaitShare)
+	}
+	return speedBudget
+}
 
 // speedProbe times the probe on the server's CPUs and the client's
 // (hostcheck.Probe). A probe that fails leaves 0 and is noted once per
@@ -84,8 +99,8 @@ func (c *collector) rememberSpeed() {
 // speedWait: the turn then runs at speed and is not taken again.
 func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duration) {
 	p := c.speedProbe(ctx)
-	limit := c.suite.Isolation.RetakeSlow
-	if limit <= 0 || c.speedWaited >= speedBudget {
+	limit, most := c.suite.Isolation.RetakeSlow, c.speedWaitBudget()
+	if limit <= 0 || c.speedWaited >= most {
 		return p, 0
 	}
 	if c.memo == nil {
@@ -99,8 +114,8 @@ func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duratio
 			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects) after a wait of %v: the turn runs now", s, waited.Round(time.Second))
 			break
 		}
-		if c.speedWaited+waited >= speedBudget {
-			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects), and the waits for it have reached %v, all this collect may wait: from here turns run without waiting, and a slow one is taken again at once while few have been", s, speedBudget)
+		if c.speedWaited+waited >= most {
+			c.note("the host still ran %.2f× slower than its fastest (in this run or this machine's last collects), and the waits for it have reached %v, all this collect may wait (at most a tenth of its budget): from here turns run without waiting, and a slow one is taken again at once while few have been", s, most)
 			break
 		}
 		c.opt.Progress.Step(fmt.Sprintf("host running %.2f× slower than its fastest (speed probe; this run or this machine's last collects): waiting for it, %v of at most %v", s, waited.Round(time.Second), speedWait), 0)

@@ -309,3 +309,27 @@ func TestResumeLeavesSlowTurns(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestSpeedWaitBudget: the waits for the host's speed take at most a
+// tenth of the suite's measurement budget, and never more than
+// speedBudget; with no budget given, speedBudget.
+func TestSpeedWaitBudget(t *testing.T) {
+	for _, c := range []struct {
+		budget string
+		want   time.Duration
+	}{
+		{"", speedBudget},
+		{`budget = "15m"`, 90 * time.Second},
+		{`budget = "30m"`, 3 * time.Minute},
+		{`budget = "2h"`, speedBudget},
+	} {
+		src := strings.Replace(speedSuite, "repetitions = 4", "repetitions = 4\n"+c.budget, 1)
+		s, err := suite.ParseSuite([]byte(strings.NewReplacer("HI", "true", "RETAKE", "1.2").Replace(src)), "speed.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := newCollector(s, Options{}).speedWaitBudget(); got != c.want {
+			t.Errorf("%q: waits may take %v, want %v", c.budget, got, c.want)
+		}
+	}
+}
