@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fairbench/fairbench/parse"
+	"github.com/fairbench/fairbench/parse/runjson"
 )
 
 // Field is one part of a comparability key: what it is and its value in
@@ -28,7 +29,7 @@ type Key []Field
 // measurements (those of set whose Run is run's id, warm-ups included:
 // they ran at the same settings).
 func KeyOf(run *parse.Run, set *parse.Set) Key {
-	var tools, conns, pipes, windows, threads []string
+	var tools, conns, pipes, windows, threads, alive []string
 	for _, m := range set.Measurements {
 		if m.Run != run.ID {
 			continue
@@ -38,6 +39,9 @@ func KeyOf(run *parse.Run, set *parse.Set) Key {
 		pipes = append(pipes, strconv.Itoa(max(1, m.Pipelining)))
 		windows = append(windows, m.Window.String())
 		threads = append(threads, strconv.Itoa(m.Threads))
+		if m.Argv != nil {
+			alive = append(alive, keepAlive(m.Tool, m.Argv))
+		}
 	}
 	f := run.Facts
 	k := Key{
@@ -46,6 +50,7 @@ func KeyOf(run *parse.Run, set *parse.Set) Key {
 		{"pipelining", words(pipes)},
 		{"window", words(windows)},
 		{"client threads", words(threads)},
+		{keepAliveField, words(alive)},
 		{"server cpus", run.Isolation.ServerCPUs},
 		{"client cpus", run.Isolation.ClientCPUs},
 		{"cpu", f.CPUModel},
@@ -53,6 +58,7 @@ func KeyOf(run *parse.Run, set *parse.Set) Key {
 		{"kernel", f.Kernel},
 		{"arch", f.Arch},
 		{"governor", f.Governor},
+		{speedField, fastestServer(run.Measurements)},
 	}
 	for _, h := range run.Hosts {
 		k = append(k, Field{"host " + h.Name, fmt.Sprintf("%s %d/%d %s", h.Facts.CPUModel, h.Facts.Cores, h.Facts.Threads, h.Facts.Kernel)})
@@ -61,6 +67,86 @@ func KeyOf(run *parse.Run, set *parse.Set) Key {
 		k = append(k, Field{"version " + name, run.Tools[name].Version})
 	}
 	return k
+}
+
+// keepAliveField and speedField are compared only where both runs state
+// them: runs collected before they were recorded say nothing either way.
+// The speed probe's fastest time differs only beyond speedRatio: it moves
+// by tens of percent between days on one host (235–287 ms over five
+// December collects), a different host or CPU setting by more.
+const (
+	keepAliveField = "keep-alive"
+	speedField     = "speed probe (fastest, server)"
+	speedRatio     = 1.5
+)
+
+// keepAlive is "off" where argv turns HTTP keep-alive off (bombardier -a
+// or --disableKeepAlives, vegeta -keepalive=false, a "Connection: close"
+// header of any tool), else "on": every tool here keeps connections alive
+// by default.
+func keepAlive(tool string, argv []string) string {
+	for i, a := range argv {
+		switch {
+		case tool == "bombardier" && (a == "-a" || strings.HasPrefix(a, "--disableKeepAlives")),
+			a == "-keepalive=false" || a == "--keepalive=false":
+			return "off"
+		case i > 0 && isHeaderFlag(argv[i-1]) && isClose(a),
+			strings.HasPrefix(a, "--header=") && isClose(strings.TrimPrefix(a, "--header=")):
+			return "off"
+		}
+	}
+	return "on"
+}
+
+// isHeaderFlag reports whether a is a header flag of wrk, bombardier,
+// autocannon or vegeta.
+func isHeaderFlag(a string) bool {
+	return a == "-H" || a == "--header" || a == "--headers" || a == "-header"
+}
+
+// isClose reports whether the header h asks to close the connection.
+func isClose(h string) bool {
+	name, value, ok := strings.Cut(h, ":")
+	if !ok {
+		name, value, ok = strings.Cut(h, "=") // autocannon's -H name=value
+	}
+	return ok && strings.EqualFold(strings.TrimSpace(name), "connection") && strings.EqualFold(strings.TrimSpace(value), "close")
+}
+
+// fastestServer is the fastest the host speed probe ran on the server's
+// CPUs in seconds ("0.235 s"), "" when none was probed.
+func fastestServer(ms []runjson.Measurement) string {
+	best := 0.0
+	for set, s := range runjson.Fastest(ms) {
+		if strings.HasPrefix(set, "server ") && (best == 0 || s < best) {
+			best = s
+		}
+	}
+	if best == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(best, 'f', 3, 64) + " s"
+}
+
+// same reports whether a field's values a and b count as one: equal, one
+// of them unstated for a field recorded only lately, or speed probe times
+// within speedRatio of each other.
+func same(name, a, b string) bool {
+	if a == b {
+		return true
+	}
+	if name != keepAliveField && name != speedField {
+		return false
+	}
+	if a == "" || b == "" {
+		return true
+	}
+	if name == speedField {
+		x, errx := strconv.ParseFloat(strings.TrimSuffix(a, " s"), 64)
+		y, erry := strconv.ParseFloat(strings.TrimSuffix(b, " s"), 64)
+		return errx == nil && erry == nil && max(x, y) < speedRatio*min(x, y)
+	}
+	return false
 }
 
 // words is the distinct values of v, sorted, joined by ", ".
@@ -72,7 +158,9 @@ func words(v []string) string {
 // Diff says what differs from k to o, one line per field: "kernel: 6.1 →
 // 6.8". Only the fields both keys hold are compared: a runtime one run
 // did not use (its version absent) changes no number of the other run's
-// targets. Empty when the keys match.
+// targets; fields recorded only lately, where one run does not state them,
+// and speed probes within speedRatio count as the same (same). Empty when
+// the keys match.
 func (k Key) Diff(o Key) []string {
 	var out []string
 	ov := map[string]string{}
@@ -80,7 +168,7 @@ func (k Key) Diff(o Key) []string {
 		ov[f.Name] = f.Value
 	}
 	for _, f := range k {
-		if v, ok := ov[f.Name]; ok && v != f.Value {
+		if v, ok := ov[f.Name]; ok && !same(f.Name, f.Value, v) {
 			out = append(out, fmt.Sprintf("%s: %s → %s", f.Name, orNone(f.Value), orNone(v)))
 		}
 	}
