@@ -87,3 +87,38 @@ func TestGateNoBaseline(t *testing.T) {
 		t.Fatalf("err %v, want ErrNoBaseline", err)
 	}
 }
+
+// TestGateRoundSwings: on a host whose speed swings from round to round
+// (8% sd per round, shared by the round's turns, beside 3% per
+// repetition), the gate reads each target against the twins round by
+// round: it still catches 4/5 of 10% slowdowns with one baseline and
+// raises at most 1/20 false alarms. Runs without their rounds recorded
+// meet the swings as noise; their power is logged beside.
+func TestGateRoundSwings(t *testing.T) {
+	trials := 400
+	if testing.Short() {
+		trials = 100
+	}
+	w := defaultWorld()
+	w.round = 0.08
+	fa, err := gateRate(w, 3, trials, 1, nil, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := gateRate(w, 4, trials, 1, map[string]float64{"hono": 0.90}, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.unordered = true
+	blind, err := gateRate(w, 4, trials, 1, map[string]float64{"hono": 0.90}, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("8%% round swings: false alarms %.3f of %d unchanged pairs; caught %.3f of 10%% slowdowns read round by round, %.3f without the rounds", fa, trials, pw, blind)
+	if fa > 1.0/20 {
+		t.Errorf("false-alarm rate %.3f > 1/20", fa)
+	}
+	if pw < 0.8 {
+		t.Errorf("caught %.3f < 4/5 of 10%% slowdowns", pw)
+	}
+}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"math"
+	"slices"
 
 	"github.com/fairbench/fairbench/parse/verdict"
 )
@@ -40,21 +41,93 @@ func (l runLevel) parts(c float64) []part {
 	return []part{{c * l.D2 / 2, float64(l.Pairs)}, {-c * l.W / 2, float64(l.WDF)}}
 }
 
-// runVariance pools the twin pairs of runs into a runLevel.
+// levels reads the places of one scenario of one run: each place's log
+// level and the variance of it (level). Where every place of the scenario
+// ran in the same recorded rounds, each once, and there are three places
+// or more, the round effects of a two-way fit (log throughput = place +
+// round + residual) are taken out first: a value less its round's mean
+// over the scenario's places. What the host's speed did to a round's
+// turns then cancels instead of widening every place's variance; a
+// difference of two places' levels is their mean difference round by
+// round, and each place's variance is its residuals' on (n−1)(k−1)/k
+// degrees of freedom (k places), so that a difference keeps the degrees of
+// freedom of its three cells' Satterthwaite sum.
+func levels(r *Run, scenario string) func(Place) (float64, part) {
+	plain := func(p Place) (float64, part) { return level(r.Cells[p]) }
+	var places []Place
+	var rounds []int
+	for _, p := range r.places() {
+		if p.Scenario != scenario {
+			continue
+		}
+		got := slices.Sorted(slices.Values(r.Rounds[p]))
+		if len(got) != len(r.Cells[p]) || len(slices.Compact(slices.Clone(got))) != len(got) {
+			return plain
+		}
+		if len(places) == 0 {
+			rounds = got
+		} else if !slices.Equal(got, rounds) {
+			return plain
+		}
+		places = append(places, p)
+	}
+	k, n := float64(len(places)), float64(len(rounds))
+	if k < 3 || n < 2 {
+		return plain
+	}
+	at := map[int]int{} // a round's place in rounds
+	for i, round := range rounds {
+		at[round] = i
+	}
+	logs := map[Place][]float64{}
+	mean := make([]float64, len(rounds)) // each round's mean over the places
+	for _, p := range places {
+		v := make([]float64, len(rounds))
+		for i, x := range r.Cells[p] {
+			v[at[r.Rounds[p][i]]] = math.Log(x)
+		}
+		logs[p] = v
+		for i, x := range v {
+			mean[i] += x / k
+		}
+	}
+	df := (n - 1) * (k - 1) / k
+	return func(p Place) (float64, part) {
+		v, ok := logs[p]
+		if !ok {
+			return plain(p)
+		}
+		m := 0.0
+		for i, x := range v {
+			m += (x - mean[i]) / n
+		}
+		ss := 0.0
+		for i, x := range v {
+			e := x - mean[i] - m
+			ss += e * e
+		}
+		return m, part{ss / df / n, df}
+	}
+}
+
+// runVariance pools the twin pairs of runs into a runLevel, their levels
+// read round by round where the run recorded its rounds (levels).
 func runVariance(runs []*Run) runLevel {
 	var l runLevel
 	for _, r := range runs {
 		for _, sc := range r.scenarios() {
-			a, b := r.twin(0, sc), r.twin(1, sc)
-			if len(a) < 2 || len(b) < 2 {
+			pa, okA := r.twinPlace(0, sc)
+			pb, okB := r.twinPlace(1, sc)
+			if !okA || !okB || len(r.Cells[pa]) < 2 || len(r.Cells[pb]) < 2 {
 				continue
 			}
-			ma, pa := level(a)
-			mb, pb := level(b)
+			lv := levels(r, sc)
+			ma, wa := lv(pa)
+			mb, wb := lv(pb)
 			d := ma - mb
 			l.D2 += d * d
-			l.W += pa.v + pb.v
-			l.WDF += int(pa.df + pb.df)
+			l.W += wa.v + wb.v
+			l.WDF += int(math.Round(wa.df + wb.df))
 			l.Pairs++
 		}
 	}
@@ -77,19 +150,21 @@ func (r *Run) scenarios() []string {
 }
 
 // controlled is a place's log level in one run read against the run's
-// control, with its within-run variance parts.
+// control, with its within-run variance parts; levels read round by round
+// where the run recorded its rounds (levels).
 func controlled(r *Run, p Place, twin bool) (y float64, parts []part, ok bool) {
-	v := r.Cells[p]
-	if len(v) < 2 {
+	if len(r.Cells[p]) < 2 {
 		return 0, nil, false
 	}
-	m, pm := level(v)
-	a, b := r.twin(0, p.Scenario), r.twin(1, p.Scenario)
-	if len(a) < 2 || len(b) < 2 {
+	lv := levels(r, p.Scenario)
+	m, pm := lv(p)
+	qa, okA := r.twinPlace(0, p.Scenario)
+	qb, okB := r.twinPlace(1, p.Scenario)
+	if !okA || !okB || len(r.Cells[qa]) < 2 || len(r.Cells[qb]) < 2 {
 		return m, []part{pm}, true
 	}
-	ma, pa := level(a)
-	mb, pb := level(b)
+	ma, pa := lv(qa)
+	mb, pb := lv(qb)
 	if twin { // read against the sibling
 		if p.Target == r.Twins[0] {
 			return m - mb, []part{pm, pb}, true

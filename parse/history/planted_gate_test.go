@@ -53,14 +53,14 @@ func TestGateOnPlantedRuns(t *testing.T) {
 	if next.Cells[base] == nil || next.Cells[cost] == nil {
 		t.Fatalf("the new run lacks %v or %v: %v", base, cost, next.places())
 	}
-	planted := &Run{ID: next.ID, Twins: next.Twins, Cells: map[Place][]float64{}}
+	planted := &Run{ID: next.ID, Twins: next.Twins, Cells: map[Place][]float64{}, Rounds: map[Place][]int{}}
 	for p, v := range next.Cells {
 		switch p {
 		case cost:
 		case base:
-			planted.Cells[base] = next.Cells[cost]
+			planted.Cells[base], planted.Rounds[base] = next.Cells[cost], next.Rounds[cost]
 		default:
-			planted.Cells[p] = v
+			planted.Cells[p], planted.Rounds[p] = v, next.Rounds[p]
 		}
 	}
 	g, err := Decide([]*Run{old}, planted, gate5)

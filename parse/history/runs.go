@@ -23,6 +23,10 @@ type Run struct {
 	// run has none.
 	Twins [2]string
 	Cells map[Place][]float64
+	// Rounds are the round of each of a place's values in Cells (its
+	// repetition number: collect's round r is every target's r-th turn);
+	// nil for a place whose run did not record the order it ran in.
+	Rounds map[Place][]int
 }
 
 // RunsOf splits a parsed set into its runs, in the set's order of runs.
@@ -35,7 +39,7 @@ func RunsOf(set *parse.Set) []*Run {
 		if r, ok := byID[id]; ok {
 			return r
 		}
-		r := &Run{ID: id, Cells: map[Place][]float64{}}
+		r := &Run{ID: id, Cells: map[Place][]float64{}, Rounds: map[Place][]int{}}
 		byID[id] = r
 		out = append(out, r)
 		return r
@@ -51,13 +55,21 @@ func RunsOf(set *parse.Set) []*Run {
 			continue
 		}
 		var v []float64
+		var rounds []int
+		ordered := true
 		for _, m := range c.Reps {
 			if x := verdict.ReqPerSec(m); x > 0 {
 				v = append(v, x)
+				rounds = append(rounds, m.Rep)
+				ordered = ordered && m.Order > 0
 			}
 		}
 		if len(v) > 0 {
-			get(c.Run).Cells[Place{c.Scenario, c.Target, c.Runtime}] = v
+			p := Place{c.Scenario, c.Target, c.Runtime}
+			get(c.Run).Cells[p] = v
+			if ordered {
+				get(c.Run).Rounds[p] = rounds
+			}
 		}
 	}
 	return out
@@ -77,15 +89,25 @@ func (r *Run) places() []Place {
 
 // twin returns the cell of the run's twin i in scenario, or nil.
 func (r *Run) twin(i int, scenario string) []float64 {
-	if r.Twins[i] == "" {
+	p, ok := r.twinPlace(i, scenario)
+	if !ok {
 		return nil
 	}
-	for p, v := range r.Cells {
+	return r.Cells[p]
+}
+
+// twinPlace is the place of the run's twin i in scenario; false when the
+// run did not measure it there.
+func (r *Run) twinPlace(i int, scenario string) (Place, bool) {
+	if r.Twins[i] == "" {
+		return Place{}, false
+	}
+	for p := range r.Cells {
 		if p.Scenario == scenario && p.Target == r.Twins[i] {
-			return v
+			return p, true
 		}
 	}
-	return nil
+	return Place{}, false
 }
 
 // isTwin reports whether target is one of the run's twins.

@@ -15,6 +15,13 @@ type world struct {
 	within    float64 // sd of one repetition's log throughput
 	tau       float64 // sd of a target's run-level effect
 	mood      float64 // sd of the host's mood per run, shared by all targets
+	// round is the sd of the host's speed per round (collect's round r is
+	// every target's r-th turn), shared by the round's turns: its swings
+	// over minutes.
+	round float64
+	// unordered leaves the runs' rounds unrecorded, as in runs collected
+	// before schedules.
+	unordered bool
 }
 
 // defaultWorld is a 6-target, 4-scenario suite with twins at 3% noise per
@@ -36,8 +43,13 @@ func (w world) run(rng *rand.Rand, id string, slow map[string]float64) *Run {
 // slow spell.
 func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, shift float64) *Run {
 	n := len(w.targets)
-	r := &Run{ID: id, Twins: [2]string{w.targets[n-2], w.targets[n-1]}, Cells: map[Place][]float64{}}
+	r := &Run{ID: id, Twins: [2]string{w.targets[n-2], w.targets[n-1]}, Cells: map[Place][]float64{}, Rounds: map[Place][]int{}}
 	mood := rng.NormFloat64()*w.mood + shift
+	rounds := make([]float64, w.reps)
+	numbers := make([]int, w.reps)
+	for i := range rounds {
+		rounds[i], numbers[i] = rng.NormFloat64()*w.round, i+1
+	}
 	for si, sc := range w.scenarios {
 		for ti, t := range w.targets {
 			base := math.Log(10000 * float64(1+ti%(n-2)+si))
@@ -50,9 +62,12 @@ func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, sh
 			}
 			v := make([]float64, w.reps)
 			for i := range v {
-				v[i] = math.Exp(lvl + rng.NormFloat64()*w.within)
+				v[i] = math.Exp(lvl + rounds[i] + rng.NormFloat64()*w.within)
 			}
 			r.Cells[Place{Scenario: sc, Target: t}] = v
+			if !w.unordered {
+				r.Rounds[Place{Scenario: sc, Target: t}] = numbers
+			}
 		}
 	}
 	return r
