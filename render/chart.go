@@ -106,14 +106,20 @@ type RepInput struct {
 	Label string // "3", or "#3" when the dump has no rep number
 }
 
+// The bar chart's geometry, in SVG units. The chart is drawn 680 wide and
+// scaled to the page: on a phone (about 360 px of page) a unit is half a
+// pixel, so the theme sets its texts to about 21 units there (11 px on
+// screen) and the columns have room for them: a label of maxLabel
+// characters, a value of seven ("123,456"), six short ticks (ShortCount)
+// across the plot, rows tall enough for a line of text.
 const (
 	chartWidth = 680.0
-	labelWidth = 170.0
-	valueRoom  = 84.0
-	rowHeight  = 24.0
+	labelWidth = 256.0
+	valueRoom  = 98.0
+	rowHeight  = 26.0
 	barHeight  = 14.0
-	axisRoom   = 24.0
-	unitRoom   = 14.0
+	axisRoom   = 30.0
+	unitRoom   = 22.0
 )
 
 // NewBarChart lays out bars in the given order, with the unit under the
@@ -125,7 +131,7 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 	}
 	c.Bottom = c.Top + rowHeight*float64(len(bars))
 	c.Height = c.Bottom + axisRoom + unitRoom
-	c.TickY = c.Bottom + 16
+	c.TickY = c.Bottom + 20
 	if len(bars) > 0 {
 		c.Unit = bars[0].Unit
 	}
@@ -151,16 +157,16 @@ func NewBarChart(id, title string, bars []BarInput) BarChart {
 		return round1((c.Right - c.Left) * math.Min(v, limit) / limit)
 	}
 	for v := 0.0; v <= limit+step/2; v += step {
-		c.Ticks = append(c.Ticks, Tick{X: round1(c.Left + scale(v)), Label: Count(v)})
+		c.Ticks = append(c.Ticks, Tick{X: round1(c.Left + scale(v)), Label: ShortCount(v)})
 	}
 	for i, b := range bars {
 		rowTop := c.Top + rowHeight*float64(i)
 		y := rowTop + (rowHeight-barHeight)/2
 		mid := round1(y + barHeight/2)
 		bar := Bar{
-			Label: shorten(b.Label, maxLabel), Href: b.Href, Value: Count(b.Median), Class: "bar",
+			Label: fitLabel(b.Label), Href: b.Href, Value: Count(b.Median), Class: "bar",
 			Title: fmt.Sprintf("%s: %s %s %s", b.Label, b.what(), Count(b.Median), b.Unit),
-			Y:     round1(y), W: scale(b.Median), TextY: round1(y + barHeight - 3),
+			Y:     round1(y), W: scale(b.Median), TextY: mid, // centred by the theme (dominant-baseline)
 		}
 		if len(b.Reps) > 0 {
 			bar.Title += fmt.Sprintf(" of %s", parse.Plural(len(b.Reps), "repetition"))
@@ -298,7 +304,7 @@ func shorten(s string, n int) string {
 	if len(r) <= n {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	return shortenRunes(r, n)
 }
 
 // round1 rounds a coordinate to a whole unit: at 680 units wide that is

@@ -29,6 +29,24 @@ func Count(v float64) string {
 	}
 }
 
+// ShortCount is Count for an axis tick, at most five characters for the
+// round values a tick holds: from 10,000 in thousands ("25k", "12.5k"),
+// from a million in millions ("1.5M"). A chart on a phone has room for six
+// such ticks across its plot at a legible size, not for "125,000".
+func ShortCount(v float64) string {
+	trim := func(x float64) string { return strconv.FormatFloat(math.Round(x*10)/10, 'f', -1, 64) }
+	switch a := math.Abs(v); {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "–"
+	case a >= 1e6:
+		return trim(v/1e6) + "M"
+	case a >= 1e4:
+		return trim(v/1e3) + "k"
+	default:
+		return Count(v)
+	}
+}
+
 // Grouped writes v in en-US style with at most decimals fraction digits and
 // no trailing zeros: 262146.7634 with 3 is "262,146.763", 418 is "418".
 // This is how JavaScript's toLocaleString("en-US") prints, which tables made

@@ -21,6 +21,17 @@ var projectSite struct {
 // projectPage is a page of the project's site, read whole.
 func projectPage(t *testing.T, rel string) string {
 	t.Helper()
+	b, err := os.ReadFile(filepath.Join(projectSiteDir(t), filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// projectSiteDir is the folder of the project's site, rendered on the
+// first call.
+func projectSiteDir(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("renders the project's site")
 	}
@@ -39,11 +50,7 @@ func projectPage(t *testing.T, rel string) string {
 	if projectSite.err != "" {
 		t.Fatal(projectSite.err)
 	}
-	b, err := os.ReadFile(filepath.Join(projectSite.dir, filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return projectSite.dir
 }
 
 // removeProjectSite removes the project's site once the tests are done
