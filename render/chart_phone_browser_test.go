@@ -62,9 +62,8 @@ const phoneChartsJS = `(() => {
 // Chromium: the project's own site (its longest target names) in the
 // default theme and the test site in mono. Every bar chart fits the page
 // without scrolling, its labels show at minLabelPx or more and its other
-// texts at minPhonePx, none
-// reaches outside the chart, no label into the plot, no tick into the
-// next; the page does not scroll sideways.
+// texts at minPhonePx, none reaches outside the chart, no label into the
+// plot, no tick into the next; the page does not scroll sideways.
 func TestChartsOnPhone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the project's site and drives headless Chromium")
