@@ -127,7 +127,7 @@ const (
 func NewBarChart(id, title string, bars []BarInput) BarChart {
 	c := BarChart{
 		ChartFrame: ChartFrame{ID: id, Title: title, Width: chartWidth, Left: labelWidth, Right: chartWidth - valueRoom, Top: 4},
-		BarH:       barHeight, LabelX: labelWidth - 10,
+		BarH:       barHeight, LabelX: labelWidth - barLabelGap,
 	}
 	c.Bottom = c.Top + rowHeight*float64(len(bars))
 	c.Height = c.Bottom + axisRoom + unitRoom

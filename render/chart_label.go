@@ -2,14 +2,17 @@ package render
 
 import "strings"
 
-// A bar chart's label column holds labelEms ems of text: LabelX (246 units)
-// at the 21 units a phone's theme sets its labels in; ellipsisEms is "…". A label is cut by its
-// estimated width, not its count of characters: twenty-one letters of a
-// framework's name fit, twenty-one of "<", "=" and "W" run past the chart's
-// left edge.
+// A bar chart's label column holds labelEms ems of text: its labels end
+// barLabelGap short of the plot, set at phoneLabelUnits, the size the themes
+// give them on a phone (base.css), where the column is tightest. A label
+// is cut by its estimated width, not its count of characters: twenty-one
+// letters of a name fit, twenty-one of "<", "=" or "W" would run past the
+// chart's left edge. ellipsisEms is the width of "…".
 const (
-	labelEms    = (labelWidth - 10) / 21
-	ellipsisEms = 1.0
+	barLabelGap     = 10.0
+	phoneLabelUnits = 21.0
+	labelEms        = (labelWidth - barLabelGap) / phoneLabelUnits
+	ellipsisEms     = 1.0
 )
 
 // emWidth estimates a character's advance in ems, taken at the wide end of

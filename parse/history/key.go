@@ -71,9 +71,9 @@ func KeyOf(run *parse.Run, set *parse.Set) Key {
 
 // keepAliveField and speedField are compared only where both runs state
 // them: runs collected before they were recorded say nothing either way.
-// The speed probe's fastest time differs only beyond speedRatio: it moves
-// by tens of percent between days on one host (235–287 ms over five
-// December collects), a different host or CPU setting by more.
+// The speed probe's fastest time differs only beyond speedRatio: on one
+// host it moves by up to a fifth or so between days, while a different
+// host or CPU setting moves it by more.
 const (
 	keepAliveField = "keep-alive"
 	speedField     = "speed probe (fastest, server)"

@@ -65,10 +65,10 @@ func RunsOf(set *parse.Set) []*Run {
 			}
 		}
 		if len(v) > 0 {
-			p := Place{c.Scenario, c.Target, c.Runtime}
-			get(c.Run).Cells[p] = v
+			r, p := get(c.Run), Place{c.Scenario, c.Target, c.Runtime}
+			r.Cells[p] = v
 			if ordered {
-				get(c.Run).Rounds[p] = rounds
+				r.Rounds[p] = rounds
 			}
 		}
 	}
