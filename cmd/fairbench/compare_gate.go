@@ -121,7 +121,8 @@ func writeGate(w io.Writer, rep gateReport) {
 	g := rep.Gate
 	fmt.Fprintf(w, "gate: run %s against %d baseline run(s) %s: slower by ≥ %g%% at α %g, Holm over the gated places\n",
 		rep.Run, len(rep.Baselines), strings.Join(rep.Baselines, ", "), g.Threshold*100, g.Alpha)
-	fmt.Fprintf(w, "run-to-run sd of a target %.2f%%, from %d A/A twin pairs\n", g.Tau*100, g.TauPairs)
+	fmt.Fprintf(w, "run-to-run sd of a target %.2f%% from %d A/A twin pairs, %.2f%% from the runs' own scatter (%d df); each row counts the larger\n",
+		g.Tau*100, g.TauPairs, g.Spread*100, g.SpreadDF)
 	for _, n := range append(rep.KeyChanges, g.Notes...) {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

@@ -66,16 +66,28 @@ func Find(suite string, hist []Entry) Steps {
 		}
 	}
 	cuts = append(cuts, len(hist))
+	// The twins' run-level variance is one per key segment, whatever the
+	// place: pooled once, not once a series.
+	rls := make([]runLevel, len(cuts))
+	for c := 1; c < len(cuts); c++ {
+		seg := hist[cuts[c-1]:cuts[c]]
+		runs := make([]*Run, len(seg))
+		for i, e := range seg {
+			runs[i] = e.Run
+		}
+		rls[c] = runVariance(runs)
+	}
 	for _, p := range historyPlaces(hist) {
 		for c := 1; c < len(cuts); c++ {
-			st.search(suite, hist[cuts[c-1]:cuts[c]], p)
+			st.search(suite, hist[cuts[c-1]:cuts[c]], p, rls[c])
 		}
 	}
 	return st
 }
 
-// search finds the changes of place p in one key segment of a history.
-func (st *Steps) search(suite string, hist []Entry, p Place) {
+// search finds the changes of place p in one key segment of a history
+// whose twins' run-level variance is rl.
+func (st *Steps) search(suite string, hist []Entry, p Place, rl runLevel) {
 	var y []float64
 	var at []int // y[i] is of hist[at[i]]
 	twin := false
@@ -102,11 +114,7 @@ func (st *Steps) search(suite string, hist []Entry, p Place) {
 	if twin {
 		a = 2
 	}
-	runs := make([]*Run, len(hist))
-	for i, e := range hist {
-		runs[i] = e.Run
-	}
-	model := math.Sqrt(within/float64(len(y)) + a*runVariance(runs).tau2())
+	model := math.Sqrt(within/float64(len(y)) + a*rl.tau2())
 	sigma := math.Max(NoiseSD(y), model)
 	if sigma == 0 {
 		return

@@ -44,6 +44,12 @@ type Gate struct {
 	// (beyond its repetitions' noise), from TauPairs twin pairs.
 	Tau      float64 `json:"tau"`
 	TauPairs int     `json:"tau_pairs"`
+	// Spread is the same sd read from the history itself: the baselines'
+	// levels of each gated place scattered about their mean, pooled over
+	// SpreadDF degrees of freedom (0 with fewer than two baselines). A
+	// row counts the larger of the two.
+	Spread   float64 `json:"spread"`
+	SpreadDF int     `json:"spread_df"`
 	Rows     []Row   `json:"rows"`
 	// Failed: some gated row is Slower.
 	Failed bool     `json:"failed"`
@@ -75,10 +81,12 @@ func Decide(base []*Run, next *Run, o GateOptions) (*Gate, error) {
 	if rl.Pairs == 0 {
 		g.Notes = append(g.Notes, "no A/A twins measured in any run given: the host's run-to-run variance is not counted, only the repetitions' noise")
 	}
+	hs := historySpread(base, next)
+	g.Spread, g.SpreadDF = math.Sqrt(hs.tau2()), hs.DF
 	var gated []int
 	var ps []float64
 	for _, p := range next.places() {
-		row, ok := decidePlace(base, next, p, rl, o)
+		row, ok := decidePlace(base, next, p, rl, hs, o)
 		if !ok {
 			continue
 		}

@@ -34,17 +34,27 @@ func Histories(set *parse.Set) map[string][]Entry {
 // ChangesOf is every suite's changes in set, suites in name order: the
 // list results.json writes as "changes", empty (not nil) when none.
 func ChangesOf(set *parse.Set) []Change {
-	return ChangesIn(Histories(set))
+	return ChangesIn(FindAll(Histories(set)))
 }
 
-// ChangesIn is every suite's changes in hs (Histories' shape, each
-// suite's entries in the order its runs started), suites in name order;
-// empty (not nil) when none. A reader that sees runs one at a time keeps
-// their entries (Histories of a set of one run) and asks here.
-func ChangesIn(hs map[string][]Entry) []Change {
+// FindAll searches every suite's history in hs (Histories' shape, each
+// suite's entries in the order its runs started), each once. A reader
+// that sees runs one at a time keeps their entries (Histories of a set of
+// one run) and asks here.
+func FindAll(hs map[string][]Entry) map[string]Steps {
+	out := make(map[string]Steps, len(hs))
+	for suite, e := range hs {
+		out[suite] = Find(suite, e)
+	}
+	return out
+}
+
+// ChangesIn is the changes of every suite FindAll searched, suites in
+// name order; empty (not nil) when none.
+func ChangesIn(found map[string]Steps) []Change {
 	out := []Change{}
-	for _, suite := range slices.Sorted(maps.Keys(hs)) {
-		out = append(out, Find(suite, hs[suite]).Changes...)
+	for _, suite := range slices.Sorted(maps.Keys(found)) {
+		out = append(out, found[suite].Changes...)
 	}
 	return out
 }

@@ -53,6 +53,19 @@ func (l runLevel) parts(c float64) []part {
 // degrees of freedom (k places), so that a difference keeps the degrees of
 // freedom of its three cells' Satterthwaite sum.
 func levels(r *Run, scenario string) func(Place) (float64, part) {
+	if lv, ok := r.levelsOf[scenario]; ok {
+		return lv
+	}
+	lv := readLevels(r, scenario)
+	if r.levelsOf == nil {
+		r.levelsOf = map[string]func(Place) (float64, part){}
+	}
+	r.levelsOf[scenario] = lv
+	return lv
+}
+
+// readLevels is levels, read from the cells.
+func readLevels(r *Run, scenario string) func(Place) (float64, part) {
 	plain := func(p Place) (float64, part) { return level(r.Cells[p]) }
 	var places []Place
 	var rounds []int
@@ -179,10 +192,12 @@ func hasControl(r *Run, scenario string) bool {
 	return len(r.twin(0, scenario)) >= 2 && len(r.twin(1, scenario)) >= 2
 }
 
-// decidePlace computes p's row (all but the Holm step); false when the new
-// run or every baseline lacks two repetitions of it. The control is used
-// only when every run involved measured both twins in the scenario.
-func decidePlace(base []*Run, next *Run, p Place, rl runLevel, o GateOptions) (Row, bool) {
+// placeLevels are place p's controlled levels: the new run's first, then
+// each baseline's that holds two repetitions of p, with each level's
+// within-run variance parts; nil when the new run or every baseline lacks
+// two repetitions. The control is used only when every run involved
+// measured both twins in the scenario.
+func placeLevels(base []*Run, next *Run, p Place) (ys []float64, within [][]part, control bool) {
 	twin := next.isTwin(p.Target)
 	runs := []*Run{next}
 	for _, b := range base {
@@ -190,27 +205,58 @@ func decidePlace(base []*Run, next *Run, p Place, rl runLevel, o GateOptions) (R
 			runs = append(runs, b)
 		}
 	}
-	k := len(runs) - 1
-	if k == 0 || len(next.Cells[p]) < 2 {
-		return Row{}, false
+	if len(runs) == 1 || len(next.Cells[p]) < 2 {
+		return nil, nil, false
 	}
-	control := true
+	control = true
 	for _, r := range runs {
 		control = control && hasControl(r, p.Scenario)
 	}
 	if twin && !control {
-		return Row{}, false
+		return nil, nil, false
 	}
-	ys := make([]float64, len(runs))
-	var within []part
-	for i, r := range runs {
+	for _, r := range runs {
 		y, parts, _ := controlled(r, p, twin)
 		if !control {
 			var pm part
 			y, pm = level(r.Cells[p])
 			parts = []part{pm}
 		}
-		ys[i] = y
+		ys = append(ys, y)
+		within = append(within, parts)
+	}
+	return ys, within, control
+}
+
+// historySpread pools the scatter over the runs (the new one and the
+// baselines) of every gated place of next (spread).
+func historySpread(base []*Run, next *Run) spread {
+	var s spread
+	for _, p := range next.places() {
+		if next.isTwin(p.Target) {
+			continue
+		}
+		if ys, within, _ := placeLevels(base, next, p); len(ys) > 2 {
+			s.add(ys, within)
+		}
+	}
+	s.finish()
+	return s
+}
+
+// decidePlace computes p's row (all but the Holm step); false when the new
+// run or every baseline lacks two repetitions of it (placeLevels). The
+// run-level variance counted is the larger of the twins' (rl) and the
+// history's own (hs).
+func decidePlace(base []*Run, next *Run, p Place, rl runLevel, hs spread, o GateOptions) (Row, bool) {
+	ys, levels, control := placeLevels(base, next, p)
+	if ys == nil {
+		return Row{}, false
+	}
+	twin := next.isTwin(p.Target)
+	k := len(ys) - 1
+	var within []part
+	for i, parts := range levels {
 		scale := 1.0
 		if i > 0 {
 			scale = 1 / float64(k*k)
@@ -226,6 +272,8 @@ func decidePlace(base []*Run, next *Run, p Place, rl runLevel, o GateOptions) (R
 	d := ys[0] - mean/float64(k)
 	// The run-level effect enters once for the place itself and, through
 	// the control, half again (the twins' mean) or once (a sibling twin).
+	// The history's spread already holds the control's share: it is the
+	// scatter of controlled levels.
 	a := 1.0
 	switch {
 	case twin:
@@ -233,9 +281,12 @@ func decidePlace(base []*Run, next *Run, p Place, rl runLevel, o GateOptions) (R
 	case control:
 		a = 1.5
 	}
-	comps := within
-	comps = append(comps, rl.parts(a*(1+1/float64(k)))...)
-	se, df := satterthwaite(comps)
+	c := 1 + 1/float64(k)
+	run := rl.parts(a * c)
+	if !twin && hs.tau2() > a*rl.tau2() {
+		run = hs.parts(c)
+	}
+	se, df := satterthwaite(append(within, run...))
 	row := Row{Place: p, Ratio: math.Exp(d), DF: df, Baselines: k, Twin: twin}
 	t := d / se
 	switch {

@@ -96,3 +96,87 @@ func rowOf(g *Gate, p Place) Row {
 	}
 	return Row{}
 }
+
+// TestGateOnPlantedHistory drives the gate on every committed collect of
+// the planted suite, one at a time as the new run against all the others
+// as baselines: first unchanged, then with a 10% cost planted (the new
+// run's go-base read from its go-plus10, the copy with a 10% busy-CPU cost
+// per request). Unchanged, nothing may be claimed slower: these runs span
+// quiet and bad days, and a gate that alarms on the day is no gate. With
+// the cost planted, the estimate must fall by it, and nothing else may be
+// claimed.
+//
+// How often the planted cost is claimed is logged, not asserted: the
+// suite's twins are Node servers, and from day to day this host moves a
+// Go server against them by an sd of about 5% (the history's spread the
+// gate reports), so a single new run cannot show 10% on go-base at the
+// family-wise level. A Go pair of twins would control it; the issue's
+// note says so.
+func TestGateOnPlantedHistory(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("..", "..", "site", "results", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []*Run
+	for _, d := range dirs {
+		if run, err := parse.ReadRun(d); err != nil || run.Suite != "planted" {
+			continue
+		}
+		r, _ := readPlanted(t, filepath.Base(d))
+		runs = append(runs, r)
+	}
+	if len(runs) < 5 {
+		t.Fatalf("%d committed runs of the planted suite, want at least 5", len(runs))
+	}
+	base := Place{Scenario: "ping", Target: "go-base", Runtime: "go"}
+	cost := Place{Scenario: "ping", Target: "go-plus10", Runtime: "go"}
+	caught := 0
+	for i, next := range runs {
+		var baselines []*Run
+		for j, r := range runs {
+			if j != i {
+				baselines = append(baselines, r)
+			}
+		}
+		if next.Cells[base] == nil || next.Cells[cost] == nil {
+			t.Fatalf("%s lacks %v or %v", next.ID, base, cost)
+		}
+		planted := &Run{ID: next.ID, Twins: next.Twins, Cells: map[Place][]float64{}, Rounds: map[Place][]int{}}
+		for p, v := range next.Cells {
+			planted.Cells[p], planted.Rounds[p] = v, next.Rounds[p]
+		}
+		planted.Cells[base], planted.Rounds[base] = next.Cells[cost], next.Rounds[cost]
+		unchanged, err := Decide(baselines, next, gate5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Decide(baselines, planted, gate5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range unchanged.Rows {
+			if r.Slower {
+				t.Errorf("%s unchanged: %s claimed slower (%.3f [%.3f, %.3f]) with nothing changed", next.ID, r.Target, r.Ratio, r.Low, r.High)
+			}
+		}
+		before := rowOf(unchanged, base)
+		for _, r := range g.Rows {
+			if r.Place != base {
+				if r.Slower {
+					t.Errorf("%s planted: %s claimed slower (%.3f [%.3f, %.3f]) with nothing planted on it", next.ID, r.Target, r.Ratio, r.Low, r.High)
+				}
+				continue
+			}
+			t.Logf("%s: go-base unchanged %.3f, planted %.3f [%.3f, %.3f] slower %v (tau %.3f from %d twin pairs, spread %.3f on %d df)",
+				next.ID, before.Ratio, r.Ratio, r.Low, r.High, r.Slower, g.Tau, g.TauPairs, g.Spread, g.SpreadDF)
+			// go-plus10 runs 7–13% below go-base in every committed run.
+			if r.Ratio > before.Ratio*0.97 {
+				t.Errorf("%s: planted reads %.3f, unchanged %.3f: the cost does not show", next.ID, r.Ratio, before.Ratio)
+			}
+			if r.Slower {
+				caught++
+			}
+		}
+	}
+	t.Logf("the planted 10%% cost was claimed in %d of %d runs", caught, len(runs))
+}

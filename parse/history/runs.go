@@ -27,6 +27,12 @@ type Run struct {
 	// repetition number: collect's round r is every target's r-th turn);
 	// nil for a place whose run did not record the order it ran in.
 	Rounds map[Place][]int
+
+	// Read once, on first use (a Run's Cells and Rounds do not change
+	// once the gate or Find reads it, and one goroutine reads it): its
+	// places in order, and each scenario's levels.
+	sorted   []Place
+	levelsOf map[string]func(Place) (float64, part)
 }
 
 // RunsOf splits a parsed set into its runs, in the set's order of runs.
@@ -77,6 +83,9 @@ func RunsOf(set *parse.Set) []*Run {
 
 // places lists a run's places, sorted by scenario, target, runtime.
 func (r *Run) places() []Place {
+	if len(r.sorted) == len(r.Cells) {
+		return r.sorted
+	}
 	var ps []Place
 	for p := range r.Cells {
 		ps = append(ps, p)
@@ -84,6 +93,7 @@ func (r *Run) places() []Place {
 	slices.SortFunc(ps, func(a, b Place) int {
 		return cmp.Or(cmp.Compare(a.Scenario, b.Scenario), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Runtime, b.Runtime))
 	})
+	r.sorted = ps
 	return ps
 }
 
