@@ -67,17 +67,26 @@ func hostSpeedFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 		}
 		if len(dropped) > 0 {
 			fs = append(fs, Finding{Rule: RuleHostSlow, Level: LevelInfo, Run: r.ID, Dumps: turnDumps(r.Path, runJSON, dropped), Message: fmt.Sprintf(
-				"the collector took again %s: the host speed probe took at least %.2f times as long as its fastest in the run around them, or other processes used their CPUs (cpu-interference); their first dumps are kept and not counted",
+				"the collector took again %s: the host speed probe took at least %.2f times as long as its fastest in the run around them, or other processes used their CPUs; their first dumps are kept and not counted",
 				turnList(dropped), limit)})
 		}
 	}
 	return fs
 }
 
-// turnList names turns: "nest-express-node rep 1 (1.62×), …".
+// turnsNamed is the most turns a message names; the finding's dumps list
+// them all.
+const turnsNamed = 6
+
+// turnList names turns: "nest-express-node rep 1 (1.62×), …", the first
+// turnsNamed and how many more.
 func turnList(ts []hostTurn) string {
 	var parts []string
-	for _, t := range ts {
+	for i, t := range ts {
+		if i == turnsNamed {
+			parts = append(parts, fmt.Sprintf("and %d more (each a dump below)", len(ts)-turnsNamed))
+			break
+		}
 		why := fmt.Sprintf("%.2f×", t.slowdown)
 		if t.beside {
 			why = "other processes on its CPUs"
