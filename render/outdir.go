@@ -35,6 +35,12 @@ type outDir struct {
 	dirs map[string]bool // folders known to be folders, not links
 	list *bufio.Writer   // the marker, a line per file written
 	mf   *os.File
+	// The folder the last file was made in, opened as a root of its own:
+	// a site's files come folder by folder (a run's dumps, say), and a
+	// file made through it costs one openat, not one per folder on its
+	// path. It is as safe: a root does not leave its folder either.
+	lastDir  string
+	lastRoot *os.Root
 }
 
 // resolved is path made absolute with every link on its way resolved, as
@@ -259,7 +265,20 @@ func (d *outDir) create(rel string) (*os.File, error) {
 	if err := d.mkdir(path.Dir(rel)); err != nil {
 		return nil, err
 	}
-	f, err := d.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	dir, base := path.Split(rel)
+	dir = path.Clean(dir)
+	if d.lastRoot == nil || dir != d.lastDir {
+		if d.lastRoot != nil {
+			d.lastRoot.Close()
+			d.lastRoot = nil
+		}
+		sub, err := d.root.OpenRoot(filepath.FromSlash(dir))
+		if err != nil {
+			return nil, fmt.Errorf("render: %w", err)
+		}
+		d.lastDir, d.lastRoot = dir, sub
+	}
+	f, err := d.lastRoot.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, usagef("render: %s is already in the out folder and render did not write it (or it was changed since): move it away; render writes no file over another", rel)
 	}
@@ -292,6 +311,10 @@ func (d *outDir) remove(rel string) {
 
 // close writes the rest of the list and closes the folder.
 func (d *outDir) close() error {
+	if d.lastRoot != nil {
+		d.lastRoot.Close()
+		d.lastRoot = nil
+	}
 	err := d.list.Flush()
 	if cerr := d.mf.Close(); err == nil {
 		err = cerr
