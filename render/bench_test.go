@@ -21,6 +21,14 @@ import (
 // at three quarters, so history has environment changes to mark.
 func benchRuns(tb testing.TB, dir string, runs, targets, scenarios, reps int) []string {
 	tb.Helper()
+	return benchRunsStep(tb, dir, runs, targets, scenarios, reps, -1)
+}
+
+// benchRunsStep is benchRuns where, from run stepAt on (none when
+// negative), framework-03 serves 15% fewer requests in every scenario: a
+// step for history to find.
+func benchRunsStep(tb testing.TB, dir string, runs, targets, scenarios, reps, stepAt int) []string {
+	tb.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var paths []string
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -65,6 +73,9 @@ func benchRuns(tb testing.TB, dir string, runs, targets, scenarios, reps int) []
 				StartupS: 0.05, RSSBefore: 30 << 20, RSSAfter: 60 << 20, Conformance: "pass"})
 			for s := range scenarios {
 				base := 20000 + 4000*float64(t) + 1000*float64(s)
+				if t == 3 && stepAt >= 0 && r >= stepAt {
+					base *= 0.85
+				}
 				for rep := 1; rep <= reps; rep++ {
 					order++
 					rps := base * (1 + 0.03*rng.NormFloat64())

@@ -501,7 +501,7 @@ func (r *resultsJSON) tail() error {
 	}
 	// changes: steps across the runs of each suite (parse/history), the
 	// twins' own series as the control; empty when there are none.
-	if err := r.writeField("changes", runhist.ChangesIn(r.m.in.histories()), false); err != nil {
+	if err := r.writeField("changes", runhist.ChangesIn(r.m.in.found()), false); err != nil {
 		return err
 	}
 	findings := r.m.findings

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/fairbench/fairbench/parse"
@@ -41,6 +42,9 @@ type Input struct {
 	// history is every run's entry of its suite's history, in the order
 	// read (histories sorts them).
 	history []historyRun
+	// What found searched, once.
+	findOnce sync.Once
+	steps    map[string]runhist.Steps
 
 	cur      *runRecords // the run being read
 	runtimes map[string]map[string]bool
@@ -59,6 +63,13 @@ type historyRun struct {
 // histories are the suites' histories of every run read, each suite's
 // entries in the order its runs started (ties by ID), as
 // runhist.Histories gives them for a set.
+// found is what parse/history finds across each suite's runs, searched
+// once for History and results.json both.
+func (in *Input) found() map[string]runhist.Steps {
+	in.findOnce.Do(func() { in.steps = runhist.FindAll(in.histories()) })
+	return in.steps
+}
+
 func (in *Input) histories() map[string][]runhist.Entry {
 	runs := slices.Clone(in.history)
 	slices.SortStableFunc(runs, func(a, b historyRun) int {

@@ -157,12 +157,8 @@ func badges(p Page, fs []audit.Finding) []Badge {
 		seen[f.Rule] = true
 		// The badge reads in a reader's words; the rule's ID, which the
 		// audit command and results.json use, is in its title.
-		text := f.Rule
-		if r, ok := audit.RuleByID(f.Rule); ok && r.Title != "" {
-			text = r.Title
-		}
 		out = append(out, Badge{
-			Class: "badge " + f.Level.String(), Text: text, Title: f.Level.String() + " (" + f.Rule + ")",
+			Class: "badge " + f.Level.String(), Text: ruleTitle(f.Rule), Title: f.Level.String() + " (" + f.Rule + ")",
 			Href: p.href("soft.html#" + ruleAnchor(f.Rule)),
 		})
 	}
@@ -185,6 +181,15 @@ func worst(fs []audit.Finding) audit.Level {
 }
 
 func ruleAnchor(rule string) string { return "rule-" + slug(rule) }
+
+// ruleTitle is the audit rule's title, the words pages show a reader; its
+// ID (what the audit command and results.json say) where it has none.
+func ruleTitle(rule string) string {
+	if r, ok := audit.RuleByID(rule); ok && r.Title != "" {
+		return r.Title
+	}
+	return rule
+}
 
 // argv quotes a command line for display, as a shell would need it.
 func argv(args []string) string {

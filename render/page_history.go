@@ -33,6 +33,9 @@ type HistorySuite struct {
 	Steps   []HistoryStep
 	Breaks  []string
 	Control string
+	// Key is what makes the suite's latest run comparable with the runs
+	// before it (parse/history's comparability key), field by field.
+	Key []runhist.Field
 }
 
 // HistoryStep is one change: a target in a scenario, from the run named
@@ -59,7 +62,17 @@ type HistoryScenarioPage struct {
 	Metric string
 	Runs   []HistoryColumn
 	Rows   []HistoryRow
+	// Older counts the runs before the columns shown: they are in each
+	// row's trend line only. Steps are the changes found in this
+	// scenario; their rows come first.
+	Older int
+	Steps []HistoryStep
 }
+
+// historyShown is the most runs a scenario page gives a column: a hundred
+// runs would make a table no one reads, while the trend line shows them
+// all.
+const historyShown = 12
 
 // HistoryColumn heads a run's column; Changed marks an environment change.
 type HistoryColumn struct {
@@ -69,9 +82,10 @@ type HistoryColumn struct {
 
 // HistoryRow is one target across runs.
 type HistoryRow struct {
-	Target Link
-	Cells  []Num
-	Spark  Sparkline
+	Target  Link
+	Cells   []Num
+	Spark   Sparkline
+	Stepped bool // a step was found in this target's line
 }
 
 // Sparkline is a tiny SVG of medians across runs with the intervals.
@@ -180,12 +194,13 @@ func shortHash(s string) string {
 }
 
 // historyPage lists every suite's runs; scenarios[i] are the scenarios
-// hs[i] has across runs (nil for a suite of one run).
-func (m *model) historyPage(hs []history, scenarios [][]string) *HistoryPage {
+// hs[i] has across runs (nil for a suite of one run), found[i] what
+// parse/history found across them and keys[i] its latest run's key.
+func (m *model) historyPage(hs []history, scenarios [][]string, found []runhist.Steps, keys []runhist.Key) *HistoryPage {
 	p := &HistoryPage{Single: true}
 	p.Page = m.newPage("history", "history.html", "History")
 	for k, h := range hs {
-		hp := HistorySuite{Suite: h.suite, ID: "suite-" + slug(nonEmpty(h.suite, "runs")[0])}
+		hp := HistorySuite{Suite: h.suite, ID: "suite-" + slug(nonEmpty(h.suite, "runs")[0]), Key: keys[k]}
 		for i, r := range h.runs {
 			host := r.env.host
 			hp.Runs = append(hp.Runs, HistoryRun{
@@ -199,7 +214,7 @@ func (m *model) historyPage(hs []history, scenarios [][]string) *HistoryPage {
 			for _, s := range scenarios[k] {
 				hp.Scenarios = append(hp.Scenarios, Link{Href: m.historyPath(h.suite, s), Text: s})
 			}
-			m.historySteps(&hp, h.suite)
+			historySteps(&hp, found[k])
 		}
 		p.Suites = append(p.Suites, hp)
 	}
@@ -209,22 +224,34 @@ func (m *model) historyPage(hs []history, scenarios [][]string) *HistoryPage {
 }
 
 // historyScenarioPage reads each run's history statistics back from the
-// spool once, for every row.
-func (m *model) historyScenarioPage(h history, s string) (*HistoryScenarioPage, error) {
+// spool once, for every row. The latest historyShown runs get a column,
+// every run a point of the trend line; the targets st found a step for
+// in s come first.
+func (m *model) historyScenarioPage(h history, s string, st runhist.Steps) (*HistoryScenarioPage, error) {
 	p := &HistoryScenarioPage{Name: s, Suite: h.suite, Metric: m.metric.String()}
 	p.Page = m.newPage("history-scenario", m.historyPath(h.suite, s), s+" across runs of "+nonEmpty(h.suite, "one suite")[0])
-	for i, r := range h.runs {
-		col := HistoryColumn{ID: r.id, Short: r.start.UTC().Format("01-02 15:04"), Title: r.id, Changed: len(h.changes[i]) > 0}
+	first := max(0, len(h.runs)-historyShown)
+	p.Older = first
+	for i, r := range h.runs[first:] {
+		col := HistoryColumn{ID: r.id, Short: r.start.UTC().Format("01-02 15:04"), Title: r.id, Changed: len(h.changes[first+i]) > 0}
 		if col.Changed {
-			col.Title += ": " + strings.Join(h.changes[i], "; ")
+			col.Title += ": " + strings.Join(h.changes[first+i], "; ")
 		}
 		p.Runs = append(p.Runs, col)
+	}
+	stepped := map[[2]string]bool{} // target, runtime
+	for _, c := range st.Changes {
+		if c.Scenario == s {
+			stepped[[2]string{c.Target, c.Runtime}] = true
+			p.Steps = append(p.Steps, historyStep(c))
+		}
 	}
 	rowsOf := map[int32][]int{} // cell → the rows that show it
 	stats := make([][]histStat, len(m.names))
 	p.Rows = make([]HistoryRow, len(m.names))
 	for k, name := range m.names {
-		row := HistoryRow{Target: Link{Href: p.href(m.links.Target(name)), Text: name}, Cells: make([]Num, len(h.index))}
+		row := HistoryRow{Target: Link{Href: p.href(m.links.Target(name)), Text: name}, Cells: make([]Num, len(h.index)-first),
+			Stepped: stepped[[2]string{m.targetOf(name), m.runtimeOf(name)}]}
 		for j := range row.Cells {
 			row.Cells[j] = Num{Text: "–"}
 		}
@@ -241,7 +268,10 @@ func (m *model) historyScenarioPage(h history, s string) (*HistoryScenarioPage, 
 		}
 		for _, e := range buf {
 			for _, k := range rowsOf[e.cell] {
-				p.Rows[k].Cells[j], stats[k][j] = statNum(e.stat.stat(), ""), e.stat
+				stats[k][j] = e.stat
+				if j >= first {
+					p.Rows[k].Cells[j-first] = statNum(e.stat.stat(), "")
+				}
 			}
 		}
 	}
@@ -255,8 +285,17 @@ func (m *model) historyScenarioPage(h history, s string) (*HistoryScenarioPage, 
 			rows = append(rows, row)
 		}
 	}
+	// Lines that stepped are what the page is for: they come first.
+	slices.SortStableFunc(rows, func(a, b HistoryRow) int { return cmp.Compare(b2i(b.Stepped), b2i(a.Stepped)) })
 	p.Rows = rows
 	return p, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // historyScenarios are the scenarios of the site that some run of h
@@ -324,8 +363,18 @@ func sparkline(stats []histStat) Sparkline {
 // a page per scenario across its runs.
 func (m *model) writeHistory(put func(interface{ page() Page }, error) error) error {
 	hs := m.histories()
+	entries := m.in.histories()
+	steps := m.in.found()
 	scenarios := make([][]string, len(hs))
+	found := make([]runhist.Steps, len(hs))
+	keys := make([]runhist.Key, len(hs))
 	for k, h := range hs {
+		if e := entries[h.suite]; len(e) > 0 {
+			keys[k] = e[len(e)-1].Key
+			if len(e) > 1 {
+				found[k] = steps[h.suite]
+			}
+		}
 		if len(h.runs) < 2 {
 			continue
 		}
@@ -334,12 +383,12 @@ func (m *model) writeHistory(put func(interface{ page() Page }, error) error) er
 			return err
 		}
 	}
-	if err := put(m.historyPage(hs, scenarios), nil); err != nil {
+	if err := put(m.historyPage(hs, scenarios, found, keys), nil); err != nil {
 		return err
 	}
 	for k, h := range hs {
 		for _, s := range scenarios[k] {
-			if err := put(m.historyScenarioPage(h, s)); err != nil {
+			if err := put(m.historyScenarioPage(h, s, found[k])); err != nil {
 				return err
 			}
 		}
@@ -347,20 +396,24 @@ func (m *model) writeHistory(put func(interface{ page() Page }, error) error) er
 	return nil
 }
 
-// historySteps puts on hp what parse/history finds across the runs of
-// suite: its steps, its breaks and the twins' control.
-func (m *model) historySteps(hp *HistorySuite, suite string) {
-	entries := m.in.histories()[suite]
-	if len(entries) < 2 {
+// historySteps puts on hp what parse/history found across its suite's
+// runs: the steps, the breaks and the twins' control; nothing where st
+// holds no search (a suite of one run).
+func historySteps(hp *HistorySuite, st runhist.Steps) {
+	if st.Changes == nil {
 		return
 	}
-	st := runhist.Find(suite, entries)
 	for _, c := range st.Changes {
-		hp.Steps = append(hp.Steps, HistoryStep{Target: c.Target, Scenario: c.Scenario, Run: c.Run,
-			Ratio: Ratio(c.Ratio), Interval: trimX(Ratio(c.Low)) + "–" + Ratio(c.High), Why: strings.Join(c.Why, "; ")})
+		hp.Steps = append(hp.Steps, historyStep(c))
 	}
 	for _, b := range st.Breaks {
 		hp.Breaks = append(hp.Breaks, fmt.Sprintf("before run %s: %s", b.Run, strings.Join(b.Why, "; ")))
 	}
 	hp.Control = fmt.Sprintf("%d series searched; on the twins' own series, where any step is a false alarm, %d found.", st.Series, st.TwinAlarms)
+}
+
+// historyStep is c as History shows it.
+func historyStep(c runhist.Change) HistoryStep {
+	return HistoryStep{Target: c.Target, Scenario: c.Scenario, Run: c.Run,
+		Ratio: Ratio(c.Ratio), Interval: trimX(Ratio(c.Low)) + "–" + Ratio(c.High), Why: strings.Join(c.Why, "; ")}
 }

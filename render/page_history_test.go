@@ -13,7 +13,8 @@ import (
 // TestHistoryEverySuite: the committed site's History has a section for
 // every suite, and every suite of two runs or more links its scenarios
 // across its runs, each a page whose columns are that suite's runs and
-// whose rows are the targets it measured.
+// whose rows are the targets it measured; each such suite shows its
+// comparability key.
 func TestHistoryEverySuite(t *testing.T) {
 	page := projectPage(t, "history.html")
 	runs, err := filepath.Glob(filepath.Join("..", "site", "results", "*", "run.json"))
@@ -35,8 +36,12 @@ func TestHistoryEverySuite(t *testing.T) {
 			t.Errorf("history.html has no section for suite %s", suite)
 			continue
 		}
-		if got := strings.Count(section, "<tr") - 1; got != n {
+		runsTable := regexp.MustCompile(`(?s)<table class="runs">.*?</table>`).FindString(section)
+		if got := strings.Count(runsTable, "<tr") - 1; got != n {
 			t.Errorf("history.html lists %d runs of %s, want %d", got, suite, n)
+		}
+		if !strings.Contains(section, "What makes these runs comparable") || !strings.Contains(section, "<li>load tool: ") {
+			t.Errorf("history.html's section for %s does not show the comparability key", suite)
 		}
 		links := regexp.MustCompile(`href="(history/[^"]+)">([^<]+) across runs`).FindAllStringSubmatch(section, -1)
 		if n < 2 {
@@ -51,8 +56,8 @@ func TestHistoryEverySuite(t *testing.T) {
 		}
 		for _, l := range links {
 			sp := projectPage(t, l[1])
-			if cols := strings.Count(sp[:strings.Index(sp, "</thead>")], `<th scope="col" class="num`); cols != n {
-				t.Errorf("%s has %d run columns, want %s's %d", l[1], cols, suite, n)
+			if cols := runColumns(sp); cols != min(n, historyShown) {
+				t.Errorf("%s has %d run columns, want %s's %d", l[1], cols, suite, min(n, historyShown))
 			}
 			if strings.Count(sp, `<tr><td><a href=`) == 0 {
 				t.Errorf("%s has no target", l[1])
@@ -65,4 +70,11 @@ func TestHistoryEverySuite(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(projectSite.dir, "history", "ping.html")); err == nil {
 		t.Error("history/ping.html is still written: a scenario across runs belongs to its suite")
 	}
+}
+
+// runColumns counts the run columns of a scenario page across runs: the
+// head of its targets' table (the steps' table above it has its own).
+func runColumns(page string) int {
+	head := regexp.MustCompile(`(?s)<thead><tr><th scope="col">target</th><th scope="col">trend</th>.*?</thead>`).FindString(page)
+	return strings.Count(head, `<th scope="col" class="num`)
 }

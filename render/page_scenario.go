@@ -265,7 +265,7 @@ func (m *model) scenarioNotes(p Page, s string, cs []*verdict.Cell) []Badge {
 		}
 	}
 	for _, r := range rules {
-		notes = append(notes, Badge{Class: "badge info", Text: fmt.Sprintf("%s (%d of %d targets)", r, count[r], len(cs)), Title: "info", Href: p.href("soft.html#" + ruleAnchor(r))})
+		notes = append(notes, Badge{Class: "badge info", Text: fmt.Sprintf("%s (%d of %d targets)", ruleTitle(r), count[r], len(cs)), Title: "info (" + r + ")", Href: p.href("soft.html#" + ruleAnchor(r))})
 	}
 	return notes
 }
@@ -273,7 +273,8 @@ func (m *model) scenarioNotes(p Page, s string, cs []*verdict.Cell) []Badge {
 // rankNote says how the rank ranges are made, in two sentences.
 func rankNote(th verdict.Thresholds) string {
 	return fmt.Sprintf("Rank is a range from the pairwise verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower. "+
-		"A pair is judged only when Welch's t-test on log throughput rejects at α=%.2f after Holm's correction over every pair of this scenario in its run, and the interval of the ratio of geometric means clears the noise floor (%.0f%%, or the A/A pair's bound where larger).", th.Alpha, th.Noise*100)
+		"A pair is judged only when its test on log throughput rejects at α=%.2f after Holm's correction over every pair of this scenario in its run, and the interval of the ratio of geometric means clears the noise floor (%.0f%%, or the A/A pair's bound where larger). "+
+		"The test pairs the two targets' turns round by round where the run measured them in rounds (a paired t-test: the minutes a round's turns share leave the comparison), and is Welch's t-test where it did not.", th.Alpha, th.Noise*100)
 }
 
 // verdictMatrix lays out a family's verdicts, row against column.
@@ -469,7 +470,7 @@ func (m *model) barInput(p Page, c *verdict.Cell) BarInput {
 		b.Reps = append(b.Reps, RepInput{Value: st.Values[i], Label: label})
 	}
 	if fs := notable(m.cellFindings(c)); len(fs) > 0 {
-		b.Badge = &ChartBadge{Class: "mark " + worst(fs).String(), Title: fmt.Sprintf("%d findings, first: %s", len(fs), shorten(fs[0].Rule, 40)), Href: p.href("soft.html#" + ruleAnchor(fs[0].Rule))}
+		b.Badge = &ChartBadge{Class: "mark " + worst(fs).String(), Title: fmt.Sprintf("%d findings, first: %s", len(fs), shorten(ruleTitle(fs[0].Rule), 60)), Href: p.href("soft.html#" + ruleAnchor(fs[0].Rule))}
 	}
 	return b
 }

@@ -264,7 +264,7 @@ func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 		chars += utf8.RuneCountInString(e)
 	}
 	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, Far: chars > maxInlineEvidence,
-		message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Rule}})
+		message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Title}})
 	return &g.Items[len(g.Items)-1]
 }
 
