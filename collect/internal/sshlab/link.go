@@ -2,7 +2,10 @@ package sshlab
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"syscall"
+	"time"
 )
 
 // Drop cuts the named host off, as a pulled cable or a dead route would.
@@ -45,6 +48,9 @@ func (l *Lab) setDropped(h *host, drop bool) error {
 		if err := l.net.setLink(h, state); err != nil {
 			return err
 		}
+		if !drop {
+			return l.reachable(h)
+		}
 	} else {
 		if h.sshd == nil {
 			return fmt.Errorf("no sshd")
@@ -57,6 +63,28 @@ func (l *Lab) setDropped(h *host, drop bool) error {
 	}
 	h.dropped = drop
 	return nil
+}
+
+// reachable waits, 5 s at most, until a TCP connect to h's sshd works, and
+// marks h restored. A port that comes back up does not pass packets at
+// once (the carrier and the neighbour entries take a moment): a connect
+// within the first second timed out in CI; Restore promises a host in
+// reach.
+func (l *Lab) reachable(h *host) error {
+	addr := net.JoinHostPort(h.Addr, strconv.Itoa(h.Port))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, 250*time.Millisecond)
+		if err == nil {
+			c.Close()
+			h.dropped = false
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s is not in reach 5 s after its link came back up: %w", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // sshdPIDs are the sshd process and the sshd processes below it, one or two
