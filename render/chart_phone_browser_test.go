@@ -19,6 +19,8 @@ type phoneCharts struct {
 	Cut      []string `json:"cut"`      // texts that reach outside their chart
 	Crossed  []string `json:"crossed"`  // labels that reach into the plot, ticks that overlap
 	Scroll   int      `json:"scroll"`   // bar charts that scroll sideways
+	Heats    int      `json:"heats"`    // heat maps
+	HeatWide []string `json:"heatWide"` // heat maps wider than their place: "N columns, W px in P"
 	Overflow int      `json:"overflow"` // px the page is wider than the window
 }
 
@@ -32,8 +34,13 @@ const (
 )
 
 const phoneChartsJS = `(() => {
-  const out = {charts: 0, texts: 0, small: [], cut: [], crossed: [], scroll: 0,
+  const out = {charts: 0, texts: 0, small: [], cut: [], crossed: [], scroll: 0, heats: 0, heatWide: [],
     overflow: document.documentElement.scrollWidth - window.innerWidth};
+  for (const t of document.querySelectorAll("table.heat")) {
+    out.heats++;
+    const place = (t.closest(".scroll") || t.parentElement).clientWidth;
+    if (t.scrollWidth > place + 1) out.heatWide.push(t.querySelectorAll("tbody tr:first-child td").length + " columns, " + t.scrollWidth + " px in " + place);
+  }
   for (const svg of document.querySelectorAll("svg.chart:not(.linechart)")) {
     out.charts++;
     const box = svg.getBoundingClientRect();
@@ -63,7 +70,8 @@ const phoneChartsJS = `(() => {
 // default theme and the test site in mono. Every bar chart fits the page
 // without scrolling, its labels show at minLabelPx or more and its other
 // texts at minPhonePx, none reaches outside the chart, no label into the
-// plot, no tick into the next; the page does not scroll sideways.
+// plot, no tick into the next; the page does not scroll sideways. Every
+// heat map fits its place too (a wide one turns into a line per target).
 func TestChartsOnPhone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the project's site and drives headless Chromium")
@@ -90,7 +98,7 @@ func TestChartsOnPhone(t *testing.T) {
 	// db hold the longest target names).
 	pages := []string{"project/index.html", "project/scenario/json.html", "project/scenario/db.html",
 		"mono/index.html", "mono/scenario/ping.html"}
-	charts := 0
+	charts, heats := 0, 0
 	for _, rel := range pages {
 		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+rel)); err != nil {
 			t.Fatalf("%s: %v", rel, err)
@@ -116,9 +124,16 @@ func TestChartsOnPhone(t *testing.T) {
 		if c.Overflow > 0 {
 			t.Errorf("%s: the page is %d px wider than the window", rel, c.Overflow)
 		}
+		for _, h := range c.HeatWide {
+			t.Errorf("%s: a heat map of %s: it scrolls sideways", rel, h)
+		}
+		heats += c.Heats
 		for _, p := range events.take() {
 			t.Errorf("%s: %s", rel, p)
 		}
+	}
+	if heats == 0 {
+		t.Error("no heat map on the pages checked: the index has lost them")
 	}
 	if charts < len(pages) {
 		t.Errorf("%d bar charts on %d pages: the pages checked have lost their charts", charts, len(pages))
