@@ -36,6 +36,34 @@ func TestGateRates(t *testing.T) {
 	}
 }
 
+// TestGateProgramDays: where each target but the twins moves by 5% from
+// run to run on its own (the twins cannot see it), the gate reads that
+// scatter from the baselines: at most 1/20 false alarms with five, and a
+// 15% slowdown still caught in 4 of 5.
+func TestGateProgramDays(t *testing.T) {
+	trials := 400
+	if testing.Short() {
+		trials = 100
+	}
+	w := defaultWorld()
+	w.program = 0.05
+	fa, err := gateRate(w, 5, trials, 5, nil, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := gateRate(w, 6, trials, 5, map[string]float64{"hono": 0.85}, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("5%% program days, 5 baselines: false alarms %.3f of %d unchanged pairs; caught %.3f of 15%% slowdowns", fa, trials, pw)
+	if fa > 1.0/20 {
+		t.Errorf("false-alarm rate %.3f > 1/20", fa)
+	}
+	if pw < 0.8 {
+		t.Errorf("caught %.3f < 4/5 of 15%% slowdowns", pw)
+	}
+}
+
 // TestGateMoodIsNotASlowdown: a run where the whole host is 10% slower
 // (every target and the twins) is not a regression of any target.
 func TestGateMoodIsNotASlowdown(t *testing.T) {

@@ -22,6 +22,11 @@ type world struct {
 	// unordered leaves the runs' rounds unrecorded, as in runs collected
 	// before schedules.
 	unordered bool
+	// program is the sd of a run-level effect each target but the twins
+	// meets on its own: a day that moves one program against the twins
+	// (this host moved a Go server against its Node twins by 5-7%), which
+	// the twins, one program, cannot see.
+	program float64
 }
 
 // defaultWorld is a 6-target, 4-scenario suite with twins at 3% noise per
@@ -57,6 +62,9 @@ func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, sh
 				base = math.Log(20000)
 			}
 			lvl := base + mood + rng.NormFloat64()*w.tau
+			if ti < n-2 {
+				lvl += rng.NormFloat64() * w.program
+			}
 			if f, ok := slow[t]; ok {
 				lvl += math.Log(f)
 			}
