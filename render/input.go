@@ -60,9 +60,6 @@ type historyRun struct {
 	entry runhist.Entry
 }
 
-// histories are the suites' histories of every run read, each suite's
-// entries in the order its runs started (ties by ID), as
-// runhist.Histories gives them for a set.
 // found is what parse/history finds across each suite's runs, searched
 // once for History and results.json both.
 func (in *Input) found() map[string]runhist.Steps {
@@ -70,6 +67,9 @@ func (in *Input) found() map[string]runhist.Steps {
 	return in.steps
 }
 
+// histories are the suites' histories of every run read, each suite's
+// entries in the order its runs started (ties by ID), as
+// runhist.Histories gives them for a set.
 func (in *Input) histories() map[string][]runhist.Entry {
 	runs := slices.Clone(in.history)
 	slices.SortStableFunc(runs, func(a, b historyRun) int {

@@ -262,11 +262,10 @@ func (d *outDir) isDir(dir string) bool {
 // create makes the new file rel (a slash path): a file already there,
 // or a link, is not written over.
 func (d *outDir) create(rel string) (*os.File, error) {
-	if err := d.mkdir(path.Dir(rel)); err != nil {
+	dir := path.Dir(rel)
+	if err := d.mkdir(dir); err != nil {
 		return nil, err
 	}
-	dir, base := path.Split(rel)
-	dir = path.Clean(dir)
 	if d.lastRoot == nil || dir != d.lastDir {
 		if d.lastRoot != nil {
 			d.lastRoot.Close()
@@ -278,7 +277,7 @@ func (d *outDir) create(rel string) (*os.File, error) {
 		}
 		d.lastDir, d.lastRoot = dir, sub
 	}
-	f, err := d.lastRoot.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := d.lastRoot.OpenFile(path.Base(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, usagef("render: %s is already in the out folder and render did not write it (or it was changed since): move it away; render writes no file over another", rel)
 	}

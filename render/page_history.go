@@ -369,11 +369,9 @@ func (m *model) writeHistory(put func(interface{ page() Page }, error) error) er
 	found := make([]runhist.Steps, len(hs))
 	keys := make([]runhist.Key, len(hs))
 	for k, h := range hs {
+		found[k] = steps[h.suite]
 		if e := entries[h.suite]; len(e) > 0 {
 			keys[k] = e[len(e)-1].Key
-			if len(e) > 1 {
-				found[k] = steps[h.suite]
-			}
 		}
 		if len(h.runs) < 2 {
 			continue
@@ -397,8 +395,8 @@ func (m *model) writeHistory(put func(interface{ page() Page }, error) error) er
 }
 
 // historySteps puts on hp what parse/history found across its suite's
-// runs: the steps, the breaks and the twins' control; nothing where st
-// holds no search (a suite of one run).
+// runs: the steps, the breaks and the twins' control; nothing where the
+// suite was not searched (st is the zero Steps).
 func historySteps(hp *HistorySuite, st runhist.Steps) {
 	if st.Changes == nil {
 		return

@@ -44,10 +44,10 @@ type Gate struct {
 	// (beyond its repetitions' noise), from TauPairs twin pairs.
 	Tau      float64 `json:"tau"`
 	TauPairs int     `json:"tau_pairs"`
-	// Spread is the same sd read from the history itself: the baselines'
-	// levels of each gated place scattered about their mean, pooled over
-	// SpreadDF degrees of freedom (0 with fewer than two baselines). A
-	// row counts the larger of the two.
+	// Spread is the same sd read from the runs themselves: each gated
+	// place's levels in the new run and the baselines scattered about
+	// their mean, pooled over SpreadDF degrees of freedom (0 with fewer
+	// than two baselines). A row counts the larger of the two.
 	Spread   float64 `json:"spread"`
 	SpreadDF int     `json:"spread_df"`
 	Rows     []Row   `json:"rows"`

@@ -23,9 +23,8 @@ type world struct {
 	// before schedules.
 	unordered bool
 	// program is the sd of a run-level effect each target but the twins
-	// meets on its own: a day that moves one program against the twins
-	// (this host moved a Go server against its Node twins by 5-7%), which
-	// the twins, one program, cannot see.
+	// meets on its own: a day that moves one program against the twins,
+	// which the twins, one program, cannot see.
 	program float64
 }
 

@@ -67,9 +67,8 @@ func (l *Lab) setDropped(h *host, drop bool) error {
 
 // reachable waits, 5 s at most, until a TCP connect to h's sshd works, and
 // marks h restored. A port that comes back up does not pass packets at
-// once (the carrier and the neighbour entries take a moment): a connect
-// within the first second timed out in CI; Restore promises a host in
-// reach.
+// once (the carrier and the neighbour entries take a moment), and
+// Restore promises a host in reach.
 func (l *Lab) reachable(h *host) error {
 	addr := net.JoinHostPort(h.Addr, strconv.Itoa(h.Port))
 	deadline := time.Now().Add(5 * time.Second)
