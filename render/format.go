@@ -195,3 +195,7 @@ func Seconds(d time.Duration) string {
 func intervalLevelLabel(level float64) string {
 	return strconv.FormatFloat(level*100, 'g', 4, 64) + "%"
 }
+
+// seconds is s seconds as a duration, unrounded: the model keeps times in
+// seconds, the formatters take durations.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

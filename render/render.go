@@ -1,18 +1,3 @@
-// Package render builds the static website from parsed measurements: an
-// index with headline cards, a page per scenario (bar chart, sortable table,
-// latency percentiles), a page per target, full results and comparisons,
-// methodology, "where these numbers are soft", conformance, history across
-// runs, and downloads (results.json, results.csv, results.md, the raw runs).
-//
-// Pages are html/template from a theme (an fs.FS: the site's override, the
-// chosen theme, then the default); SVG chart geometry is computed here.
-// Every number links to the dump it came from. The site makes no request
-// off itself, needs no JavaScript, and the same input renders the same bytes.
-//
-// render does not collect or parse: it takes a *parse.Set, or reads paths
-// through parse.Walk a run at a time (Read, BuildPaths) so that a site of
-// 100,000 dumps builds in the memory one of 1,000 does; it uses package
-// parse's statistics and audit. It scales numbers for display only.
 package render
 
 import (

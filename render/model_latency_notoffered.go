@@ -20,7 +20,7 @@ import (
 func (m *model) ceilingNotes(ceil []*parse.Measurement) []string {
 	var out []string
 	for _, meas := range ceil {
-		r := m.runOf(meas.Run)
+		r := m.runByID(meas.Run)
 		if r == nil {
 			continue
 		}
@@ -135,14 +135,4 @@ func ceilingRecord(r *parse.Run, meas *parse.Measurement) (runjson.Measurement, 
 		}
 	}
 	return runjson.Measurement{}, false
-}
-
-// runOf is the run on show with id, nil when none.
-func (m *model) runOf(id string) *parse.Run {
-	for _, r := range m.runs {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
 }
