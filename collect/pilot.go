@@ -60,8 +60,9 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 	if wait == 0 {
 		wait = DefaultQuietWait
 	}
-	var waited time.Duration // asleep between pilots, waiting for quiet
+	clock := quietClock{now: c.opt.Now}
 	for {
+		began := c.opt.Now()
 		p, err := c.pilotOnce(ctx, a, b, sc, len(ready))
 		if err != nil {
 			if ctx.Err() != nil {
@@ -70,6 +71,7 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 			c.note("noise pilot: %v: the rounds start without a plan", err)
 			return nil
 		}
+		waited := clock.ended(began)
 		if err := c.keepPilot(p, waited); err != nil {
 			return err
 		}
@@ -77,7 +79,7 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 		case p.Quiet:
 			c.opt.Progress.Note(fmt.Sprintf("noise pilot: %.1f%% per window; about %d rounds (%v) should tell apart %s", 100*p.Sigma, p.Rounds, seconds(p.PlannedS), percent(rec.Resolve)))
 			return c.stored(c.planFromPilot(p, len(ready)))
-		case wait < 0 || waited+every > wait:
+		case clock.over(waited, every, wait):
 			c.note("noise pilot: %.1f%% per window, too noisy for the budget to tell apart %s (%s); waited %v for quiet: measuring anyway, and the run states what it resolves",
 				100*p.Sigma, percent(rec.Resolve), roundsNeed(p), waited.Round(time.Second))
 			return c.stored(c.planFromPilot(p, len(ready)))
@@ -88,12 +90,47 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 			return ctx.Err()
 		case <-time.After(every):
 		}
-		waited += every
+		clock.slept(every)
 	}
 }
 
+// quietClock counts a wait for quiet in wall time: from the end of its
+// first pilot to the end of the last, on top of what the run waited
+// before (prior), so that the sleeps between pilots and the pilots taken
+// meanwhile both count, and a wait of 10 minutes ends after about 10
+// minutes whatever a pilot takes on the day.
+type quietClock struct {
+	now   func() time.Time
+	prior time.Duration
+	since time.Time     // the end of this wait's first pilot
+	took  time.Duration // the last pilot's length
+	// sleeps are the sleeps between pilots so far: the wait is never
+	// counted shorter, whatever now says.
+	sleeps time.Duration
+}
+
+// slept counts a sleep of d between pilots.
+func (q *quietClock) slept(d time.Duration) { q.sleeps += d }
+
+// ended is the wait so far, for a pilot begun at began that has just
+// ended.
+func (q *quietClock) ended(began time.Time) time.Duration {
+	end := q.now()
+	if q.since.IsZero() {
+		q.since = end
+	}
+	q.took = end.Sub(began)
+	return q.prior + max(end.Sub(q.since), q.sleeps)
+}
+
+// over reports whether the wait must end: bound is negative (no wait), or
+// another sleep of every and a pilot as long as the last would end past it.
+func (q *quietClock) over(waited, every, bound time.Duration) bool {
+	return bound < 0 || waited+every+q.took > bound
+}
+
 // keepPilot records pilot p in run.json's precision, with the wait for
-// quiet so far.
+// quiet so far (wall time since the first pilot ended).
 func (c *collector) keepPilot(p runjson.Pilot, waited time.Duration) error {
 	return c.stored(c.dir.Update(func(m *runjson.Manifest) {
 		m.Precision.Pilots = append(m.Precision.Pilots, p)

@@ -139,12 +139,21 @@ func TestCollectOffTakesItsCount(t *testing.T) {
 
 // TestCollectWaitsForQuiet: a pilot too noisy for the budget is taken
 // again after a wait, until the wait is spent; the pilots' windows number
-// on, so that run.json reads back, and the wait is recorded.
+// on, so that run.json reads back, and the wait is recorded in wall time,
+// the pilots taken while waiting included (a pilot here takes 12 windows
+// of 1 s), ending within its bound: no further pilot starts once another
+// would end past it.
 func TestCollectWaitsForQuiet(t *testing.T) {
-	opt := collect.WithPilotEvery(collect.Options{QuietWait: 2 * time.Second}, time.Second)
+	const wait = 20 * time.Second
+	opt := collect.WithPilotEvery(collect.Options{QuietWait: wait}, time.Second)
 	m := collectPrecisionWith(t, `resolve = "0.5%"`+"\n"+`budget = "12s"`, opt)
 	p := m.Precision
-	if p == nil || len(p.Pilots) != 3 || p.WaitedS != 2 {
-		t.Fatalf("precision %+v: want three pilots, 2 s waited between them", p)
+	if p == nil || len(p.Pilots) < 2 || p.WaitedS < 1 {
+		t.Fatalf("precision %+v: want two pilots or more, and the time waited between them", p)
+	}
+	// A pilot that takes longer than the one before it may end past the
+	// bound by the difference: a few seconds of slack.
+	if slack := 5.0; p.WaitedS > wait.Seconds()+slack {
+		t.Errorf("waited %.1f s for quiet, past the %v bound", p.WaitedS, wait)
 	}
 }

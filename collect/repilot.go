@@ -77,8 +77,9 @@ func (c *collector) repilot(ctx context.Context, ready []suite.Target, rep int) 
 	if every == 0 {
 		every = pilotEvery
 	}
-	waited := time.Duration(rec.WaitedS * float64(time.Second))
+	clock := quietClock{now: c.opt.Now, prior: time.Duration(rec.WaitedS * float64(time.Second))}
 	for {
+		began := c.opt.Now()
 		p, err := c.pilotOnce(ctx, a, b, sc, len(ready))
 		if err != nil {
 			if ctx.Err() != nil {
@@ -87,6 +88,7 @@ func (c *collector) repilot(ctx context.Context, ready []suite.Target, rep int) 
 			c.note("noise pilot after round %d: %v: the rounds go on", rep, err)
 			return nil
 		}
+		waited := clock.ended(began)
 		p.AfterRound, p.RecentSigma = rep, round4(recent)
 		if err := c.keepPilot(p, waited); err != nil {
 			return err
@@ -95,7 +97,7 @@ func (c *collector) repilot(ctx context.Context, ready []suite.Target, rep int) 
 		case p.Quiet || p.Sigma <= jumpFactor*first.Sigma:
 			c.opt.Progress.Note(fmt.Sprintf("noise pilot: %.1f%% per window (the first read %.1f%%): the rounds go on", 100*p.Sigma, 100*first.Sigma))
 			return nil
-		case wait < 0 || waited+every > wait:
+		case clock.over(waited, every, wait):
 			c.note("noise pilot after round %d: %.1f%% per window, the first read %.1f%%; waited %v for quiet in all: the rounds go on, and the run states what it resolves",
 				rep, 100*p.Sigma, 100*first.Sigma, waited.Round(time.Second))
 			return nil
@@ -106,7 +108,7 @@ func (c *collector) repilot(ctx context.Context, ready []suite.Target, rep int) 
 			return ctx.Err()
 		case <-time.After(every):
 		}
-		waited += every
+		clock.slept(every)
 	}
 }
 
