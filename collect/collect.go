@@ -312,6 +312,7 @@ func (c *collector) createRunDir() error {
 		Tools:       c.tools,
 		Isolation:   c.suite.Isolation,
 		AAPair:      c.suite.AAPair,
+		AAPairs:     c.suite.AAPairs,
 		Planted:     c.suite.Planted(),
 		Hosts:       c.hostRecords(),
 		Shard:       c.opt.Shard.String(),

@@ -345,6 +345,7 @@ func mergedManifest(shards []shardRun, names []string, missing []string) runjson
 		Tools:       map[string]runjson.Version{},
 		Isolation:   first.Isolation,
 		AAPair:      first.AAPair,
+		AAPairs:     first.AAPairs,
 		Planted:     first.Planted,
 	}
 	if len(missing) > 0 {

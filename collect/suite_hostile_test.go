@@ -230,6 +230,31 @@ func TestSuiteAAPair(t *testing.T) {
 	}
 }
 
+// TestSuiteAAPairs checks aa_pairs: pairs as aa_pair's, a target in one
+// pair at most, not beside aa_pair; the first pair is the suite's AAPair.
+func TestSuiteAAPairs(t *testing.T) {
+	four := "[[target]]\nname = \"a\"\nstart = [\"a\"]\n[[target]]\nname = \"a-aa\"\nstart = [\"a\"]\n" +
+		"[[target]]\nname = \"g\"\nstart = [\"g\"]\n[[target]]\nname = \"g-aa\"\nstart = [\"g\"]\n"
+	for _, c := range []struct{ name, src, want string }{
+		{"both keys", "name = \"x\"\naa_pair = [\"a\", \"a-aa\"]\naa_pairs = [[\"g\", \"g-aa\"]]\n" + four + okScenario, `h.toml:3: aa_pairs: set aa_pair or aa_pairs, not both`},
+		{"not a target", "name = \"x\"\naa_pairs = [[\"a\", \"a-aa\"], [\"g\", \"h\"]]\n" + four + okScenario, `h.toml:2: aa_pairs: "h" is not a target of this suite`},
+		{"same twice", "name = \"x\"\naa_pairs = [[\"g\", \"g\"]]\n" + four + okScenario, `h.toml:2: aa_pairs: ["g" "g"]: name two different targets`},
+		{"in two pairs", "name = \"x\"\naa_pairs = [[\"a\", \"a-aa\"], [\"a\", \"g\"]]\n" + four + okScenario, `h.toml:2: aa_pairs: "a" is in two pairs`},
+	} {
+		_, err := suite.ParseSuite([]byte(c.src), "h.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	s, err := suite.ParseSuite([]byte("name = \"x\"\naa_pairs = [[\"a\", \"a-aa\"], [\"g\", \"g-aa\"]]\n"+four+okScenario), "h.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.AAPair, []string{"a", "a-aa"}) || len(s.AAPairs) != 2 {
+		t.Errorf("aa_pair %q, aa_pairs %q", s.AAPair, s.AAPairs)
+	}
+}
+
 // TestSuitePlanted checks planted_on: another target of the suite that is
 // itself no planted one, at the target's line.
 func TestSuitePlanted(t *testing.T) {

@@ -77,6 +77,11 @@ func (w *walker) run(path string, found bool) bool {
 		w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: msg})
 		run.AAPair = nil
 	}
+	for _, pair := range run.AAPairs {
+		if len(pair) != 2 || pair[0] == pair[1] {
+			w.errs = append(w.errs, &Warning{Path: filepath.Join(path, "run.json"), Msg: fmt.Sprintf("aa_pairs: %q is not two different target names: that pair is ignored", pair)})
+		}
+	}
 	errs := walkRun(run, w.yield)
 	w.errs = append(w.errs, foundIn(filepath.Join(path, "run.json"), errs)...)
 	return !stopped(w.errs)

@@ -38,12 +38,13 @@ holding one target and scenario in two runs.
 
 With -gate, compare is a CI gate: NEW (one run) against the runs of the
 BASELINE paths (one or several: history narrows the noise). Each target
-is read against the A/A twins of its own run (the host's mood out), and
-the run-to-run variance is counted beside the repetitions' noise: the
-larger of what the twins' differences show and what the runs' own
-scatter of each target shows (the twins are one program and cannot see
-a day that moves one runtime against another; give several baselines so
-the scatter can be read). A target fails the gate when it
+is read against the A/A twins of its own run (the host's mood out): the
+twins of its own runtime where the suite names a pair per runtime
+(aa_pairs), which a day that moves one runtime against another cannot
+pass. The run-to-run variance is counted beside the repetitions' noise:
+the larger of what the twins' differences show and what the runs' own
+scatter of each target shows (give several baselines so the scatter can
+be read). A target fails the gate when it
 is claimed slower (one-sided, Holm over the targets, level -alpha) and
 by at least the threshold. Twins are shown, never gated. Runs whose
 comparability keys differ (load tool, its version and settings such as

@@ -227,20 +227,43 @@ func HasControl(s string, spaceOK bool) bool {
 	})
 }
 
-// checkAAPair checks aa_pair: two different targets of the suite.
+// checkAAPair checks aa_pair and aa_pairs: each pair two different
+// targets of the suite, no target in two pairs, and not both keys.
 func (s *Suite) checkAAPair(e *suiteErrors, targets nameSet) {
-	if s.AAPair == nil {
+	if s.AAPair != nil && s.AAPairs != nil {
+		e.add("", "aa_pairs", "set aa_pair or aa_pairs, not both: aa_pairs names every pair, the first of them the run's noise floor")
 		return
 	}
-	if len(s.AAPair) != 2 || s.AAPair[0] == s.AAPair[1] {
-		e.add("", "aa_pair", "%q: name two different targets, one program under two names, e.g. [\"stdlib\", \"stdlib-aa\"]", s.AAPair)
-		return
+	if s.AAPair != nil {
+		checkPair(e, "aa_pair", s.AAPair, targets)
 	}
-	for _, name := range s.AAPair {
-		if !targets.has(name) {
-			e.add("", "aa_pair", "%q is not a target of this suite", name)
+	seen := map[string]bool{}
+	for _, pair := range s.AAPairs {
+		if !checkPair(e, "aa_pairs", pair, targets) {
+			continue
+		}
+		for _, name := range pair {
+			if seen[name] {
+				e.add("", "aa_pairs", "%q is in two pairs: a target is the twin of one other", name)
+			}
+			seen[name] = true
 		}
 	}
+}
+
+// checkPair checks one A/A pair under key: two different targets; false
+// when it is not two different names.
+func checkPair(e *suiteErrors, key string, pair []string, targets nameSet) bool {
+	if len(pair) != 2 || pair[0] == pair[1] {
+		e.add("", key, "%q: name two different targets, one program under two names, e.g. [\"stdlib\", \"stdlib-aa\"]", pair)
+		return false
+	}
+	for _, name := range pair {
+		if !targets.has(name) {
+			e.add("", key, "%q is not a target of this suite", name)
+		}
+	}
+	return true
 }
 
 // checkPlanted checks each target's planted_on: another target of the

@@ -31,6 +31,12 @@ type Suite struct {
 	// AAPair names two targets that are one program under two names (an
 	// A/A twin): the audit takes their difference as the run's noise.
 	AAPair []string `toml:"aa_pair"`
+	// AAPairs name a pair per runtime where a suite mixes runtimes, each
+	// like AAPair: a day moves programs of one runtime together against
+	// another's (a Go server against Node twins), which only twins of its
+	// own runtime see. A suite sets aa_pair or aa_pairs; the first of
+	// aa_pairs is then its AAPair, which the pilot and the noise floor use.
+	AAPairs [][]string `toml:"aa_pairs"`
 
 	// File is the path the suite was read from; Source its exact bytes.
 	File   string `toml:"-"`
@@ -218,6 +224,9 @@ func ParseSuite(src []byte, name string) (*Suite, error) {
 	s.File, s.Source, s.keys = name, src, f
 	if err := s.check(); err != nil {
 		return nil, err
+	}
+	if len(s.AAPairs) > 0 {
+		s.AAPair = s.AAPairs[0]
 	}
 	if err := s.readBodyFiles(filepath.Dir(name)); err != nil {
 		return nil, err

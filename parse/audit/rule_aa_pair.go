@@ -35,8 +35,21 @@ func aaFindings(runs []*parse.Run, cells []*verdict.Cell, fallback [][2]string, 
 		if !ok {
 			continue
 		}
-		if f, ok := aaRun(id, pair, byRun[id], th); ok {
+		if f, ok := aaRun(id, pair, byRun[id], th, true); ok {
 			fs = append(fs, f)
+		}
+		// A suite's further pairs (aa_pairs: a pair per runtime) set no
+		// floor, but are the control of their runtime's targets in
+		// compare's gate: checked alike.
+		if r := byID[id]; r != nil {
+			for _, more := range r.Pairs() {
+				if more == pair {
+					continue
+				}
+				if f, ok := aaRun(id, more, byRun[id], th, false); ok {
+					fs = append(fs, f)
+				}
+			}
 		}
 	}
 	for _, p := range fallback {
@@ -48,8 +61,9 @@ func aaFindings(runs []*parse.Run, cells []*verdict.Cell, fallback [][2]string, 
 	return fs
 }
 
-// aaRun checks one run's A/A pair across its scenarios.
-func aaRun(run string, pair [2]string, groups [][]*verdict.Cell, th verdict.Thresholds) (Finding, bool) {
+// aaRun checks one run's A/A pair across its scenarios; floor says it is
+// the pair the run's noise floor comes from.
+func aaRun(run string, pair [2]string, groups [][]*verdict.Cell, th verdict.Thresholds, floor bool) (Finding, bool) {
 	type check struct {
 		scenario string
 		ratio    float64
@@ -94,9 +108,13 @@ func aaRun(run string, pair [2]string, groups [][]*verdict.Cell, th verdict.Thre
 		return Finding{}, false
 	}
 	sort.Strings(failed)
+	effect := "the noise floor of those scenarios is raised to the pair's bound, so smaller differences read \"~\""
+	if !floor {
+		effect = "these twins are the control compare's gate reads their runtime's targets against, so its yardstick widens"
+	}
 	return Finding{Rule: RuleAAPair, Level: LevelError, Run: run, Target: name, Dumps: uniqueSorted(dumps),
-		Message: fmt.Sprintf("the same program under two names differs by more than the %.0f%% threshold in %s (Holm-adjusted across %d scenarios): %s; the noise floor of those scenarios is raised to the pair's bound, so smaller differences read \"~\"; find the cause (other load, CPU placement, frequency scaling) and run again",
-			th.Noise*100, parse.Plural(len(failed), "scenario"), len(checks), strings.Join(failed, ", "))}, true
+		Message: fmt.Sprintf("the same program under two names differs by more than the %.0f%% threshold in %s (Holm-adjusted across %d scenarios): %s; %s; find the cause (other load, CPU placement, frequency scaling) and run again",
+			th.Noise*100, parse.Plural(len(failed), "scenario"), len(checks), strings.Join(failed, ", "), effect)}, true
 }
 
 // aaExceedP is the one-sided p of "the twins differ by more than delta in

@@ -92,12 +92,23 @@ func (st *Steps) search(suite string, hist []Entry, p Place, rl runLevel) {
 	var at []int // y[i] is of hist[at[i]]
 	twin := false
 	within := 0.0
+	var runs []*Run // the segment's runs that measured p, and their controls
+	for _, e := range hist {
+		if len(e.Run.Cells[p]) >= 2 {
+			runs = append(runs, e.Run)
+		}
+	}
+	pairs, _ := controls(runs, p)
+	control := map[*Run][2]string{}
+	for i, r := range runs {
+		control[r] = pairs[i]
+	}
 	for i, e := range hist {
-		if e.Run.Twins[1] == p.Target {
+		if e.Run.isSecondTwin(p.Target) {
 			return // the sibling's series mirrors the first twin's
 		}
 		twin = twin || e.Run.isTwin(p.Target)
-		if v, parts, ok := controlled(e.Run, p, e.Run.isTwin(p.Target)); ok {
+		if v, parts, ok := controlled(e.Run, p, control[e.Run]); ok {
 			y, at = append(y, v), append(at, i)
 			for _, pt := range parts {
 				within += pt.v

@@ -10,7 +10,11 @@
 // a run is the host's mood (the control each target is read against), and
 // their difference, less its within-run part, is twice the variance of the
 // run-level effect. Every twin pair of every run given (baseline history
-// and the new run) adds a degree of freedom to that estimate.
+// and the new run) adds a degree of freedom to that estimate. A day can
+// also move the programs of one runtime together against another's (a Go
+// server against Node twins); a suite that names a pair per runtime
+// (aa_pairs) has each target read against its own runtime's twins, where
+// that movement cancels (controlPair).
 //
 // Why not the usual gates: benchstat tests two samples of one machine at a
 // time (within-run noise only), so a host that is 5% slower today fails

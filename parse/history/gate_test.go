@@ -64,6 +64,51 @@ func TestGateProgramDays(t *testing.T) {
 	}
 }
 
+// TestGateRuntimeDays: where a day moves the Go programs together
+// against the Node ones by 6% sd (as the committed planted runs read:
+// go-base and go-plus10 against the Node twins 5.8% and 7.4%, against
+// each other 2.6%), a Go pair beside the Node pair reads each Go server
+// against its own runtime: at most 1/20 false alarms on unchanged pairs
+// and 4 of 5 10% slowdowns of one Go server caught with five baselines,
+// where the Node pair alone catches fewer.
+func TestGateRuntimeDays(t *testing.T) {
+	trials := 400
+	if testing.Short() {
+		trials = 100
+	}
+	w := world{
+		targets:   []string{"gin", "echo", "go-aa-a", "go-aa-b", "hono", "fastify", "aa-a", "aa-b"},
+		runtimes:  []string{"go", "go", "go", "go", "node", "node", "node", "node"},
+		scenarios: []string{"ping", "json", "query", "upload"},
+		reps:      8, within: 0.03, tau: 0.01, mood: 0.03, runtimeDay: 0.06,
+		pairs: [][2]string{{"aa-a", "aa-b"}, {"go-aa-a", "go-aa-b"}},
+	}
+	fa, err := gateRate(w, 11, trials, 5, nil, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := gateRate(w, 12, trials, 5, map[string]float64{"gin": 0.90}, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := w
+	one.pairs = [][2]string{{"aa-a", "aa-b"}}
+	pwOne, err := gateRate(one, 12, trials, 5, map[string]float64{"gin": 0.90}, gate5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("6%% runtime days, 5 baselines, a pair per runtime: false alarms %.3f of %d unchanged pairs; caught %.3f of gin 10%% slower (the Node pair alone: %.3f)", fa, trials, pw, pwOne)
+	if fa > 1.0/20 {
+		t.Errorf("false-alarm rate %.3f > 1/20", fa)
+	}
+	if pw < 0.8 {
+		t.Errorf("caught %.3f < 4/5 of 10%% slowdowns", pw)
+	}
+	if pw <= pwOne {
+		t.Errorf("a pair per runtime caught %.3f, no more than the Node pair alone (%.3f)", pw, pwOne)
+	}
+}
+
 // TestGateMoodIsNotASlowdown: a run where the whole host is 10% slower
 // (every target and the twins) is not a regression of any target.
 func TestGateMoodIsNotASlowdown(t *testing.T) {

@@ -129,19 +129,21 @@ func runVariance(runs []*Run) runLevel {
 	var l runLevel
 	for _, r := range runs {
 		for _, sc := range r.scenarios() {
-			pa, okA := r.twinPlace(0, sc)
-			pb, okB := r.twinPlace(1, sc)
-			if !okA || !okB || len(r.Cells[pa]) < 2 || len(r.Cells[pb]) < 2 {
-				continue
+			for _, pair := range r.Twins {
+				if !r.hasPair(pair, sc) {
+					continue
+				}
+				pa, _ := r.twinPlace(pair, 0, sc)
+				pb, _ := r.twinPlace(pair, 1, sc)
+				lv := levels(r, sc)
+				ma, wa := lv(pa)
+				mb, wb := lv(pb)
+				d := ma - mb
+				l.D2 += d * d
+				l.W += wa.v + wb.v
+				l.WDF += int(math.Round(wa.df + wb.df))
+				l.Pairs++
 			}
-			lv := levels(r, sc)
-			ma, wa := lv(pa)
-			mb, wb := lv(pb)
-			d := ma - mb
-			l.D2 += d * d
-			l.W += wa.v + wb.v
-			l.WDF += int(math.Round(wa.df + wb.df))
-			l.Pairs++
 		}
 	}
 	if l.Pairs > 0 {
@@ -162,41 +164,38 @@ func (r *Run) scenarios() []string {
 	return out
 }
 
-// controlled is a place's log level in one run read against the run's
-// control, with its within-run variance parts; levels read round by round
-// where the run recorded its rounds (levels).
-func controlled(r *Run, p Place, twin bool) (y float64, parts []part, ok bool) {
+// controlled is a place's log level in one run read against pair (its
+// control, controlPair), with its within-run variance parts; levels read
+// round by round where the run recorded its rounds (levels). Where the run
+// lacks the pair in the scenario, or pair is none, the level is p's own.
+func controlled(r *Run, p Place, pair [2]string) (y float64, parts []part, ok bool) {
 	if len(r.Cells[p]) < 2 {
 		return 0, nil, false
 	}
 	lv := levels(r, p.Scenario)
 	m, pm := lv(p)
-	qa, okA := r.twinPlace(0, p.Scenario)
-	qb, okB := r.twinPlace(1, p.Scenario)
+	qa, okA := r.twinPlace(pair, 0, p.Scenario)
+	qb, okB := r.twinPlace(pair, 1, p.Scenario)
 	if !okA || !okB || len(r.Cells[qa]) < 2 || len(r.Cells[qb]) < 2 {
 		return m, []part{pm}, true
 	}
 	ma, pa := lv(qa)
 	mb, pb := lv(qb)
-	if twin { // read against the sibling
-		if p.Target == r.Twins[0] {
-			return m - mb, []part{pm, pb}, true
-		}
+	switch p.Target { // a twin is read against its sibling
+	case pair[0]:
+		return m - mb, []part{pm, pb}, true
+	case pair[1]:
 		return m - ma, []part{pm, pa}, true
 	}
 	return m - (ma+mb)/2, []part{pm, {pa.v / 4, pa.df}, {pb.v / 4, pb.df}}, true
 }
 
-// hasControl reports whether the run measured both twins in scenario.
-func hasControl(r *Run, scenario string) bool {
-	return len(r.twin(0, scenario)) >= 2 && len(r.twin(1, scenario)) >= 2
-}
-
 // placeLevels are place p's controlled levels: the new run's first, then
 // each baseline's that holds two repetitions of p, with each level's
 // within-run variance parts; nil when the new run or every baseline lacks
-// two repetitions. The control is used only when every run involved
-// measured both twins in the scenario.
+// two repetitions. The control is a pair every run involved measured in
+// the scenario (controls); without one the levels are p's own, and a twin
+// has none.
 func placeLevels(base []*Run, next *Run, p Place) (ys []float64, within [][]part, control bool) {
 	twin := next.isTwin(p.Target)
 	runs := []*Run{next}
@@ -208,16 +207,16 @@ func placeLevels(base []*Run, next *Run, p Place) (ys []float64, within [][]part
 	if len(runs) == 1 || len(next.Cells[p]) < 2 {
 		return nil, nil, false
 	}
-	control = true
-	for _, r := range runs {
-		control = control && hasControl(r, p.Scenario)
-	}
+	pairs, control := controls(runs, p)
 	if twin && !control {
 		return nil, nil, false
 	}
-	for _, r := range runs {
-		y, parts, _ := controlled(r, p, twin)
-		if !control {
+	for i, r := range runs {
+		var y float64
+		var parts []part
+		if control {
+			y, parts, _ = controlled(r, p, pairs[i])
+		} else {
 			var pm part
 			y, pm = level(r.Cells[p])
 			parts = []part{pm}

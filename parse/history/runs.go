@@ -19,9 +19,11 @@ type Place struct {
 // throughput (req/s, warm-ups excluded), and its A/A twins.
 type Run struct {
 	ID string
-	// Twins are the two target names of the run's A/A pair; empty when the
-	// run has none.
-	Twins [2]string
+	// Twins are the run's A/A pairs, each the two target names of one
+	// program: a pair per runtime where the suite named several
+	// (aa_pairs), else its one aa_pair; none when the run has none. A
+	// place is read against the pair of its own runtime (controlPair).
+	Twins [][2]string
 	Cells map[Place][]float64
 	// Rounds are the round of each of a place's values in Cells (its
 	// repetition number: collect's round r is every target's r-th turn);
@@ -52,9 +54,7 @@ func RunsOf(set *parse.Set) []*Run {
 	}
 	for _, pr := range set.Runs {
 		r := get(pr.ID)
-		if len(pr.AAPair) == 2 {
-			r.Twins = [2]string{pr.AAPair[0], pr.AAPair[1]}
-		}
+		r.Twins = pr.Pairs()
 	}
 	for _, c := range verdict.Cells(set, verdict.DefaultThresholds) {
 		if c.Ungated {
@@ -97,30 +97,120 @@ func (r *Run) places() []Place {
 	return ps
 }
 
-// twin returns the cell of the run's twin i in scenario, or nil.
-func (r *Run) twin(i int, scenario string) []float64 {
-	p, ok := r.twinPlace(i, scenario)
-	if !ok {
-		return nil
-	}
-	return r.Cells[p]
-}
-
-// twinPlace is the place of the run's twin i in scenario; false when the
+// twinPlace is the place of twin i of pair in scenario; false when the
 // run did not measure it there.
-func (r *Run) twinPlace(i int, scenario string) (Place, bool) {
-	if r.Twins[i] == "" {
+func (r *Run) twinPlace(pair [2]string, i int, scenario string) (Place, bool) {
+	if pair[i] == "" {
 		return Place{}, false
 	}
 	for p := range r.Cells {
-		if p.Scenario == scenario && p.Target == r.Twins[i] {
+		if p.Scenario == scenario && p.Target == pair[i] {
 			return p, true
 		}
 	}
 	return Place{}, false
 }
 
-// isTwin reports whether target is one of the run's twins.
+// hasPair reports whether the run names pair and measured both its twins
+// in scenario, twice each at least.
+func (r *Run) hasPair(pair [2]string, scenario string) bool {
+	if !slices.Contains(r.Twins, pair) {
+		return false
+	}
+	for i := range 2 {
+		if q, ok := r.twinPlace(pair, i, scenario); !ok || len(r.Cells[q]) < 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// isTwin reports whether target is a twin of one of the run's pairs.
 func (r *Run) isTwin(target string) bool {
-	return target != "" && (target == r.Twins[0] || target == r.Twins[1])
+	_, ok := r.pairOf(target)
+	return ok
+}
+
+// pairOf is the pair target is a twin of.
+func (r *Run) pairOf(target string) ([2]string, bool) {
+	for _, pair := range r.Twins {
+		if target != "" && (target == pair[0] || target == pair[1]) {
+			return pair, true
+		}
+	}
+	return [2]string{}, false
+}
+
+// isSecondTwin reports whether target is the second of a pair: its
+// series mirrors the first twin's.
+func (r *Run) isSecondTwin(target string) bool {
+	pair, ok := r.pairOf(target)
+	return ok && target == pair[1]
+}
+
+// controlPair is the pair place p is read against in every one of runs
+// (the new run or the history first): of the first run's pairs for p
+// (pairsFor), the first that every run names and measured in p's
+// scenario. False when none serves every run.
+func controlPair(runs []*Run, p Place) ([2]string, bool) {
+	if len(runs) == 0 {
+		return [2]string{}, false
+	}
+	for _, pair := range runs[0].pairsFor(p) {
+		everywhere := true
+		for _, r := range runs {
+			everywhere = everywhere && r.hasPair(pair, p.Scenario)
+		}
+		if everywhere {
+			return pair, true
+		}
+	}
+	return [2]string{}, false
+}
+
+// controls are the pair each of runs reads place p against: one pair
+// every run measured where there is one (controlPair); else each run's own
+// best (pairsFor: runs whose suites named their twins otherwise). ok
+// reports whether every run measured its pair in p's scenario; where one
+// did not, its level is read alone (controlled).
+func controls(runs []*Run, p Place) (pairs [][2]string, ok bool) {
+	pairs = make([][2]string, len(runs))
+	if pair, found := controlPair(runs, p); found {
+		for i := range pairs {
+			pairs[i] = pair
+		}
+		return pairs, true
+	}
+	ok = len(runs) > 0
+	for i, r := range runs {
+		ps := r.pairsFor(p)
+		if len(ps) == 0 {
+			ok = false
+			continue
+		}
+		pairs[i] = ps[0]
+		ok = ok && r.hasPair(ps[0], p.Scenario)
+	}
+	return pairs, ok
+}
+
+// pairsFor are the pairs place p may be read against, best first: a
+// twin's own pair alone; else the pairs whose first twin ran on p's
+// runtime in p's scenario, then the others. A day moves the programs of
+// one runtime together against another's (a Go server against Node
+// twins), so a place read against twins of its own runtime sees that
+// movement cancel.
+func (r *Run) pairsFor(p Place) [][2]string {
+	if own, ok := r.pairOf(p.Target); ok {
+		return [][2]string{own}
+	}
+	var same, other [][2]string
+	for _, pair := range r.Twins {
+		if q, ok := r.twinPlace(pair, 0, p.Scenario); ok && p.Runtime != "" && q.Runtime == p.Runtime {
+			same = append(same, pair)
+		} else {
+			other = append(other, pair)
+		}
+	}
+	return append(same, other...)
 }

@@ -11,7 +11,8 @@ import "math"
 // The twins cannot see all of it: they are one program, so they read the
 // host's mood and the process's, but not how a day moves one program
 // against another (a Go server against the Node twins, say, when the
-// hypervisor changes what a cycle buys). The runs show that directly.
+// hypervisor changes what a cycle buys) unless the suite names twins of
+// that runtime too (aa_pairs). The runs show that directly.
 // The run under test enters too, as in a pooled t-test: with nothing
 // changed it is one more draw, and an odd day then widens the yardstick
 // it is judged by instead of being claimed; a real change in one place

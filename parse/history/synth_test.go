@@ -26,6 +26,41 @@ type world struct {
 	// meets on its own: a day that moves one program against the twins,
 	// which the twins, one program, cannot see.
 	program float64
+	// runtimes are the targets' runtimes, in targets' order (nil: none),
+	// and runtimeDay the sd of a run-level effect the programs of one
+	// runtime meet together, twins included: a day that moves Go servers
+	// against Node ones.
+	runtimes   []string
+	runtimeDay float64
+	// pairs are the twins; nil: the last two targets.
+	pairs [][2]string
+}
+
+// twins are the world's A/A pairs.
+func (w world) twins() [][2]string {
+	if w.pairs != nil {
+		return w.pairs
+	}
+	n := len(w.targets)
+	return [][2]string{{w.targets[n-2], w.targets[n-1]}}
+}
+
+// isTwin reports whether target is one of the world's twins.
+func (w world) isTwin(target string) bool {
+	for _, p := range w.twins() {
+		if target == p[0] || target == p[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// runtimeOf is target i's runtime, "" without runtimes.
+func (w world) runtimeOf(i int) string {
+	if w.runtimes == nil {
+		return ""
+	}
+	return w.runtimes[i]
 }
 
 // defaultWorld is a 6-target, 4-scenario suite with twins at 3% noise per
@@ -47,8 +82,16 @@ func (w world) run(rng *rand.Rand, id string, slow map[string]float64) *Run {
 // slow spell.
 func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, shift float64) *Run {
 	n := len(w.targets)
-	r := &Run{ID: id, Twins: [2]string{w.targets[n-2], w.targets[n-1]}, Cells: map[Place][]float64{}, Rounds: map[Place][]int{}}
+	r := &Run{ID: id, Twins: w.twins(), Cells: map[Place][]float64{}, Rounds: map[Place][]int{}}
 	mood := rng.NormFloat64()*w.mood + shift
+	days := map[string]float64{} // each runtime's effect in this run
+	if w.runtimeDay > 0 {
+		for i := range w.targets {
+			if rt := w.runtimeOf(i); !hasKey(days, rt) {
+				days[rt] = rng.NormFloat64() * w.runtimeDay
+			}
+		}
+	}
 	rounds := make([]float64, w.reps)
 	numbers := make([]int, w.reps)
 	for i := range rounds {
@@ -57,11 +100,12 @@ func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, sh
 	for si, sc := range w.scenarios {
 		for ti, t := range w.targets {
 			base := math.Log(10000 * float64(1+ti%(n-2)+si))
-			if ti >= n-2 {
+			twin := w.isTwin(t)
+			if twin {
 				base = math.Log(20000)
 			}
-			lvl := base + mood + rng.NormFloat64()*w.tau
-			if ti < n-2 {
+			lvl := base + mood + rng.NormFloat64()*w.tau + days[w.runtimeOf(ti)]
+			if !twin {
 				lvl += rng.NormFloat64() * w.program
 			}
 			if f, ok := slow[t]; ok {
@@ -71,9 +115,10 @@ func (w world) runShifted(rng *rand.Rand, id string, slow map[string]float64, sh
 			for i := range v {
 				v[i] = math.Exp(lvl + rounds[i] + rng.NormFloat64()*w.within)
 			}
-			r.Cells[Place{Scenario: sc, Target: t}] = v
+			p := Place{Scenario: sc, Target: t, Runtime: w.runtimeOf(ti)}
+			r.Cells[p] = v
 			if !w.unordered {
-				r.Rounds[Place{Scenario: sc, Target: t}] = numbers
+				r.Rounds[p] = numbers
 			}
 		}
 	}
@@ -143,4 +188,10 @@ func cmpOr(v, def float64) float64 {
 		return def
 	}
 	return v
+}
+
+// hasKey reports whether m holds k.
+func hasKey(m map[string]float64, k string) bool {
+	_, ok := m[k]
+	return ok
 }

@@ -33,6 +33,11 @@ type Manifest struct {
 	// AAPair names two targets of the suite that are one program under two
 	// names (the suite's aa_pair): their difference is the run's noise.
 	AAPair []string `json:"aa_pair,omitempty"`
+	// AAPairs are the suite's aa_pairs where it set them: a pair per
+	// runtime, the first of them AAPair again. Each target is
+	// read against the pair of its own runtime across runs (history's
+	// gate); the noise floor of a run stays AAPair's.
+	AAPairs [][]string `json:"aa_pairs,omitempty"`
 	// Planted maps each calibration target (the suite's planted_on) to the
 	// target it is plus a known cost per request.
 	Planted map[string]string `json:"planted,omitempty"`
@@ -344,4 +349,20 @@ type LateSending struct {
 	Workers   int     `json:"workers"`
 	WaitS     float64 `json:"wait_s"`
 	HeldWaitS float64 `json:"held_wait_s"`
+}
+
+// Pairs are the run's A/A pairs: AAPairs where it names them, else
+// AAPair; a pair that is not two different names is left out.
+func (m *Manifest) Pairs() [][2]string {
+	all := m.AAPairs
+	if len(all) == 0 && m.AAPair != nil {
+		all = [][]string{m.AAPair}
+	}
+	var out [][2]string
+	for _, p := range all {
+		if len(p) == 2 && p[0] != p[1] {
+			out = append(out, [2]string{p[0], p[1]})
+		}
+	}
+	return out
 }
