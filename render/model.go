@@ -244,6 +244,29 @@ func (m *model) suiteName(run string) string {
 	return run
 }
 
+// runWords names a run on show for a reader: its suite and when it
+// started ("js-frameworks, collected 2026-12-03 09:28 UTC"); the ID, which
+// pages keep for titles and folds, where the run says neither.
+func (m *model) runWords(run string) string {
+	info := m.runByID(run)
+	if info == nil || info.Suite == "" {
+		return run
+	}
+	if info.Start.IsZero() {
+		return info.Suite
+	}
+	return info.Suite + ", collected " + m.runStart(run)
+}
+
+// runStart is when a run on show started, "2026-12-03 09:28 UTC"; its ID
+// where it does not say.
+func (m *model) runStart(run string) string {
+	if info := m.runByID(run); info != nil && !info.Start.IsZero() {
+		return info.Start.UTC().Format("2006-01-02 15:04 MST")
+	}
+	return run
+}
+
 // runsIn are the runs on show with cells in scenario s, in the order of
 // m.runs; more than one means the scenario page ranks each apart.
 func (m *model) runsIn(s string) []string {

@@ -18,8 +18,8 @@ type ConformancePage struct {
 
 // ConformanceRow is one target's gate in one run.
 type ConformanceRow struct {
-	Target     Link // to the gate on the target's page
-	Run, Suite string
+	Target     Link   // to the gate on the target's page
+	Run, Suite string // when the run started (runStart), its suite
 	Verdict    string
 	Failed     string
 	Raw        string // the raw transcript, "" when not published
@@ -29,7 +29,7 @@ type ConformanceRow struct {
 // GateView is one run's conformance gate of a target, with its transcript.
 type GateView struct {
 	ID         string // anchors it on the target's page: "gate-<run>"
-	Run, Suite string
+	Run, Suite string // when the run started (runStart), its suite
 	Verdict    string // "pass", "fail" or ""
 	Failed     string
 	Transcript []TranscriptLine
@@ -45,7 +45,7 @@ func (m *model) conformancePage() *ConformancePage {
 		for _, t := range m.gateTargets(name) {
 			row := ConformanceRow{
 				Target: Link{Href: m.links.Target(name) + "#" + gateID(t.Run), Text: name},
-				Run:    t.Run, Suite: m.suiteName(t.Run),
+				Run:    m.runStart(t.Run), Suite: m.suiteName(t.Run),
 				Verdict: t.Conformance, Failed: joinComma(t.Failed),
 			}
 			_, row.Raw, row.Why = m.transcriptRef(p.Page, t, false)
@@ -84,7 +84,7 @@ func (m *model) gateTargets(name string) []*parse.Target {
 func (m *model) gates(p Page, name string) []GateView {
 	var out []GateView
 	for _, t := range m.gateTargets(name) {
-		g := GateView{ID: gateID(t.Run), Run: t.Run, Suite: m.suiteName(t.Run), Verdict: t.Conformance, Failed: joinComma(t.Failed)}
+		g := GateView{ID: gateID(t.Run), Run: m.runStart(t.Run), Suite: m.suiteName(t.Run), Verdict: t.Conformance, Failed: joinComma(t.Failed)}
 		var text string
 		text, g.TransHref, g.Why = m.transcriptRef(p, t, true)
 		g.Transcript = transcriptLines(text)

@@ -56,7 +56,7 @@ type ScenarioPage struct {
 // VerdictMatrix is the pairwise verdicts of one family (this scenario in
 // one run): row target against column target.
 type VerdictMatrix struct {
-	Run    string // "" when the page has one run
+	Run    string // the run in words (its suite and start), "" when the page has one run
 	Hosts  string // the family's host pair, when its run has several
 	Heads  []string
 	Rows   []MatrixRow
@@ -158,7 +158,7 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 		for _, sv := range svs {
 			mx := m.verdictMatrix(sv)
 			if len(runs) > 1 {
-				mx.Run = run
+				mx.Run = m.runWords(run)
 			}
 			if len(hosts) > 1 {
 				mx.Hosts = sv.Hosts
@@ -176,7 +176,11 @@ func (m *model) scenarioPage(s string) (*ScenarioPage, error) {
 	p.RankNote = rankNote(m.th)
 	if len(runs) > 1 {
 		p.Load = m.loadPerRun(s, runs)
-		p.RunNote = fmt.Sprintf("These cells come from %d runs (%s). Each run is ranked and compared only within itself: a run is one family of verdicts, and the runs ran at different times and loads, so no verdict crosses runs.", len(runs), joinComma(runs))
+		words := make([]string, len(runs))
+		for i, run := range runs {
+			words[i] = m.runWords(run)
+		}
+		p.RunNote = fmt.Sprintf("These cells come from %d runs (%s). Each run is ranked and compared only within itself: a run is one family of verdicts, and the runs ran at different times and loads, so no verdict crosses runs.", len(runs), strings.Join(words, "; "))
 	}
 	for _, c := range cs {
 		p.Rows = append(p.Rows, m.scenarioRow(p.Page, c))
@@ -454,7 +458,7 @@ func (m *model) barInput(p Page, c *verdict.Cell) BarInput {
 		b.Median = 0
 	}
 	if len(m.runsIn(c.Scenario)) > 1 {
-		b.Note = "run " + c.Run + ", ranked within it"
+		b.Note = "run " + m.suiteName(c.Run) + ", ranked within it"
 	}
 	if why := m.unrankedWhy(c); why != "" && len(c.Reps) > 0 {
 		b.Note = strings.TrimPrefix(b.Note+"; "+why, "; ")

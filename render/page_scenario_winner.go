@@ -48,7 +48,7 @@ func (m *model) fastestLine(s string, runs []string) string {
 			parts = append(parts, fmt.Sprintf("on %s, %s judged faster than each of the %s measured there", sv.Hosts, joinComma(top), others))
 			continue
 		}
-		where := fmt.Sprintf("in the %s run (%s)", m.suiteName(run), run)
+		where := fmt.Sprintf("in the %s run (collected %s)", m.suiteName(run), m.runStart(run))
 		if len(m.dec.Families(run, s)) > 1 {
 			where += " on " + sv.Hosts
 		}

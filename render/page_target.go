@@ -92,7 +92,7 @@ func (m *model) targetPage(name string) *TargetPage {
 		for _, run := range runs {
 			if rc := m.byRun[[3]string{run, s, name}]; rc != nil && len(runs) > 1 {
 				ts := m.targetScenario(p.Page, rc)
-				ts.Run = m.suiteName(run) + " (run " + run + ")"
+				ts.Run = m.runWords(run)
 				if rc != c { // the oldest keeps the scenario's anchor
 					ts.ID += "-" + run
 				}

@@ -24,6 +24,10 @@ var (
 	// (~/.cache/fairbench/bombardier-v1.2.6/bombardier): a reader runs
 	// the tool by its name, at the version the page gives beside it.
 	toolCache = regexp.MustCompile(`(^|[\s='":])~/\.cache/fairbench/[^\s'"]*/([^/\s'"]+)`)
+	// runBin is a target's folder in the collect's build scratch folder
+	// ({build}/bin/<run>-<n>/<target>/…, as run.json writes it): what the
+	// suite's build argv calls {bin}.
+	runBin = regexp.MustCompile(`\{build\}/bin/[^/\s'"]+/[^/\s'"]+/`)
 )
 
 // checkout is the folder render runs in, as an absolute path, so that a
@@ -38,8 +42,8 @@ var checkout = func() string {
 
 // publicPath is s with every absolute path of a machine made public-safe:
 // the checkout render runs in becomes ".", a home folder "~", a folder
-// made under a temporary folder "{tmp}", and a program of collect's tool
-// cache its name.
+// made under a temporary folder "{tmp}", a target's build folder "{bin}",
+// and a program of collect's tool cache its name.
 func publicPath(s string) string {
 	if !strings.Contains(s, "/") {
 		return s
@@ -52,6 +56,7 @@ func publicPath(s string) string {
 	}
 	s = tempDir.ReplaceAllString(s, "$1{tmp}")
 	s = homeDir.ReplaceAllString(s, "$1~$3")
+	s = runBin.ReplaceAllString(s, "{bin}/")
 	return toolCache.ReplaceAllString(s, "$1$2")
 }
 

@@ -19,6 +19,7 @@ func TestPublicPath(t *testing.T) {
 		{"/tmp/fairbench-build-4411/koa/scratch/targets.json", "{tmp}/koa/scratch/targets.json"},
 		{"-targets=/tmp/fairbench-build-1/a/t.json", "-targets={tmp}/a/t.json"},
 		{"go version -m /tmp/fairbench-build-9/gin/server", "go version -m {tmp}/gin/server"},
+		{"go version -m {build}/bin/20261204T210313Z-vm-883894279/stdlib-aa/server", "go version -m {bin}/server"},
 		{filepath.Join(checkout, "site", "results", "r", "run.json"), "./site/results/r/run.json"},
 		{"/usr/bin/wrk", "/usr/bin/wrk"},
 		{"http://127.0.0.1:8080/json", "http://127.0.0.1:8080/json"},
