@@ -82,6 +82,16 @@ func runGate(e *env, paths []string, gf gateFlags) error {
 			rep.KeyChanges = append(rep.KeyChanges, fmt.Sprintf("run %s → %s: %s", ids[i], next.ID, d))
 		}
 	}
+	// The baselines must be comparable among themselves too: a field such
+	// as the speed probe's class compares within a ratio, so a baseline can
+	// match the new run and still differ from another baseline.
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			for _, d := range keys[i].Diff(keys[j]) {
+				rep.KeyChanges = append(rep.KeyChanges, fmt.Sprintf("run %s → %s: %s", ids[i], ids[j], d))
+			}
+		}
+	}
 	if len(rep.KeyChanges) > 0 && !gf.anyKey {
 		return usageErr("compare: the runs are not comparable (give -any-key to gate anyway):\n  %s", strings.Join(rep.KeyChanges, "\n  "))
 	}

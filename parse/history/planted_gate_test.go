@@ -2,6 +2,7 @@ package history
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairbench/fairbench/parse"
@@ -103,7 +104,8 @@ func rowOf(g *Gate, p Place) Row {
 
 // TestGateOnPlantedHistory drives the gate on every committed collect of
 // the planted suite, one at a time as the new run against all the others
-// as baselines: first unchanged, then with a 10% cost planted (the new
+// of its comparability key as baselines (compare refuses the rest, and
+// baselines not comparable among themselves): first unchanged, then with a 10% cost planted (the new
 // run's go-base read from its go-plus10, the copy with a 10% busy-CPU cost
 // per request). Unchanged, nothing may be claimed slower: these runs span
 // quiet and bad days, and a gate that alarms on the day is no gate. With
@@ -121,26 +123,33 @@ func TestGateOnPlantedHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var runs []*Run
+	var keys []Key
 	for _, d := range dirs {
 		if run, err := parse.ReadRun(d); err != nil || run.Suite != "planted" {
 			continue
 		}
-		r, _ := readPlanted(t, filepath.Base(d))
-		runs = append(runs, r)
+		r, k := readPlanted(t, filepath.Base(d))
+		runs, keys = append(runs, r), append(keys, k)
 	}
 	if len(runs) < 5 {
 		t.Fatalf("%d committed runs of the planted suite, want at least 5", len(runs))
 	}
 	base := Place{Scenario: "ping", Target: "go-base", Runtime: "go"}
 	cost := Place{Scenario: "ping", Target: "go-plus10", Runtime: "go"}
-	caught := 0
+	caught, gated := 0, 0
 	for i, next := range runs {
 		var baselines []*Run
+		var their []Key
 		for j, r := range runs {
-			if j != i {
-				baselines = append(baselines, r)
+			if j != i && len(keys[j].Diff(keys[i])) == 0 {
+				baselines, their = append(baselines, r), append(their, keys[j])
 			}
 		}
+		if why := apart(their); len(baselines) == 0 || why != "" {
+			t.Logf("%s: %d baselines of its key, %s: compare refuses it, so it is not gated", next.ID, len(baselines), why)
+			continue
+		}
+		gated++
 		if next.Cells[base] == nil || next.Cells[cost] == nil {
 			t.Fatalf("%s lacks %v or %v", next.ID, base, cost)
 		}
@@ -177,5 +186,18 @@ func TestGateOnPlantedHistory(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("the planted 10%% cost was claimed in %d of %d runs", caught, len(runs))
+	t.Logf("the planted 10%% cost was claimed in %d of %d runs gated", caught, gated)
+}
+
+// apart says how two of keys differ, "" when all match: compare refuses
+// baselines that are not comparable among themselves.
+func apart(keys []Key) string {
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if d := keys[i].Diff(keys[j]); len(d) > 0 {
+				return strings.Join(d, "; ")
+			}
+		}
+	}
+	return ""
 }
