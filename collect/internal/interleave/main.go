@@ -11,7 +11,8 @@
 //     the targets in a random order each round, so that windows compared
 //     with each other are seconds apart and share the host's state.
 //
-// Blocks of the two alternate. For each schedule it prints the spread, over
+// With -curve it measures warm-up curves instead (curve.go). Blocks of
+// the two schedules alternate. For each schedule it prints the spread, over
 // blocks, of the log ratio between the A/A twins (what identical targets
 // look like) and between the base and each other target, with the t a
 // Welch test over that many blocks would reach. It reads targets from a
@@ -52,8 +53,15 @@ func main() {
 	blocks := flag.Int("blocks", 6, "blocks of each schedule, alternated")
 	rounds := flag.Int("rounds", 4, "windows per target in a block")
 	seed := flag.Uint64("seed", 1, "seed of the orders")
+	curve := flag.Int("curve", 0, "measure warm-up curves instead (curve.go): this many windows on each fresh process, no warm-up")
 	flag.Parse()
-	if err := run(*suitePath, *only, *blocks, *rounds, *seed); err != nil {
+	var err error
+	if *curve > 0 {
+		err = runCurve(*suitePath, *only, *blocks, *curve, *seed)
+	} else {
+		err = run(*suitePath, *only, *blocks, *rounds, *seed)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "interleave: %v\n", err)
 		os.Exit(1)
 	}
@@ -73,15 +81,18 @@ type bench struct {
 	driver    loadgen.Driver
 }
 
-func run(suitePath, only string, blocks, rounds int, seed uint64) error {
+// newBench reads the suite, picks the targets (no fewer than least),
+// resolves the load tool and builds the targets into a scratch folder,
+// which done removes.
+func newBench(suitePath, only string, least int) (b *bench, done func(), err error) {
 	if suitePath == "" {
-		return errors.New("-suite FILE is required")
+		return nil, nil, errors.New("-suite FILE is required")
 	}
 	st, err := suite.LoadSuite(suitePath)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	b := &bench{st: st, scenario: st.Scenarios[0], serverCPU: st.Isolation.ServerCPUs, clientCPU: st.Isolation.ClientCPUs}
+	b = &bench{st: st, scenario: st.Scenarios[0], serverCPU: st.Isolation.ServerCPUs, clientCPU: st.Isolation.ClientCPUs}
 	b.load = st.LoadFor(b.scenario)
 	for _, name := range strings.Split(only, ",") {
 		for _, t := range st.Targets {
@@ -90,25 +101,36 @@ func run(suitePath, only string, blocks, rounds int, seed uint64) error {
 			}
 		}
 	}
-	if len(b.targets) < 2 {
-		return fmt.Errorf("-only %q: fewer than two targets of %s", only, suitePath)
+	if len(b.targets) < least {
+		return nil, nil, fmt.Errorf("-only %q: fewer than %d targets of %s", only, least, suitePath)
 	}
 	if b.scratch, err = os.MkdirTemp("", "fairbench-interleave-"); err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(b.scratch)
-	ctx := context.Background()
+	done = func() { os.RemoveAll(b.scratch) }
 	if b.driver, err = loadgen.DriverFor(b.load.Tool); err != nil {
-		return err
+		done()
+		return nil, nil, err
 	}
-	v, err := b.driver.Resolve(ctx)
+	v, err := b.driver.Resolve(context.Background())
 	if err != nil {
-		return err
+		done()
+		return nil, nil, err
 	}
 	b.tool = v.Path
 	if err := b.build(); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return b, done, nil
+}
+
+func run(suitePath, only string, blocks, rounds int, seed uint64) error {
+	b, done, err := newBench(suitePath, only, 2)
+	if err != nil {
 		return err
 	}
+	defer done()
 	r := rand.New(rand.NewPCG(seed, 7))
 	logs := map[string][][]float64{} // schedule → block → per target mean log req/s
 	for blk := range blocks {

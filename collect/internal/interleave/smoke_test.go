@@ -7,8 +7,8 @@ import (
 )
 
 // TestSmoke runs the program once at its smallest (one block of each
-// schedule, one window a target, 1 s windows) on two copies of the Go
-// stdlib target, from the checkout root, so that it keeps working as the
+// schedule, one window a target, 1 s windows; then one warm-up curve of
+// four windows) on two copies of the Go stdlib target, from the checkout root, so that it keeps working as the
 // packages it uses change.
 func TestSmoke(t *testing.T) {
 	if testing.Short() {
@@ -44,6 +44,11 @@ expect = { status = 200, body = "Hi" }
 		t.Fatal(err)
 	}
 	if err := run(st, "", 1, 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	// The warm-up curves at their smallest: one fresh process of one
+	// target, four windows.
+	if err := runCurve(st, "stdlib", 1, 4, 1); err != nil {
 		t.Fatal(err)
 	}
 }
