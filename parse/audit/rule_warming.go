@@ -44,7 +44,8 @@ func warmingFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 		if len(gaps) < 4 {
 			continue
 		}
-		mean, t := meanT(gaps)
+		mean, variance := verdict.MeanVar(gaps)
+		t := mean / math.Sqrt(variance/float64(len(gaps)))
 		if !(math.Exp(mean) < 1-th.SlowFirst) || verdict.StudentTwoSided(t, float64(len(gaps)-1))/2 >= th.Alpha {
 			continue
 		}
@@ -79,20 +80,6 @@ func firstWindowGaps(ps []runjson.Pilot) (gaps []float64, pilots int) {
 		pilots++
 	}
 	return gaps, pilots
-}
-
-// meanT is the mean of v and its one-sample t against 0.
-func meanT(v []float64) (mean, t float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	se := math.Sqrt(ss / float64(len(v)-1) / float64(len(v)))
-	return mean, mean / se
 }
 
 // pilotFirstDumps is run.json, then the dump of each pilot's first two

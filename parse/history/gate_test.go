@@ -65,12 +65,10 @@ func TestGateProgramDays(t *testing.T) {
 }
 
 // TestGateRuntimeDays: where a day moves the Go programs together
-// against the Node ones by 6% sd (as the committed planted runs read:
-// go-base and go-plus10 against the Node twins 5.8% and 7.4%, against
-// each other 2.6%), a Go pair beside the Node pair reads each Go server
-// against its own runtime: at most 1/20 false alarms on unchanged pairs
-// and 4 of 5 10% slowdowns of one Go server caught with five baselines,
-// where the Node pair alone catches fewer.
+// against the Node ones by 6% sd, a Go pair beside the Node pair reads
+// each Go server against its own runtime: at most 1/20 false alarms on
+// unchanged pairs and 4 of 5 10% slowdowns of one Go server caught with
+// five baselines, where the Node pair alone catches fewer.
 func TestGateRuntimeDays(t *testing.T) {
 	trials := 400
 	if testing.Short() {

@@ -5,9 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/fairbench/fairbench/parse/verdict"
 )
 
 // With -curve N the program measures warm-up instead of schedules: in each
@@ -47,12 +48,7 @@ func runCurve(suitePath, only string, blocks, windows int, seed uint64) error {
 			if err != nil {
 				return fmt.Errorf("block %d: %w", blk+1, err)
 			}
-			ref := slices.Clone(logs[windows/2:])
-			slices.Sort(ref)
-			mid := ref[len(ref)/2]
-			if len(ref)%2 == 0 {
-				mid = (ref[len(ref)/2-1] + ref[len(ref)/2]) / 2
-			}
+			mid := verdict.MedianOf(logs[windows/2:])
 			for k, x := range logs {
 				gaps[i][k] = append(gaps[i][k], x-mid)
 			}
