@@ -466,7 +466,7 @@ func (c *collector) round(ctx context.Context, ready []suite.Target, rep int) er
 	}
 	for _, only := range scenarios {
 		for _, t := range c.inTurn(ready, rep) {
-			if err := c.takeTurn(ctx, t, rep, only); err != nil { // host_speed.go
+			if err := c.takeTurn(ctx, ready, t, rep, only); err != nil { // host_speed.go
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
@@ -513,8 +513,12 @@ func (c *collector) missing(targets []suite.Target) int {
 }
 
 // plan tells progress the load windows left for targets.
-func (c *collector) plan(targets []suite.Target) {
-	windows, total := 0, time.Duration(0)
+func (c *collector) plan(targets []suite.Target) { c.planPlus(targets, 0, 0) }
+
+// planPlus tells progress the load windows left for targets and windows
+// more, of total length: a noise pilot's, which no target's record holds
+// before it is taken.
+func (c *collector) planPlus(targets []suite.Target, windows int, total time.Duration) {
 	for _, t := range targets {
 		for _, sc := range c.pending(t) {
 			load := c.suite.LoadFor(sc.Scenario)

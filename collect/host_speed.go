@@ -197,8 +197,10 @@ func foreignShare(mr *runjson.Measurement) float64 {
 // (a retake that ran slow too is counted, and the audit's host-slow names
 // it), and never after the round: counted turns of every target then come
 // from the same stretch of the host's time as the others' of the round,
-// which is what a comparison within a round rests on.
-func (c *collector) takeTurn(ctx context.Context, t suite.Target, rep int, only string) error {
+// which is what a comparison within a round rests on. Progress is planned
+// again for a retake (ready are the run's targets): its windows were not
+// in the plan.
+func (c *collector) takeTurn(ctx context.Context, ready []suite.Target, t suite.Target, rep int, only string) error {
 	first := c.order
 	if err := c.repetition(ctx, t, rep, only); err != nil {
 		return err
@@ -221,6 +223,7 @@ func (c *collector) takeTurn(ctx context.Context, t suite.Target, rep int, only 
 	if err := c.dropTurn(st, first); err != nil {
 		return err
 	}
+	c.plan(ready)
 	c.retaking = true
 	defer func() { c.retaking = false }()
 	return c.repetition(ctx, t, rep, only)

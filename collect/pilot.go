@@ -63,7 +63,7 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 	clock := quietClock{now: c.opt.Now}
 	for {
 		began := c.opt.Now()
-		p, err := c.pilotOnce(ctx, a, b, sc, len(ready))
+		p, err := c.pilotOnce(ctx, a, b, sc, ready)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -84,7 +84,7 @@ func (c *collector) pilot(ctx context.Context, ready []suite.Target) error {
 				100*p.Sigma, percent(rec.Resolve), roundsNeed(p), waited.Round(time.Second))
 			return c.stored(c.planFromPilot(p, len(ready)))
 		}
-		c.opt.Progress.Step(fmt.Sprintf("host too noisy (%.1f%% per window, %s): waiting for quiet, %v of at most %v", 100*p.Sigma, roundsNeed(p), waited.Round(time.Second), wait), every)
+		c.waitStep(ready, fmt.Sprintf("host too noisy (%.1f%% per window, %s): waiting for quiet, %v of at most %v", 100*p.Sigma, roundsNeed(p), waited.Round(time.Second), wait), every)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -185,9 +185,10 @@ func (c *collector) pilotPair(ready []suite.Target) (a, b suite.Target, sc suite
 }
 
 // pilotOnce takes one pilot on a and b (one server when they are one
-// target) and plans the rounds of a family of k targets from it.
-func (c *collector) pilotOnce(ctx context.Context, a, b suite.Target, sc suite.Scenario, k int) (runjson.Pilot, error) {
+// target) and plans the rounds of the family of ready targets from it.
+func (c *collector) pilotOnce(ctx context.Context, a, b suite.Target, sc suite.Scenario, ready []suite.Target) (runjson.Pilot, error) {
 	p := runjson.Pilot{Start: c.opt.Now().UTC(), Targets: []string{a.Name, b.Name}}
+	c.planPilotWindows(ready, a, b, sc)
 	srvA, _, err := c.start(ctx, a)
 	if err != nil {
 		return p, err
@@ -228,8 +229,33 @@ func (c *collector) pilotOnce(ctx context.Context, a, b suite.Target, sc suite.S
 		p.RPS = append(p.RPS, c.measuredRPS(mr))
 	}
 	p.Sigma = round4(pilotSigma(p.RPS))
-	c.planPilot(&p, k)
+	c.planPilot(&p, len(ready))
 	return p, nil
+}
+
+// waitStep shows a sleep of every between pilots as a step of progress,
+// planned first: the rounds' total does not hold it.
+func (c *collector) waitStep(ready []suite.Target, what string, every time.Duration) {
+	c.planPlus(ready, 1, every)
+	c.opt.Progress.Step(what, every)
+}
+
+// planPilotWindows tells progress of a pilot's windows on top of the
+// rounds', so that a wait for quiet, pilot after pilot, counts up to a
+// total that holds them: its 2*pilotPairs windows and a warm-up for each
+// server.
+func (c *collector) planPilotWindows(ready []suite.Target, a, b suite.Target, sc suite.Scenario) {
+	load := c.suite.LoadFor(sc)
+	windows, total := 2*pilotPairs, 2*pilotPairs*load.Duration.Std()
+	if w := load.WarmupWindow(); w > 0 {
+		servers := 2
+		if a.Name == b.Name {
+			servers = 1
+		}
+		windows += servers
+		total += time.Duration(servers) * w
+	}
+	c.planPlus(ready, windows, total)
 }
 
 // pilotSigma is the noise of one window from windows taken in adjacent

@@ -1,6 +1,8 @@
 package collect_test
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,8 +147,17 @@ func TestCollectOffTakesItsCount(t *testing.T) {
 // would end past it.
 func TestCollectWaitsForQuiet(t *testing.T) {
 	const wait = 20 * time.Second
-	opt := collect.WithPilotEvery(collect.Options{QuietWait: wait}, time.Second)
+	var progress bytes.Buffer
+	opt := collect.WithPilotEvery(collect.Options{QuietWait: wait, Progress: collect.NewLineProgress(&progress)}, time.Second)
 	m := collectPrecisionWith(t, `resolve = "0.5%"`+"\n"+`budget = "12s"`, opt)
+	// The pilots and sleeps of a wait are planned before they run: the
+	// count never passes its total ("[150/128]").
+	for _, line := range strings.Split(progress.String(), "\n") {
+		var done, total int
+		if _, err := fmt.Sscanf(line, "[%d/%d]", &done, &total); err == nil && done > total {
+			t.Errorf("progress %q: past its total", line)
+		}
+	}
 	p := m.Precision
 	if p == nil || len(p.Pilots) < 2 || p.WaitedS < 1 {
 		t.Fatalf("precision %+v: want two pilots or more, and the time waited between them", p)

@@ -80,7 +80,7 @@ func (c *collector) repilot(ctx context.Context, ready []suite.Target, rep int) 
 	clock := quietClock{now: c.opt.Now, prior: time.Duration(rec.WaitedS * float64(time.Second))}
 	for {
 		began := c.opt.Now()
-		p, err := c.pilotOnce(ctx, a, b, sc, len(ready))
+		p, err := c.pilotOnce(ctx, a, b, sc, ready)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -102,7 +102,7 @@ func (c *collector) repilot(ctx context.Context, ready []suite.Target, rep int) 
 				rep, 100*p.Sigma, 100*first.Sigma, waited.Round(time.Second))
 			return nil
 		}
-		c.opt.Progress.Step(fmt.Sprintf("host noisier than at the start (%.1f%% per window against %.1f%%): waiting for quiet, %v of at most %v in all", 100*p.Sigma, 100*first.Sigma, waited.Round(time.Second), wait), every)
+		c.waitStep(ready, fmt.Sprintf("host noisier than at the start (%.1f%% per window against %.1f%%): waiting for quiet, %v of at most %v in all", 100*p.Sigma, 100*first.Sigma, waited.Round(time.Second), wait), every)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
