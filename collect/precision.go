@@ -25,10 +25,23 @@ import (
 // it, more rounds of this host's noise are not what a run lacks.
 const maxRounds = 200
 
+// budgetFloor is the fewest rounds a suite's budget can stop a run at:
+// the budget is the most wall time the rounds may take, so on a day too
+// slow for the suite's repetitions it ends the rounds before them, but
+// never before a scenario has rounds enough for a variance on a few
+// degrees of freedom. The stop reads the clock, never the data, so each
+// verdict keeps its α.
+const budgetFloor = 3
+
 // roundsOf is the rounds planned for scenario sc: its repetitions, or
-// more where run.json's precision has added some.
+// more where run.json's precision has added some, or fewer where the
+// budget stopped the run before its repetitions.
 func (c *collector) roundsOf(sc suite.Scenario) int {
-	return max(c.suite.LoadFor(sc).Repetitions, c.dir.Manifest().Precision.RoundsOf(sc.Name))
+	rec := c.dir.Manifest().Precision
+	if n := rec.RoundsOf(sc.Name); n > 0 && rec.Stop == runjson.StopBudget {
+		return n
+	}
+	return max(c.suite.LoadFor(sc).Repetitions, rec.RoundsOf(sc.Name))
 }
 
 // startPrecision records the suite's precision in run.json before the
@@ -73,10 +86,12 @@ func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration
 			planned++
 		}
 	}
-	overBudget := rep >= next.MinRounds && next.BudgetS > 0 && next.MeasuredS+perTurn*float64(len(ready)*planned) > next.BudgetS
+	// A budget the suite sets binds the repetitions too (budgetFloor); the
+	// default one is only known once they are done.
+	overBudget := rep >= min(next.MinRounds, budgetFloor) && next.BudgetS > 0 && next.MeasuredS+perTurn*float64(len(ready)*planned) > next.BudgetS
 	for _, sc := range c.suite.Scenarios {
 		atLook := c.roundsOf(sc) == rep || overBudget && c.roundsOf(sc) > rep
-		if rep < next.MinRounds || !atLook {
+		if rep < next.MinRounds && !overBudget || !atLook {
 			continue
 		}
 		looked = true
@@ -108,6 +123,9 @@ func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration
 	}
 	if err := c.dir.Update(func(m *runjson.Manifest) { m.Precision = &next }); err != nil {
 		return false, err
+	}
+	if overBudget && rep < next.MinRounds {
+		c.opt.Progress.Note(fmt.Sprintf("round %d of the suite's %d repetitions, and the budget (%v) holds no more: the rounds stop here", rep, next.MinRounds, seconds(next.BudgetS)))
 	}
 	c.sayPrecision(next, rep, looked, more, short)
 	return len(more) > 0, nil

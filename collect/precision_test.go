@@ -57,9 +57,16 @@ func collectPrecision(t *testing.T, keys string) runjson.Manifest {
 // collectPrecisionWith is collectPrecision with opt.
 func collectPrecisionWith(t *testing.T, keys string, opt collect.Options) runjson.Manifest {
 	t.Helper()
+	return collectPrecisionFrom(t, precisionSuite, keys, opt)
+}
+
+// collectPrecisionFrom is collectPrecisionWith of suite src (precisionSuite
+// changed).
+func collectPrecisionFrom(t *testing.T, src, keys string, opt collect.Options) runjson.Manifest {
+	t.Helper()
 	hi, _ := sharedBinaries(t)
 	work := t.TempDir()
-	src := strings.NewReplacer("@BIN@", hi, "@KEYS@", keys).Replace(precisionSuite)
+	src = strings.NewReplacer("@BIN@", hi, "@KEYS@", keys).Replace(src)
 	s, err := suite.ParseSuite([]byte(src), filepath.Join(work, "suite.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +118,30 @@ func TestCollectToBudget(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(m.Errors, "\n"), "measuring anyway") {
 		t.Errorf("run.json's errors do not say the run measured on a host too noisy for its aim: %q", m.Errors)
+	}
+}
+
+// TestBudgetBindsRepetitions: a budget the suite sets is the most wall
+// time the rounds take even where that is fewer than its repetitions: the
+// rounds stop where it holds no more, at 3 rounds at least, and run.json
+// says so.
+func TestBudgetBindsRepetitions(t *testing.T) {
+	const budget = 10 // s; a round of the two targets takes 2 s of windows and their starts
+	src := strings.Replace(precisionSuite, "repetitions = 3", "repetitions = 12", 1)
+	m := collectPrecisionFrom(t, src, `resolve = "0.5%"`+"\n"+`budget = "10s"`, collect.Options{QuietWait: -1})
+	p := m.Precision
+	if p == nil {
+		t.Fatal("run.json has no precision record")
+	}
+	t.Logf("precision: %+v", *p)
+	rounds := p.RoundsOf("ping")
+	if p.Stop != runjson.StopBudget || rounds < 3 || rounds >= 12 || p.MinRounds != 12 {
+		t.Errorf("stop %q after %d rounds (min_rounds %d), want %q after 3 or more but fewer than the suite's 12", p.Stop, rounds, p.MinRounds, runjson.StopBudget)
+	}
+	// A round may end past the budget by what its turns took beyond the
+	// estimate; the 12 repetitions would take over 24 s.
+	if p.MeasuredS > budget+6 {
+		t.Errorf("measured %.1f s, past the %d s budget", p.MeasuredS, budget)
 	}
 }
 

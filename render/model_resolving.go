@@ -27,6 +27,11 @@ type RunResolving struct {
 	WaitedS   float64 `json:"waited_s,omitempty"`
 	BudgetS   float64 `json:"budget_s,omitempty"`
 	Stop      string  `json:"stop,omitempty"`
+	// ShortRounds is the fewest rounds a scenario took where the budget
+	// stopped the run before the suite's MinRounds (repetitions); 0 when
+	// every scenario took them.
+	ShortRounds int `json:"-"`
+	MinRounds   int `json:"-"`
 	// Sentence says it in words for a reader.
 	Sentence string `json:"-"`
 }
@@ -45,6 +50,11 @@ func (m *model) runResolving(run string) (RunResolving, bool) {
 	}
 	if p != nil {
 		r.Aim, r.MeasuredS, r.WaitedS, r.BudgetS, r.Stop = p.Resolve, p.MeasuredS, p.WaitedS, p.BudgetS, p.Stop
+		for _, sc := range p.Scenarios {
+			if sc.Rounds > 0 && sc.Rounds < p.MinRounds && (r.ShortRounds == 0 || sc.Rounds < r.ShortRounds) {
+				r.ShortRounds, r.MinRounds = sc.Rounds, p.MinRounds
+			}
+		}
 	}
 	r.Sentence = resolvingSentence(r)
 	return r, true
@@ -63,6 +73,9 @@ func resolvingSentence(r RunResolving) string {
 		return s + " It was collected to a fixed count of rounds, whatever the host's noise."
 	case r.Stop == runjson.StopBudget:
 		s += fmt.Sprintf(" It aimed at %s and measured %s, its whole budget: the host was too noisy that day to reach the aim", pct0(r.Aim), minutes(r.MeasuredS))
+		if r.ShortRounds > 0 {
+			s += fmt.Sprintf(", and too slow for the suite's %d rounds: the budget ended them after %d", r.MinRounds, r.ShortRounds)
+		}
 	case r.Stop == runjson.StopMaxRounds:
 		s += fmt.Sprintf(" It aimed at %s and measured %s, up to the most rounds a scenario takes", pct0(r.Aim), minutes(r.MeasuredS))
 	default:

@@ -58,7 +58,9 @@ type Precision struct {
 	// Budget bounds the closed-loop rounds' wall time; 0: the default,
 	// DefaultBudgetFactor times what MinRounds rounds take.
 	Budget time.Duration
-	// MinRounds is the fewest rounds of every scenario (repetitions).
+	// MinRounds is the fewest rounds of every scenario (repetitions)
+	// within Budget: a budget set ends the rounds before them on a day
+	// too slow for them (never before 3 rounds).
 	MinRounds int
 }
 

@@ -62,7 +62,8 @@ type Precision struct {
 	// BudgetS is the most wall time the closed-loop rounds could take, s.
 	BudgetS float64 `json:"budget_s"`
 	// MinRounds is the rounds every scenario takes whatever its noise
-	// (the suite's repetitions).
+	// (the suite's repetitions), unless the suite's budget ends the rounds
+	// before them (never before 3): Scenarios then say how many it took.
 	MinRounds int `json:"min_rounds"`
 	// Pilots are the noise pilots taken before the first round, and
 	// those taken again where the twins' noise jumped (Pilot.AfterRound).
