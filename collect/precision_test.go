@@ -182,7 +182,7 @@ func TestCollectWaitsForQuiet(t *testing.T) {
 	opt := collect.WithPilotEvery(collect.Options{QuietWait: wait, Progress: collect.NewLineProgress(&progress)}, time.Second)
 	m := collectPrecisionWith(t, `resolve = "0.5%"`+"\n"+`budget = "12s"`, opt)
 	// The pilots and sleeps of a wait are planned before they run: the
-	// count never passes its total ("[150/128]").
+	// count never passes its total.
 	for _, line := range strings.Split(progress.String(), "\n") {
 		var done, total int
 		if _, err := fmt.Sscanf(line, "[%d/%d]", &done, &total); err == nil && done > total {

@@ -359,9 +359,8 @@ var keyPages = map[string]bool{
 // buildProjectSite makes out a link to the project's site (../site:
 // site.toml and the committed runs), rendered once for the package's
 // tests (projectSiteDir), and returns the site's own folder, which a
-// folder walk enters. The tests read it and never write to it: a render of
-// every committed run takes long enough that five of them were a good
-// share of the package's time.
+// folder walk enters. The tests read it and never write to it, so one
+// render of every committed run serves them all.
 func buildProjectSite(t *testing.T, out string) string {
 	t.Helper()
 	dir := projectSiteDir(t)
