@@ -23,13 +23,17 @@ type SoftPage struct {
 	Counts  string
 	Claims  int        // the headline card ratios on show
 	Cards   []CardHead // the summary's columns: each card's ratios
-	Summary []CauseRow // one per group with an error or a warning, in the order of Groups
-	// Notes are the groups of notes alone, in the order of Groups: folded
-	// under the summary, so that what asks for action fills the first screen.
-	Notes []CauseRow
-	// Causes and NoteCauses are Summary and Notes with the card columns,
-	// as the summary's two tables print them.
-	Causes, NoteCauses CauseTable
+	// Summary is one row per group with an error, or with a warning that
+	// bears on a headline ratio, in the order of Groups.
+	Summary []CauseRow
+	// Aside are the groups of warnings that bear on no headline ratio, and
+	// Notes the groups of notes alone, in the order of Groups: each folded
+	// under the summary, so that what asks for action on the headline
+	// fills the first screen.
+	Aside, Notes []CauseRow
+	// Causes, AsideCauses and NoteCauses are Summary, Aside and Notes with
+	// the card columns, as the summary's three tables print them.
+	Causes, AsideCauses, NoteCauses CauseTable
 	Groups             []FindingGroup
 	Caveats            template.HTML
 	Floors             []FloorRow // the noise floor of every family, with its A/A pair
@@ -137,7 +141,13 @@ type CardHead struct {
 const (
 	maxDumpLinks   = 24 // per finding, on the dumps page
 	maxPlaces      = 8
-	maxFindingText = 600 // characters of a finding shown before its evidence
+	maxFindingText = 600 // characters of a finding's message shown before its evidence
+	// maxItemText is the most characters a finding shows before its
+	// details: its message, the note that its evidence is on the
+	// companion page, its places. A message gives way to what stands
+	// beside it, down to minFindingText.
+	maxItemText    = 700
+	minFindingText = 300
 	// maxInlineEvidence is the most characters of evidence a finding
 	// carries on soft.html; longer evidence is on the companion page.
 	maxInlineEvidence = 1200
@@ -194,6 +204,11 @@ func (m *model) softPage() (*SoftPage, error) {
 				}
 				g.claims[c.name] = true
 			}
+		}
+	}
+	for gi := range p.Groups {
+		for i := range p.Groups[gi].Items {
+			p.Groups[gi].Items[i].fit()
 		}
 	}
 	p.Claims = len(claims)
@@ -258,14 +273,62 @@ func (m *model) findingItem(g *FindingGroup, f audit.Finding) *FindingItem {
 			return &g.Items[i]
 		}
 	}
-	head, evidence := splitEvidence(f.Message, maxFindingText)
+	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Title}})
+	it := &g.Items[len(g.Items)-1]
+	it.split(maxFindingText)
+	return it
+}
+
+// fit shortens the item's message where, with what stands beside it
+// (besideText), the item would show more than maxItemText characters
+// before its details.
+func (it *FindingItem) fit() {
+	limit := maxFindingText
+	for {
+		room := maxItemText - it.besideText()
+		if utf8.RuneCountInString(it.Message) <= room || limit <= minFindingText {
+			return
+		}
+		limit = max(min(room, limit-1), minFindingText)
+		it.split(limit)
+	}
+}
+
+// split cuts the item's message to at most limit characters, the rest its
+// evidence, on the companion page where that is long.
+func (it *FindingItem) split(limit int) {
+	head, evidence := splitEvidence(it.message, limit)
 	chars := 0
 	for _, e := range evidence {
 		chars += utf8.RuneCountInString(e)
 	}
-	g.Items = append(g.Items, FindingItem{Level: f.Level.String(), Message: head, Evidence: evidence, Far: chars > maxInlineEvidence,
-		message: f.Message, Rule: Link{Href: "soft.html#" + g.ID, Text: g.Title}})
-	return &g.Items[len(g.Items)-1]
+	it.Message, it.Evidence, it.Far = head, evidence, chars > maxInlineEvidence
+}
+
+// besideText counts the characters soft.html shows of the item beside its
+// message and before its details: the companion page's note where its
+// evidence is there, and its places line (themes/default/soft.html).
+func (it *FindingItem) besideText() int {
+	n := 0
+	if it.Far {
+		n += utf8.RuneCountInString("Its evidence ("+it.EvidenceCount()+") is on the companion page.") + 1
+	}
+	n += len("At: ") + 1
+	for i, p := range it.Places {
+		if i > 0 {
+			n += len(", ")
+		}
+		n += utf8.RuneCountInString(p.Text)
+	}
+	if len(it.Dumps) > 0 || it.Far {
+		n += len(" · ") + len(it.CompanionText())
+	}
+	return n
+}
+
+// EvidenceCount counts the item's evidence: "1 note", "3 notes".
+func (it FindingItem) EvidenceCount() string {
+	return parse.Plural(len(it.Evidence), "note")
 }
 
 // place links a finding to the page it is about.

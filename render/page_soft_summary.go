@@ -106,13 +106,16 @@ func (m *model) summarise(p *SoftPage) {
 			}
 			row.PerCard = append(row.PerCard, cell)
 		}
-		if g.Level == audit.LevelInfo.String() {
+		switch {
+		case g.Level == audit.LevelInfo.String():
 			p.Notes = append(p.Notes, row)
-		} else {
+		case g.Level == audit.LevelWarning.String() && row.Claims == 0:
+			p.Aside = append(p.Aside, row)
+		default:
 			p.Summary = append(p.Summary, row)
 		}
 	}
-	p.Causes, p.NoteCauses = CauseTable{p.Summary, p.Cards}, CauseTable{p.Notes, p.Cards}
+	p.Causes, p.AsideCauses, p.NoteCauses = CauseTable{p.Summary, p.Cards}, CauseTable{p.Aside, p.Cards}, CauseTable{p.Notes, p.Cards}
 }
 
 // cutText is s cut at a word boundary to at most n characters, with "…"
