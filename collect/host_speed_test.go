@@ -192,15 +192,13 @@ func TestSlowTurnIn(t *testing.T) {
 	}
 }
 
-// TestSlowStartWaitsAgainstMemo: a collect that starts while the host runs
+// TestSlowStartWaitsAgainstMemoSoak: a collect that starts while the host runs
 // slow has no fast probe of its own yet; with the machine's memo of its
 // last collects it waits before its first turn, without it the first turn
 // runs slow and is taken again at once. Each collect adds its fastest
 // times to the memo.
-func TestSlowStartWaitsAgainstMemo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs whole collects against real servers")
-	}
+func TestSlowStartWaitsAgainstMemoSoak(t *testing.T) {
+	Soak(t, "runs whole collects against real servers, about half a minute")
 	t.Parallel()
 	suite := retakeSuite(t, "1.25")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

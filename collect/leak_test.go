@@ -58,15 +58,6 @@ func leakSuite(t *testing.T, hi string, targets, scenarios int) *suite.Suite {
 	return s
 }
 
-// soak skips a long run unless FAIRBENCH_SOAK=1 asks for it (.ci/run
-// does, after the README's test command).
-func soak(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("FAIRBENCH_SOAK") != "1" {
-		t.Skipf("%s: a soak, run with FAIRBENCH_SOAK=1", what)
-	}
-}
-
 // TestNoLeak collects 3 targets × 2 scenarios and checks that the
 // collector holds no more file descriptors and no process afterwards than
 // before: every server, load tool and pipe of a run is let go.
@@ -77,11 +68,11 @@ func TestNoLeak(t *testing.T) {
 	noLeak(t, 3, 2)
 }
 
-// TestNoLeakOver20Targets11Scenarios is the soak of TestNoLeak: 220
+// TestNoLeakOver20Targets11ScenariosSoak is the soak of TestNoLeak: 220
 // one-second turns, each with the host speed probe either side of it
 // (0.25 to 0.75 s each, by the host's speed): 5 to 10 minutes.
-func TestNoLeakOver20Targets11Scenarios(t *testing.T) {
-	soak(t, "220 load windows, 5 to 10 minutes")
+func TestNoLeakOver20Targets11ScenariosSoak(t *testing.T) {
+	collect.Soak(t, "220 load windows, 5 to 10 minutes")
 	noLeak(t, 20, 11)
 }
 

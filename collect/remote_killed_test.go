@@ -12,13 +12,14 @@ import (
 	"github.com/fairbench/fairbench/parse/runjson"
 )
 
-// TestRemoteKilledCollectResumed: a `fairbench collect` killed (SIGKILL:
+// TestRemoteKilledCollectResumedSoak: a `fairbench collect` killed (SIGKILL:
 // nothing of it runs again) in a window leaves its {bin} folder on the
 // server host and its server running there. -resume ends the server and,
 // once the run is complete, removes that folder: bin/ is empty and nothing
 // runs from it. The resume says what it ended; it keeps the folder while
 // the run goes on (no "removed").
-func TestRemoteKilledCollectResumed(t *testing.T) {
+func TestRemoteKilledCollectResumedSoak(t *testing.T) {
+	collect.Soak(t, "kills and resumes a collect over SSH, about half a minute")
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	fairbench := collect.BuiltBinary(t, "fairbench")

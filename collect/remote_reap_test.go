@@ -13,13 +13,14 @@ import (
 	"github.com/fairbench/fairbench/collect/internal/sshlab"
 )
 
-// TestRemoteKilledCollectReapedByNext: a collect killed (SIGKILL) in its
+// TestRemoteKilledCollectReapedByNextSoak: a collect killed (SIGKILL) in its
 // window and never resumed leaves its {bin} folder and its server on the
 // server host. The next collect to that host (not a -resume) finds them:
 // the dead run's folder is removed and its server ended, and it says so;
 // a live collect's folder and server beside them are left alone, and that
 // collect ends as it would have. A verify finds a dead collect's too.
-func TestRemoteKilledCollectReapedByNext(t *testing.T) {
+func TestRemoteKilledCollectReapedByNextSoak(t *testing.T) {
+	collect.Soak(t, "kills a collect over SSH and runs the next, about a minute")
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	fairbench := collect.BuiltBinary(t, "fairbench")

@@ -232,12 +232,13 @@ func TestRemoteHostUnreachable(t *testing.T) {
 	}
 }
 
-// TestRemoteLinkDropped cuts the server host's link in the middle of rep
+// TestRemoteLinkDroppedSoak cuts the server host's link in the middle of rep
 // 1's window: the measurement fails and the server process is left on its
 // host, out of reach. The link comes back; rep 2 reconnects, ends the
 // left process over a fresh connection first (never two servers at once),
 // and -resume takes rep 1 again.
-func TestRemoteLinkDropped(t *testing.T) {
+func TestRemoteLinkDroppedSoak(t *testing.T) {
+	collect.Soak(t, "collects over SSH while the link drops, about a minute")
 	t.Parallel()
 	lab := sshlab.Start(t, "server", "client")
 	if !lab.Namespaced {
