@@ -40,10 +40,14 @@ type Judgement struct {
 
 // StatPair is the two numbers a ratio divides, as a cell prints them.
 type StatPair struct {
-	What          string // "geometric means", "geometric means of requests per server CPU second"
-	Other, Base   string // Count of each
-	Unit          string // "req/s", "req/CPU s"
-	Point         string // the point ratio Other ÷ Base, for a Bound cell
+	What        string // "geometric means", "geometric means of requests per server CPU second"
+	Other, Base string // Count of each
+	Unit        string // "req/s", "req/CPU s"
+	Point       string // the point ratio Other ÷ Base, for a Bound cell
+	// Speed is set where the verdict took the host speed probe's share out
+	// of the ratio (verdict.MethodBlockedSpeed), which then is not
+	// Other ÷ Base: what the ratio is instead.
+	Speed         string
 	OtherV, BaseV float64
 }
 
@@ -154,6 +158,9 @@ func statPair(c verdict.Comparison, otherName string) StatPair {
 	}
 	sp.OtherV, sp.BaseV = other.GeoMean, base.GeoMean
 	sp.Other, sp.Base = Count(other.GeoMean), Count(base.GeoMean)
+	if v.Method == verdict.MethodBlockedSpeed {
+		sp.Speed = "their own ratio " + Ratio(other.GeoMean/base.GeoMean) + "; the ratio shown has the host speed probe's share taken out"
+	}
 	return sp
 }
 

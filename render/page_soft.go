@@ -20,9 +20,9 @@ import (
 // finding in full, grouped by cause, each group collapsed.
 type SoftPage struct {
 	Page
-	Counts  string
-	Claims  int        // the headline card ratios on show
-	Cards   []CardHead // the summary's columns: each card's ratios
+	Counts string
+	Claims int        // the headline card ratios on show
+	Cards  []CardHead // the summary's columns: each card's ratios
 	// Summary is one row per group with an error, or with a warning that
 	// bears on a headline ratio, in the order of Groups.
 	Summary []CauseRow
@@ -34,9 +34,9 @@ type SoftPage struct {
 	// Causes, AsideCauses and NoteCauses are Summary, Aside and Notes with
 	// the card columns, as the summary's three tables print them.
 	Causes, AsideCauses, NoteCauses CauseTable
-	Groups             []FindingGroup
-	Caveats            template.HTML
-	Floors             []FloorRow // the noise floor of every family, with its A/A pair
+	Groups                          []FindingGroup
+	Caveats                         template.HTML
+	Floors                          []FloorRow // the noise floor of every family, with its A/A pair
 }
 
 // FloorRow is one scenario of one run: the noise floor its verdicts had to

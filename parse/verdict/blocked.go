@@ -46,6 +46,10 @@ type familyTest struct {
 	m      Metric
 	byCell map[*Cell][]float64 // log values in round order, blocked only
 	rounds int
+	// speed is the host speed probe's fit (speed.go) where every
+	// repetition of a blocked family was probed: its pairs are then
+	// tested with the probe's share taken out.
+	speed *SpeedFit
 }
 
 // newFamilyTest prepares the tests of cells (one family) on metric m.
@@ -65,6 +69,7 @@ func newFamilyTest(cells []*Cell, m Metric, th Thresholds) *familyTest {
 	for _, c := range testable {
 		ft.byCell[c] = byRound(c, m, rounds)
 	}
+	ft.speed = fitSpeed(ft, testable)
 	return ft
 }
 
@@ -124,6 +129,9 @@ func (ft *familyTest) blocked() bool { return ft.byCell != nil }
 
 // method names the test the family's pairs get.
 func (ft *familyTest) method() string {
+	if ft.speed != nil {
+		return MethodBlockedSpeed
+	}
 	if ft.blocked() {
 		return MethodBlockedLog
 	}
@@ -141,11 +149,16 @@ func (ft *familyTest) test(a, b *Cell) Welch {
 	var v float64
 	w.Diff, v = MeanVar(d)
 	n := float64(len(d))
-	return finishT(w, v/n, n-1)
+	extra := 0.0
+	if ft.speed != nil {
+		extra = ft.speed.betaShare(a, b)
+	}
+	return finishT(w, v/n+extra, n-1)
 }
 
-// diffs is a's log value minus b's in each round; nil where either was not
-// measured in the family's rounds.
+// diffs is a's log value minus b's in each round, with the host speed
+// probe's share taken out where the family has its fit; nil where either
+// was not measured in the family's rounds.
 func (ft *familyTest) diffs(a, b *Cell) []float64 {
 	ya, yb := ft.byCell[a], ft.byCell[b]
 	if ya == nil || yb == nil {
@@ -154,6 +167,9 @@ func (ft *familyTest) diffs(a, b *Cell) []float64 {
 	d := make([]float64, len(ya))
 	for r := range ya {
 		d[r] = ya[r] - yb[r]
+	}
+	if ft.speed != nil {
+		ft.speed.adjust(d, a, b)
 	}
 	return d
 }

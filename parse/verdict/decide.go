@@ -234,6 +234,11 @@ func judge(vs []Verdict, th Thresholds, floor Floor, bound map[*Cell]bool, test,
 	for k, i := range tested {
 		v := &vs[i]
 		clear := math.Log1p(v.Floor)
+		if v.Method == MethodBlockedSpeed {
+			// The ratio its interval surrounds: the geometric means' own
+			// with the host speed probe's share taken out.
+			v.Ratio = math.Exp(tests[k].Diff)
+		}
 		v.PAdj, v.Level = adj[k], 1-step[k]
 		v.Lo, v.Hi = tests[k].Interval(v.Level)
 		switch {

@@ -45,23 +45,32 @@ func (w speedWorld) family(r *rand.Rand, logs []float64, rounds int, th Threshol
 	return cells
 }
 
+// rawAndAdjusted are the family's tests without the probe (the blocked
+// test alone) and with it, as the verdicts take it.
+func rawAndAdjusted(t *testing.T, cells []*Cell, th Thresholds) (raw, adjusted *familyTest) {
+	t.Helper()
+	adjusted = newFamilyTest(cells, MetricRPS, th)
+	if adjusted.speed == nil {
+		t.Fatal("no speed fit for a probed family measured in rounds")
+	}
+	plain := *adjusted
+	plain.speed = nil
+	return &plain, adjusted
+}
+
 // claims counts the pairs of cells a family-wise Holm test at th.Alpha
 // claims apart, with the probe taken out (adjusted) or not, and whether
 // the first pair (cells 0 and 1) is among them.
 func claims(t *testing.T, cells []*Cell, th Thresholds, adjusted bool) (n int, first bool) {
 	t.Helper()
-	fit, ok := FitSpeed(cells, MetricRPS, th)
-	if !ok {
-		t.Fatal("FitSpeed refused a probed family measured in rounds")
+	test, withProbe := rawAndAdjusted(t, cells, th)
+	if adjusted {
+		test = withProbe
 	}
 	var ps []float64
 	for i := range cells {
 		for j := i + 1; j < len(cells); j++ {
-			w := fit.ft.test(cells[i], cells[j])
-			if adjusted {
-				w = fit.PairTest(cells[i], cells[j])
-			}
-			ps = append(ps, w.P())
+			ps = append(ps, test.test(cells[i], cells[j]).p)
 		}
 	}
 	adj, _ := Holm(ps, th.Alpha)
@@ -187,21 +196,22 @@ func TestSpeedCovariateOnPlantedRuns(t *testing.T) {
 			t.Logf("%s: not fitted (no probe, or no rounds)", filepath.Base(d))
 			continue
 		}
+		plain, adjusted := rawAndAdjusted(t, family, th)
 		read++
 		byName := map[string]*Cell{}
 		for _, c := range family {
 			byName[c.Name] = c
 		}
-		line := fmt.Sprintf("%s: %d rounds, sigma %.3f, adjusted %.3f (beta %.2f ± %.2f)", filepath.Base(d), fit.ft.rounds, fit.Sigma, fit.SigmaAdjusted, fit.Beta, math.Sqrt(fit.BetaVar))
+		line := fmt.Sprintf("%s: %d rounds, sigma %.3f, adjusted %.3f (beta %.2f ± %.2f)", filepath.Base(d), adjusted.rounds, fit.Sigma, fit.SigmaAdjusted, fit.Beta, math.Sqrt(fit.BetaVar))
 		for _, p := range pairs {
 			a, b := byName[p[0]], byName[p[1]]
 			if a == nil || b == nil {
 				continue
 			}
-			raw, adj := fit.ft.test(a, b), fit.PairTest(a, b)
+			raw, adj := plain.test(a, b), adjusted.test(a, b)
 			line += fmt.Sprintf("\n  %-12s ÷ %-9s %.3f t %+5.1f → %.3f t %+5.1f", p[0], p[1], math.Exp(raw.Diff), raw.Diff/raw.SE, math.Exp(adj.Diff), adj.Diff/adj.SE)
-			if strings.Contains(p[0], "plus") && adj.Diff > 0 && adj.P() < th.Alpha/float64(len(family)*(len(family)-1)/2) {
-				t.Errorf("%s: %s claimed faster than %s (%.3f, p %.2g) with a cost planted on it", filepath.Base(d), p[0], p[1], math.Exp(adj.Diff), adj.P())
+			if strings.Contains(p[0], "plus") && adj.Diff > 0 && adj.p < th.Alpha/float64(len(family)*(len(family)-1)/2) {
+				t.Errorf("%s: %s claimed faster than %s (%.3f, p %.2g) with a cost planted on it", filepath.Base(d), p[0], p[1], math.Exp(adj.Diff), adj.p)
 			}
 		}
 		t.Log(line)

@@ -62,7 +62,9 @@ type Verdict struct {
 	A string `json:"a"`
 	B string `json:"b"`
 	// Ratio is the geometric mean of A's repetitions ÷ that of B's (the
-	// estimator the test is about); Lo and Hi bound it at Level.
+	// estimator the test is about), with the host speed probe's share
+	// taken out where Method is MethodBlockedSpeed; Lo and Hi bound it at
+	// Level.
 	Ratio float64 `json:"ratio"`
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`
