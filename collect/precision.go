@@ -14,7 +14,8 @@ import (
 // A collect to a precision (suite.Precision): after each round from the
 // suite's repetitions on, each scenario whose planned rounds are done is
 // checked: the family of its targets' smallest difference claimable with
-// 80% power at the noise of its rounds so far (verdict.PrecisionOf) is
+// 80% power at the noise of its rounds so far (verdict.PrecisionProbed:
+// with the host speed probe's share taken out, as the verdicts test) is
 // compared with resolve, and while it is above and the budget holds one
 // more round, the scenario gets another. The rule reads the rounds'
 // noise, never their differences, so it leaves each verdict's false-claim
@@ -99,7 +100,8 @@ func (c *collector) afterRound(ready []suite.Target, rep int, took time.Duration
 			stop = runjson.StopBudget
 			short = append(short, sc.Name)
 		}
-		fp := verdict.PrecisionOf(c.roundLogs(ready, sc.Name, rep), th)
+		logs, speeds := c.roundLogs(ready, sc.Name, rep)
+		fp := verdict.PrecisionProbed(logs, speeds, th)
 		sp := runjson.ScenarioPrecision{Scenario: sc.Name, Rounds: rep, Sigma: round4(fp.Sigma)}
 		if !math.IsInf(fp.Resolves, 1) {
 			sp.Resolves = round4(fp.Resolves)
@@ -188,29 +190,34 @@ func setScenarioPrecision(p *runjson.Precision, sp runjson.ScenarioPrecision) {
 }
 
 // roundLogs is the log req/s of each of ready in rounds 1 to rep of
-// scenario, from the counted closed-loop measurements; a target missing a
-// round is left out.
-func (c *collector) roundLogs(ready []suite.Target, scenario string, rep int) [][]float64 {
-	byTarget := map[string][]float64{}
+// scenario, from the counted closed-loop measurements, and the log time
+// of the host speed probe on the server's CPUs around each (the geometric
+// mean of its before and after; NaN where it was not probed), as the
+// verdicts read them; a target missing a round is left out.
+func (c *collector) roundLogs(ready []suite.Target, scenario string, rep int) (logs, speeds [][]float64) {
+	byTarget, speedOf := map[string][]float64{}, map[string][]float64{}
 	for _, mr := range c.dir.Manifest().Measurements {
 		if mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.SHA256 == "" || mr.Scenario != scenario || mr.Rep < 1 || mr.Rep > rep {
 			continue
 		}
 		rps := c.measuredRPS(mr)
 		if byTarget[mr.Target] == nil {
-			byTarget[mr.Target] = make([]float64, rep)
+			byTarget[mr.Target], speedOf[mr.Target] = make([]float64, rep), make([]float64, rep)
 		}
 		if rps > 0 {
 			byTarget[mr.Target][mr.Rep-1] = math.Log(rps)
 		}
-	}
-	var out [][]float64
-	for _, t := range ready {
-		if l := byTarget[t.Name]; l != nil && !slices.Contains(l, 0) {
-			out = append(out, l)
+		speedOf[mr.Target][mr.Rep-1] = math.NaN()
+		if hs := mr.HostSpeed; hs != nil && hs.Before.ServerS > 0 && hs.After.ServerS > 0 {
+			speedOf[mr.Target][mr.Rep-1] = 0.5 * (math.Log(hs.Before.ServerS) + math.Log(hs.After.ServerS))
 		}
 	}
-	return out
+	for _, t := range ready {
+		if l := byTarget[t.Name]; l != nil && !slices.Contains(l, 0) {
+			logs, speeds = append(logs, l), append(speeds, speedOf[t.Name])
+		}
+	}
+	return logs, speeds
 }
 
 // turnsTaken counts the closed-loop turns of rounds 1 to rep in run.json:

@@ -1,6 +1,9 @@
 package verdict
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A collect to a precision (suite [load] resolve) adds rounds to a
 // scenario while the family of its targets cannot yet resolve the
@@ -30,26 +33,51 @@ type FamilyPrecision struct {
 // log throughput in round r (every target measured in every round; a
 // target with fewer rounds is left out). th.Alpha and th.Noise are used.
 func PrecisionOf(logs [][]float64, th Thresholds) FamilyPrecision {
+	return PrecisionProbed(logs, nil, th)
+}
+
+// PrecisionProbed is PrecisionOf where speeds[i][r] is the log time of
+// the host speed probe around target i's turn in round r: where every
+// window kept has one, the noise is the one the verdicts test on, with
+// the probe's share taken out of the round differences
+// (MethodBlockedSpeed). The slope is fitted within target and round, on
+// the noise alone, so stopping on it keeps the false-claim rate as
+// stopping on the plain variance does. speeds may be nil.
+func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 	n := 0
 	for _, l := range logs {
 		n = max(n, len(l))
 	}
-	var full [][]float64
-	for _, l := range logs {
+	var full, fullSpeeds [][]float64
+	probed := len(speeds) == len(logs)
+	for i, l := range logs {
 		if len(l) == n {
 			full = append(full, l)
+			if probed && len(speeds[i]) == n && !slices.ContainsFunc(speeds[i], math.IsNaN) {
+				fullSpeeds = append(fullSpeeds, speeds[i])
+			} else {
+				probed = false
+			}
 		}
 	}
 	fp := FamilyPrecision{Targets: len(full), Rounds: n, Resolves: math.Inf(1)}
 	if len(full) < 2 || n < 3 {
 		return fp
 	}
+	var fit *SpeedFit
+	if probed {
+		fit, _ = fitSlope(full, fullSpeeds)
+	}
 	sum, pairs := 0.0, 0
 	d := make([]float64, n)
 	for i, a := range full {
-		for _, b := range full[i+1:] {
+		for j := i + 1; j < len(full); j++ {
+			b := full[j]
 			for r := range d {
 				d[r] = a[r] - b[r]
+				if fit != nil {
+					d[r] -= fit.Beta * (fullSpeeds[i][r] - fullSpeeds[j][r])
+				}
 			}
 			_, v := MeanVar(d)
 			sum += v / 2

@@ -57,47 +57,64 @@ func FitSpeed(family []*Cell, m Metric, th Thresholds) (*SpeedFit, bool) {
 
 // fitSpeed fits the covariate over cells, ft's testable cells; nil where
 // the family is not tested by rounds, where a repetition was not probed,
-// or where the fit would keep fewer than 2 residual degrees of freedom.
+// or where the fit has nothing to take out (fitSlope).
 func fitSpeed(ft *familyTest, cells []*Cell) *SpeedFit {
 	if !ft.blocked() {
 		return nil
 	}
-	f := &SpeedFit{speed: map[*Cell][]float64{}}
-	for _, c := range cells {
+	speed := map[*Cell][]float64{}
+	ys, ss := make([][]float64, len(cells)), make([][]float64, len(cells))
+	for i, c := range cells {
 		s := make([]float64, ft.rounds)
 		rounds := roundIndex(c)
-		for i, r := range c.Reps {
+		for k, r := range c.Reps {
 			if r.HostSpeed <= 0 {
 				return nil
 			}
-			s[rounds[i]] = math.Log(r.HostSpeed)
+			s[rounds[k]] = math.Log(r.HostSpeed)
 		}
-		f.speed[c] = s
+		speed[c], ys[i], ss[i] = s, ft.byCell[c], s
 	}
-	f.DF = (len(cells)-1)*(ft.rounds-1) - 1
-	if f.DF < 2 {
+	f, ok := fitSlope(ys, ss)
+	if !ok {
 		return nil
 	}
-	y, s := doubleCentred(cells, ft.byCell), doubleCentred(cells, f.speed)
+	f.speed = speed
+	return f
+}
+
+// fitSlope fits y[i][r] = target i + round r + β·s[i][r] + residual (every
+// row as long as the first); false where the fit would keep fewer than 2
+// residual degrees of freedom or s holds no variation within target and
+// round (the probe read one speed all run: nothing to take out).
+func fitSlope(y, s [][]float64) (*SpeedFit, bool) {
+	if len(y) < 2 || len(y[0]) < 2 {
+		return nil, false
+	}
+	f := &SpeedFit{DF: (len(y)-1)*(len(y[0])-1) - 1}
+	if f.DF < 2 {
+		return nil, false
+	}
+	yc, sc := doubleCentred(y), doubleCentred(s)
 	var sy, ss, yy float64
-	for i := range y {
-		sy += s[i] * y[i]
-		ss += s[i] * s[i]
-		yy += y[i] * y[i]
+	for i := range yc {
+		sy += sc[i] * yc[i]
+		ss += sc[i] * sc[i]
+		yy += yc[i] * yc[i]
 	}
 	if ss == 0 {
-		return nil // the probe read one speed all run: nothing to take out
+		return nil, false
 	}
 	f.Sigma = math.Sqrt(yy / float64(f.DF+1))
 	f.Beta = sy / ss
 	rss := 0.0
-	for i := range y {
-		e := y[i] - f.Beta*s[i]
+	for i := range yc {
+		e := yc[i] - f.Beta*sc[i]
 		rss += e * e
 	}
 	residual := rss / float64(f.DF)
 	f.SigmaAdjusted, f.BetaVar = math.Sqrt(residual), residual/ss
-	return f
+	return f, true
 }
 
 // roundIndex is, for each of c's repetitions, its round's place in the
@@ -105,13 +122,9 @@ func fitSpeed(ft *familyTest, cells []*Cell) *SpeedFit {
 // family measured the same rounds).
 func roundIndex(c *Cell) []int {
 	order := make([]int, len(c.Reps))
-	reps := make([]int, len(c.Reps))
 	for i, r := range c.Reps {
-		reps[i] = r.Rep
-	}
-	for i, r := range reps {
-		for _, other := range reps {
-			if other < r {
+		for _, other := range c.Reps {
+			if other.Rep < r.Rep {
 				order[i]++
 			}
 		}
@@ -119,24 +132,23 @@ func roundIndex(c *Cell) []int {
 	return order
 }
 
-// doubleCentred is the values of cells by round with each cell's mean and
-// each round's mean taken out (the residuals of the two-way fit), cell by
-// cell.
-func doubleCentred(cells []*Cell, by map[*Cell][]float64) []float64 {
-	rounds := len(by[cells[0]])
-	all, roundMean := 0.0, make([]float64, rounds)
-	cellMean := make([]float64, len(cells))
-	for i, c := range cells {
-		for r, v := range by[c] {
-			cellMean[i] += v / float64(rounds)
-			roundMean[r] += v / float64(len(cells))
-			all += v / float64(rounds*len(cells))
+// doubleCentred is rows[i][r] with each row's mean and each column's
+// mean taken out (the residuals of the two-way fit), row by row.
+func doubleCentred(rows [][]float64) []float64 {
+	n := len(rows[0])
+	all, colMean := 0.0, make([]float64, n)
+	rowMean := make([]float64, len(rows))
+	for i, row := range rows {
+		for r, v := range row {
+			rowMean[i] += v / float64(n)
+			colMean[r] += v / float64(len(rows))
+			all += v / float64(n*len(rows))
 		}
 	}
-	out := make([]float64, 0, rounds*len(cells))
-	for i, c := range cells {
-		for r, v := range by[c] {
-			out = append(out, v-cellMean[i]-roundMean[r]+all)
+	out := make([]float64, 0, n*len(rows))
+	for i, row := range rows {
+		for r, v := range row {
+			out = append(out, v-rowMean[i]-colMean[r]+all)
 		}
 	}
 	return out

@@ -220,3 +220,30 @@ func TestSpeedCovariateOnPlantedRuns(t *testing.T) {
 		t.Errorf("%d planted runs fitted, want at least 5", read)
 	}
 }
+
+// TestPrecisionProbed: the stopping rule reads the noise the verdicts
+// test on: with the probe's share taken out where the servers follow it
+// (a smaller sigma than the plain rounds'), the plain rounds' where a
+// window was not probed.
+func TestPrecisionProbed(t *testing.T) {
+	th := DefaultThresholds
+	r := rand.New(rand.NewPCG(5, 5))
+	cells := speedWorld{spells: 0.3, follow: 1, probeSD: 0.05, ownSD: 0.03, roundSD: 0.05}.family(r, make([]float64, 4), 8, th)
+	var logs, speeds [][]float64
+	for _, c := range cells {
+		l, s := make([]float64, len(c.Reps)), make([]float64, len(c.Reps))
+		for k, rep := range c.Reps {
+			l[k], s[k] = math.Log(c.RPS.Values[k]), math.Log(rep.HostSpeed)
+		}
+		logs, speeds = append(logs, l), append(speeds, s)
+	}
+	plain, probed := PrecisionOf(logs, th), PrecisionProbed(logs, speeds, th)
+	t.Logf("sigma %.3f plain, %.3f with the probe taken out; resolves %.3f and %.3f", plain.Sigma, probed.Sigma, plain.Resolves, probed.Resolves)
+	if !(probed.Sigma < 0.7*plain.Sigma) || !(probed.Resolves < plain.Resolves) {
+		t.Errorf("sigma %.3f with the probe, %.3f without: want the probe to take out most of a noise that follows it", probed.Sigma, plain.Sigma)
+	}
+	speeds[2][5] = math.NaN()
+	if got := PrecisionProbed(logs, speeds, th); got.Sigma != plain.Sigma {
+		t.Errorf("an unprobed window: sigma %.4f, want the plain rounds' %.4f", got.Sigma, plain.Sigma)
+	}
+}
