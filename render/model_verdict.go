@@ -46,7 +46,8 @@ type StatPair struct {
 	Point       string // the point ratio Other ÷ Base, for a Bound cell
 	// Speed is set where the verdict took the host speed probe's share out
 	// of the ratio (verdict.MethodBlockedSpeed), which then is not
-	// Other ÷ Base: what the ratio is instead.
+	// Other ÷ Base: it gives Other ÷ Base, "4.76× before the host speed
+	// probe's share is taken out".
 	Speed         string
 	OtherV, BaseV float64
 }
@@ -159,7 +160,7 @@ func statPair(c verdict.Comparison, otherName string) StatPair {
 	sp.OtherV, sp.BaseV = other.GeoMean, base.GeoMean
 	sp.Other, sp.Base = Count(other.GeoMean), Count(base.GeoMean)
 	if v.Method == verdict.MethodBlockedSpeed {
-		sp.Speed = "their own ratio " + Ratio(other.GeoMean/base.GeoMean) + "; the ratio shown has the host speed probe's share taken out"
+		sp.Speed = Ratio(other.GeoMean/base.GeoMean) + " before the host speed probe's share is taken out"
 	}
 	return sp
 }

@@ -36,7 +36,7 @@ func realRunsSite(t testing.TB) string {
 var (
 	claimRe = regexp.MustCompile(`data-claim`)
 	crRe    = regexp.MustCompile(`class="(?:change )?cr[^"]*"[^>]*>([^<]*)<`)
-	stRe    = regexp.MustCompile(`<span class="st( bound)?">(.*?)</span>\s*(?:req/s|req per CPU s|good req/s)(; their own ratio ([0-9.]+)×; [^<]*speed probe[^<]*)?</span>`)
+	stRe    = regexp.MustCompile(`<span class="st( bound)?">(.*?)</span>\s*(?:req/s|req per CPU s|good req/s)(; ([0-9.]+)× before the host speed probe[^<]*)?</span>`)
 	svRe    = regexp.MustCompile(`<span class="sv">([^<]*)</span>`)
 )
 
@@ -170,7 +170,7 @@ func checkNeighbours(t *testing.T, out string) {
 			speeds++
 			if d := math.Abs(c.own/want - 1); d > 0.01 {
 				far++
-				t.Errorf("%s: printed their own ratio %.3f× but the numbers beside it give %.4f (%.1f%% away)", c.page, c.own, want, d*100)
+				t.Errorf("%s: printed %.3f× before the speed probe but the numbers beside it give %.4f (%.1f%% away)", c.page, c.own, want, d*100)
 			}
 			if d := math.Abs(c.ratio/want - 1); d > 0.25 {
 				t.Errorf("%s: printed %q with the speed probe taken out, but the numbers beside it give %.4f (%.1f%% away)", c.page, c.text, want, d*100)
