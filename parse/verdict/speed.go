@@ -1,6 +1,9 @@
 package verdict
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // MethodBlockedSpeed is MethodBlockedLog with the host speed probe taken
 // out: where every repetition of a family measured in rounds was probed,
@@ -64,14 +67,17 @@ func fitSpeed(ft *familyTest, cells []*Cell) *SpeedFit {
 	}
 	speed := map[*Cell][]float64{}
 	ys, ss := make([][]float64, len(cells)), make([][]float64, len(cells))
-	for i, c := range cells {
-		s := make([]float64, ft.rounds)
-		rounds := roundIndex(c)
-		for k, r := range c.Reps {
+	for _, c := range cells {
+		for _, r := range c.Reps {
 			if r.HostSpeed <= 0 {
 				return nil
 			}
-			s[rounds[k]] = math.Log(r.HostSpeed)
+		}
+	}
+	for i, c := range cells {
+		s := make([]float64, ft.rounds)
+		for k, at := range roundIndex(c) {
+			s[at] = math.Log(c.Reps[k].HostSpeed)
 		}
 		speed[c], ys[i], ss[i] = s, ft.byCell[c], s
 	}
@@ -119,15 +125,16 @@ func fitSlope(y, s [][]float64) (*SpeedFit, bool) {
 
 // roundIndex is, for each of c's repetitions, its round's place in the
 // family's rounds (the order byRound writes: every cell of a blocked
-// family measured the same rounds).
+// family measured the same rounds, each once).
 func roundIndex(c *Cell) []int {
+	reps := make([]int, len(c.Reps))
+	for i, r := range c.Reps {
+		reps[i] = r.Rep
+	}
+	slices.Sort(reps)
 	order := make([]int, len(c.Reps))
 	for i, r := range c.Reps {
-		for _, other := range c.Reps {
-			if other.Rep < r.Rep {
-				order[i]++
-			}
-		}
+		order[i], _ = slices.BinarySearch(reps, r.Rep)
 	}
 	return order
 }
