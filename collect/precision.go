@@ -208,8 +208,8 @@ func (c *collector) roundLogs(ready []suite.Target, scenario string, rep int) (l
 			byTarget[mr.Target][mr.Rep-1] = math.Log(rps)
 		}
 		speedOf[mr.Target][mr.Rep-1] = math.NaN()
-		if hs := mr.HostSpeed; hs != nil && hs.Before.ServerS > 0 && hs.After.ServerS > 0 {
-			speedOf[mr.Target][mr.Rep-1] = 0.5 * (math.Log(hs.Before.ServerS) + math.Log(hs.After.ServerS))
+		if s := mr.HostSpeed.ServerTurn(); s > 0 {
+			speedOf[mr.Target][mr.Rep-1] = math.Log(s)
 		}
 	}
 	for _, t := range ready {

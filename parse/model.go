@@ -128,11 +128,10 @@ type Measurement struct {
 	// ServerCPU and ClientCPU are CPU seconds used during the measurement,
 	// where the collector recorded them (0 otherwise).
 	ServerCPU, ClientCPU float64
-	// HostSpeed is how long the host speed probe (run.json's host_speed)
-	// took on the server's CPUs around the measurement: the geometric
-	// mean of its times before and after the turn, in seconds; 0 where it
-	// was not probed. The probe runs while no server is loaded, so it
-	// reads the host, not the target.
+	// HostSpeed is how long the host speed probe took on the server's CPUs
+	// around the measurement (runjson.HostSpeed.ServerTurn), in seconds; 0
+	// where it was not probed. The probe runs while no server is loaded,
+	// so it reads the host, not the target.
 	HostSpeed float64
 	// Argv is the command line that produced the dump, where known.
 	Argv []string

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 
 	"github.com/fairbench/fairbench/parse/rundir"
@@ -153,9 +152,7 @@ func walkRun(run *Run, yield func(Record) bool) []error {
 			m.Rep, m.Warmup, m.Order = mr.Rep, mr.Warmup, mr.Order
 			openModel(m, mr)
 			m.ServerCPU, m.ClientCPU = mr.ServerCPUSeconds, mr.ClientCPUSeconds
-			if hs := mr.HostSpeed; hs != nil && hs.Before.ServerS > 0 && hs.After.ServerS > 0 {
-				m.HostSpeed = math.Sqrt(hs.Before.ServerS * hs.After.ServerS)
-			}
+			m.HostSpeed = mr.HostSpeed.ServerTurn()
 			m.Argv = mr.Argv
 			if m.Tool == ToolVegeta && len(mr.Argv) > 0 {
 				(&command{argv: mr.Argv}).applyVegeta(m) // its reports print neither window nor rate

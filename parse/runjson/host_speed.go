@@ -1,6 +1,9 @@
 package runjson
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // HostSpeed is a fixed piece of CPU work (a POSIX shell counting loop)
 // timed on the server's and on the client's CPUs just before a target's
@@ -21,6 +24,17 @@ type HostSpeed struct {
 	Dropped bool `json:"dropped,omitempty"`
 	// Retake: the measurement's turn took the place of one dropped.
 	Retake bool `json:"retake,omitempty"`
+}
+
+// ServerTurn is the probe's time on the server's CPUs around the turn:
+// the geometric mean of its times before and after, in seconds; 0 where
+// either was not taken. It is the covariate the verdicts take out of a
+// pair's round differences (verdict.MethodBlockedSpeed).
+func (h *HostSpeed) ServerTurn() float64 {
+	if h == nil || h.Before.ServerS <= 0 || h.After.ServerS <= 0 {
+		return 0
+	}
+	return math.Sqrt(h.Before.ServerS * h.After.ServerS)
 }
 
 // Probe is the seconds the probe took on the server's CPUs and on the

@@ -16,9 +16,8 @@ import (
 // neighbours slow a core for minutes at a time, a turn that met a slow
 // probe ran slow too, so a pair's round differences carry the difference
 // of the host's speed at their two turns. Where the probe reads that
-// speed, taking it out narrows them (on the committed go run of 5
-// December the residual sd of most scenarios fell by a third to a half);
-// where it does not, β is near 0 and the test is the blocked one.
+// speed, taking it out narrows them; where it does not, β is near 0 and
+// the test is the blocked one.
 //
 // Model, stated: log throughput = target + round + β·log probe time +
 // residual. The probe runs while no server is loaded and the order within
@@ -50,21 +49,10 @@ type SpeedFit struct {
 	speed map[*Cell][]float64 // log probe times in round order
 }
 
-// FitSpeed is the covariate's fit in one family (one scenario of one run,
-// every cell of it) on metric m, as its tests use it; false where the
-// family has none (fitSpeed).
-func FitSpeed(family []*Cell, m Metric, th Thresholds) (*SpeedFit, bool) {
-	ft := newFamilyTest(family, m, th)
-	return ft.speed, ft.speed != nil
-}
-
-// fitSpeed fits the covariate over cells, ft's testable cells; nil where
-// the family is not tested by rounds, where a repetition was not probed,
-// or where the fit has nothing to take out (fitSlope).
+// fitSpeed fits the covariate over cells, the testable cells of ft, a
+// family tested by rounds; nil where a repetition was not probed, or
+// where the fit has nothing to take out (fitSlope).
 func fitSpeed(ft *familyTest, cells []*Cell) *SpeedFit {
-	if !ft.blocked() {
-		return nil
-	}
 	speed := map[*Cell][]float64{}
 	ys, ss := make([][]float64, len(cells)), make([][]float64, len(cells))
 	for _, c := range cells {

@@ -158,11 +158,11 @@ func TestSpeedFitRefusesUnprobed(t *testing.T) {
 	th := DefaultThresholds
 	r := rand.New(rand.NewPCG(1, 1))
 	cells := speedWorld{spells: 0.3, follow: 1, probeSD: 0.05, ownSD: 0.03}.family(r, make([]float64, 3), 5, th)
-	if _, ok := FitSpeed(cells, MetricRPS, th); !ok {
+	if newFamilyTest(cells, MetricRPS, th).speed == nil {
 		t.Fatal("a probed family refused")
 	}
 	cells[2].Reps[3].HostSpeed = 0
-	if _, ok := FitSpeed(cells, MetricRPS, th); ok {
+	if newFamilyTest(cells, MetricRPS, th).speed != nil {
 		t.Error("a family with an unprobed repetition fitted")
 	}
 }
@@ -191,12 +191,14 @@ func TestSpeedCovariateOnPlantedRuns(t *testing.T) {
 			t.Fatalf("%s: %v", d, errs)
 		}
 		family := Cells(set, th)
-		fit, ok := FitSpeed(family, MetricRPS, th)
-		if !ok {
+		adjusted := newFamilyTest(family, MetricRPS, th)
+		fit := adjusted.speed
+		if fit == nil {
 			t.Logf("%s: not fitted (no probe, or no rounds)", filepath.Base(d))
 			continue
 		}
-		plain, adjusted := rawAndAdjusted(t, family, th)
+		plain := *adjusted
+		plain.speed = nil
 		read++
 		byName := map[string]*Cell{}
 		for _, c := range family {
