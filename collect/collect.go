@@ -149,12 +149,15 @@ type collector struct {
 	// atSpeed is the shortest the host speed probe took on each CPU set
 	// (runjson.SpeedSet) in the run; speedFailed: a probe failed and was
 	// noted; speedWaited: the waits for it so far; retaking: the turn
-	// running is taken again (host_speed.go).
+	// running is taken again (host_speed.go); last: the probe after the
+	// last turn, when it ended, for the next turn's (lastProbe).
 	atSpeed     map[string]float64
 	memo        hostcheck.SpeedMemo // read at the first turn of a suite with retake_slow
 	speedFailed bool
 	speedWaited time.Duration
 	retaking    bool
+	last        runjson.Probe
+	lastAt      time.Time
 }
 
 func newCollector(suite *suite.Suite, opt Options) *collector {

@@ -22,19 +22,24 @@ import (
 // speedWait bounds the wait before a turn for the host to come back to
 // speed, speedBudget all such waits of a collect (at most a tenth of the
 // suite's measurement budget, speedWaitBudget), and speedEvery is how
-// often the host is probed meanwhile. At most retakeShare of a run's
-// planned turns are taken again: a host slow through most of a run is not
-// made faster by taking each turn twice, and the collect's length stays
-// bounded.
+// often the host is probed meanwhile. A slow turn is taken again only
+// while the turns taken again are fewer than one and retakeShare of those
+// counted so far: a retake pays for a short slow spell, but where the host
+// is slow for much of a run the retake is slow too, the verdicts take the
+// probe's share out of the turns kept (verdict.MethodBlockedSpeed), and
+// the time is better spent on more rounds.
 const (
 	speedWait   = 2 * time.Minute
 	speedBudget = 6 * time.Minute
 	speedEvery  = 2 * time.Second
-	retakeShare = 0.5
+	retakeShare = 0.2
 	// speedWaitShare is the most of a suite's budget the waits may take:
 	// they count in the rounds' wall time, so a short budget spent waiting
 	// for a speed the day does not have would leave it no rounds.
 	speedWaitShare = 10
+	// probeFresh is how recently the last turn's probe must have ended
+	// to stand as the next turn's probe before (lastProbe).
+	probeFresh = 500 * time.Millisecond
 )
 
 // speedWaitBudget is what all of a collect's waits for the host's speed
@@ -98,7 +103,10 @@ func (c *collector) rememberSpeed() {
 // the host to come back to speed, probing every speedEvery, at most
 // speedWait: the turn then runs at speed and is not taken again.
 func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duration) {
-	p := c.speedProbe(ctx)
+	p, ok := c.lastProbe()
+	if !ok {
+		p = c.speedProbe(ctx)
+	}
 	limit, most := c.suite.Isolation.RetakeSlow, c.speedWaitBudget()
 	if limit <= 0 || c.speedWaited >= most {
 		return p, 0
@@ -128,10 +136,25 @@ func (c *collector) beforeTurn(ctx context.Context) (runjson.Probe, time.Duratio
 	return p, time.Since(start)
 }
 
+// lastProbe is the probe after the last turn where it ended under
+// probeFresh ago, with both sides timed: nothing ran between it and a turn
+// starting now, so it times the host at the same moment as a new probe
+// would, and a turn then costs one probe, not two: the probe is a
+// noticeable share of a short turn.
+func (c *collector) lastProbe() (runjson.Probe, bool) {
+	p := c.last
+	c.last = runjson.Probe{}
+	if p.ServerS <= 0 || p.ClientS <= 0 || time.Since(c.lastAt) >= probeFresh {
+		return runjson.Probe{}, false
+	}
+	return p, true
+}
+
 // afterTurn probes the host after t's turn and records both probes on
 // the turn's measurements: those of t listed after the first order.
 func (c *collector) afterTurn(ctx context.Context, t suite.Target, first int, before runjson.Probe, waited time.Duration) error {
 	after := c.speedProbe(ctx)
+	c.last, c.lastAt = after, time.Now()
 	retake := c.retaking
 	return c.dir.Update(func(m *runjson.Manifest) {
 		for i := range m.Measurements {
@@ -214,9 +237,9 @@ func (c *collector) takeTurn(ctx context.Context, ready []suite.Target, t suite.
 	if !ok {
 		return nil
 	}
-	if budget := retakeShare * float64(c.plannedTurns()); float64(retakenTurns(ms)) >= budget {
-		c.note("%s rep %d ran slow, or beside other load (%s), and is not taken again: %.0f turns of this run, %.0f%% of those planned, were taken again already (the audit's host-slow names it)",
-			t.Name, rep, st.why(limit), budget, 100*retakeShare)
+	if again, counted := retakenTurns(ms), countedTurns(ms); float64(again) >= 1+retakeShare*float64(counted) {
+		c.note("%s rep %d ran slow, or beside other load (%s), and is not taken again: %d of the %d turns counted so far were taken again already, and a run takes again at most one more than %.0f%% of its turns counted (the audit's host-slow names it)",
+			t.Name, rep, st.why(limit), again, counted, 100*retakeShare)
 		return nil
 	}
 	c.opt.Progress.Note(fmt.Sprintf("%s rep %d: %s: taking the turn again", t.Name, rep, st.why(limit)))
@@ -229,14 +252,13 @@ func (c *collector) takeTurn(ctx context.Context, ready []suite.Target, t suite.
 	return c.repetition(ctx, t, rep, only)
 }
 
-// plannedTurns counts the closed-loop windows run.json's schedule and
-// precision plan: each target in each round of each scenario. A turn of
+// countedTurns counts the closed-loop windows of ms counted: a turn of
 // many scenarios counts as many, here and in retakenTurns alike.
-func (c *collector) plannedTurns() int {
+func countedTurns(ms []runjson.Measurement) int {
 	n := 0
-	for _, sc := range c.suite.Scenarios {
-		for rep := 1; rep <= c.roundsOf(sc); rep++ {
-			n += len(c.dir.Manifest().Schedule.Round(rep))
+	for _, mr := range ms {
+		if mr.Phase == "" && !mr.Warmup && mr.Error == "" {
+			n++
 		}
 	}
 	return n

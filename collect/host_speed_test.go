@@ -69,14 +69,17 @@ func (s *slowCalls) time(context.Context, machine.Machine, string) (float64, err
 }
 
 // TestSlowTurnsTakenAgain injects a slow host around turns (a target, one
-// scenario, four rounds, unpinned: one probe per call, before and after
-// each turn). After the turn: with retake_slow the turn is taken again at
-// once, in its round, before the next round's turn, the slow one kept in
-// run.json and not counted; without it, it is kept, counted, its slowdown
-// recorded. Before the turn: the collector waits for the host to come back
-// to speed and the turn runs then, not taken again. Slow after every turn,
-// a turn is taken again once at most (its retake, slow too, counted) and
-// no more than half of the run's turns are.
+// scenario, four rounds, unpinned: one probe per call; the probe after a
+// turn is the next turn's before, so call n+1 is the probe after turn n).
+// After the turn: with retake_slow the turn is taken again at once, in
+// its round, before the next round's turn, the slow one kept in run.json
+// and not counted; the retake, whose probe before is that slow one, first
+// waits for the host to come back to speed. Without retake_slow, the turn
+// is kept and counted, and so is the next, whose probe before was the
+// slow one; their slowdowns are recorded. Slow after every turn, a turn is
+// taken again once at most (its retake, slow too, counted), and none once
+// the turns taken again reach one and a fifth of those counted (the third
+// turn, with two of three counted taken again).
 func TestSlowTurnsTakenAgain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs whole collects against real servers")
@@ -87,13 +90,12 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 		retake  string
 		slow    []int
 		dropped []int // the reps whose first turn is not counted
-		waited  bool
+		waited  []int // the reps whose counted turn waited for the host first
 		slowed  []int // the reps counted slow
 	}{
-		{"after the turn", "1.25", []int{4}, []int{2}, false, nil},
-		{"before the turn", "1.25", []int{3}, nil, true, nil},
-		{"not retaken", "0", []int{4}, nil, false, []int{2}},
-		{"slow throughout", "1.25", []int{2, 4, 6, 8, 10, 12}, []int{1, 2}, false, []int{1, 2, 3, 4}},
+		{"after the turn", "1.25", []int{3}, []int{2}, []int{2}, nil},
+		{"not retaken", "0", []int{3}, nil, nil, []int{2, 3}},
+		{"slow throughout", "1.25", []int{2, 4, 6, 8, 10, 12}, []int{1, 2}, []int{1, 2, 3, 4}, []int{1, 2, 3, 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -151,7 +153,7 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 				if slices.Contains(tc.slowed, mr.Rep) != (s > 1.7) {
 					t.Errorf("rep %d: slowdown %.2f", mr.Rep, s)
 				}
-				if waited := mr.HostSpeed.WaitedS >= speedEvery.Seconds(); waited != (tc.waited && mr.Rep == 2) {
+				if waited := mr.HostSpeed.WaitedS >= speedEvery.Seconds(); waited != slices.Contains(tc.waited, mr.Rep) {
 					t.Errorf("rep %d waited %v s", mr.Rep, mr.HostSpeed.WaitedS)
 				}
 			}
@@ -189,6 +191,11 @@ func TestSlowTurnIn(t *testing.T) {
 	}
 	if n := retakenTurns([]runjson.Measurement{turn("a", 2, 5, 0.09, true), turn("a", 2, 6, 0.09, true), turn("b", 2, 7, 0.09, true), turn("b", 3, 8, 0.09, false)}); n != 2 {
 		t.Errorf("retakenTurns = %d, want 2", n)
+	}
+	warm, dropped := turn("a", 3, 9, 0.05, false), turn("b", 3, 10, 0.09, false)
+	warm.Warmup, dropped.Error = true, "not counted"
+	if n := countedTurns([]runjson.Measurement{ms[0], ms[1], warm, dropped, {Target: "a", Rep: 1, Phase: "pilot"}}); n != 2 {
+		t.Errorf("countedTurns = %d, want 2: no warm-up, no turn dropped, no pilot window", n)
 	}
 }
 

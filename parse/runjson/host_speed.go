@@ -12,7 +12,8 @@ import (
 // a shared machine: a neighbour on the same physical core, or a hypervisor
 // that takes the CPU without reporting steal time, slows everything on it
 // while /proc/stat shows the CPU busy with our work alone. The probe shows
-// it: the same work takes longer.
+// it: the same work takes longer. Before is the last turn's After where
+// that ended under half a second before this turn began.
 type HostSpeed struct {
 	Before Probe `json:"before"`
 	After  Probe `json:"after"`
