@@ -229,14 +229,23 @@ func (m *model) floorRows() []FloorRow {
 		if sv.Run == "" {
 			r.Run.Text = "(no run)"
 		}
-		if f.Pair[0] != "" {
-			r.Pair = f.Pair[0] + " = " + f.Pair[1]
+		// A run with a pair per runtime lists each, with its own
+		// difference, oriented as the comparison tables orient a pair:
+		// the twin (the second name) ÷ the first, so both pages print one
+		// sign.
+		var pairs, diffs []string
+		measured := false
+		for i, p := range f.Pairs {
+			pairs = append(pairs, p[0]+" = "+p[1])
+			d := "–"
+			if !math.IsNaN(f.PairDiffs[i]) {
+				d, measured = Percent(math.Expm1(-f.PairDiffs[i])), true
+			}
+			diffs = append(diffs, d)
 		}
-		if !math.IsNaN(f.AADiff) {
-			// Oriented as the comparison tables orient the pair: the
-			// twin (site.toml's second name) ÷ the first, so both pages
-			// print one sign.
-			r.AADiff = Percent(math.Expm1(-f.AADiff))
+		r.Pair = strings.Join(pairs, ", ")
+		if measured {
+			r.AADiff = strings.Join(diffs, ", ")
 		}
 		if !math.IsNaN(f.Systematic) {
 			r.Systematic = pct(f.Systematic)

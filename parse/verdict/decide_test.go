@@ -65,6 +65,47 @@ func TestDecideAAFloor(t *testing.T) {
 	}
 }
 
+// TestDecideEveryAAPair: a run with a pair of twins per runtime
+// (aa_pairs) takes its floor from both pairs, and judges each pair
+// against the threshold alone: the second pair's 8% counts in the floor
+// as the first pair's does, and those twins are claimed apart, and
+// counted as twins in what the run resolves.
+func TestDecideEveryAAPair(t *testing.T) {
+	var ms []*parse.Measurement
+	// The node twins agree; the go twins differ by about 8%.
+	ms = append(ms, series("r", "node", "ping", 0, 0, 1000, 1010, 990, 1005, 995, 1002)...)
+	ms = append(ms, series("r", "node-aa", "ping", 0, 0, 1001, 1009, 991, 1004, 996, 1001)...)
+	ms = append(ms, series("r", "go", "ping", 0, 0, 1080, 1090, 1070, 1085, 1075, 1082)...)
+	ms = append(ms, series("r", "go-aa", "ping", 0, 0, 1000, 1010, 990, 1005, 995, 1002)...)
+	s := setOf(ms)
+	s.Runs = []*parse.Run{{Manifest: runjson.Manifest{ID: "r", AAPair: []string{"node", "node-aa"},
+		AAPairs: [][]string{{"node", "node-aa"}, {"go", "go-aa"}}}}}
+	th := DefaultThresholds
+	th.Resolve = 0
+	d := Decide(s, Cells(s, th), MetricRPS, DecideOptions{Thresholds: th})
+	sv := d.Find("r", "ping")
+	if f := sv.Floor; f.Pair != [2]string{"node", "node-aa"} || len(f.Pairs) != 2 || !(f.Systematic > 0.04) {
+		t.Errorf("floor %+v: want the node pair shown, both pairs, and the go twins' 8%% in the systematic difference", f)
+	}
+	var goA, goB *Cell
+	for _, c := range sv.Cells {
+		switch c.Name {
+		case "go":
+			goA = c
+		case "go-aa":
+			goB = c
+		}
+	}
+	if v, _ := sv.Pair(goA, goB); v.Verdict != VerdictA || v.Floor != DefaultThresholds.Noise {
+		t.Errorf("the go twins 8%% apart: %s (floor %v), want go claimed faster against the threshold", v.Explain(), v.Floor)
+	}
+	var r Resolving
+	r.countTwins(sv)
+	if r.Twins != 2 || r.TwinsClaimed != 1 {
+		t.Errorf("twins %d, claimed %d: want both pairs counted, the go pair claimed", r.Twins, r.TwinsClaimed)
+	}
+}
+
 // TestClientBoundFromCPU: a cell whose load generator used nearly all of
 // its CPU is a lower bound: faster than the other, the claim stands as "at
 // least"; slower, its verdict is "~" with reason client-bound.

@@ -13,7 +13,8 @@ import (
 // The margin is the larger of the documented threshold and the run's
 // systematic A/A difference: how far two names of one program stand apart
 // on this host beyond what their repetitions' noise explains, pooled over
-// the run's scenarios. Sampling noise is not part of it: each pair's own
+// the run's scenarios and its A/A pairs (a suite of two runtimes has a pair
+// for each). Sampling noise is not part of it: each pair's own
 // interval carries that already. So a run with twins and a run without are
 // held to one rule, and the twins themselves, judged against the
 // threshold alone, can be claimed apart when they really differ.
@@ -31,17 +32,29 @@ type Floor struct {
 	// AADiff is the A/A pair's log ratio of geometric means in this
 	// scenario and AASE its standard error; NaN and 0 without a pair here.
 	AADiff, AASE float64
-	// Pair is the A/A pair's cell names, empty without one.
+	// Pair is the A/A pair's cell names, empty without one: the run's
+	// first pair measured in this scenario, whose AADiff pages show.
 	Pair [2]string
+	// Pairs are every A/A pair measured in this scenario, Pair first: each
+	// is judged against the threshold alone (IsPair). PairDiffs are their
+	// log ratios, as AADiff is the first's (NaN where one is untestable).
+	Pairs     [][2]string
+	PairDiffs []float64
 	// Resolve is the run's resolve (run.json's plan, else
 	// Thresholds.Resolve): the smallest difference the run set out to tell
 	// apart, and the margin within which a pair is called equivalent.
 	Resolve float64
 }
 
-// IsPair reports whether a and b are the floor's A/A pair, in either order.
+// IsPair reports whether a and b are one of the floor's A/A pairs, in
+// either order.
 func (f Floor) IsPair(a, b *Cell) bool {
-	return f.Pair != [2]string{} && (f.Pair == [2]string{a.Name, b.Name} || f.Pair == [2]string{b.Name, a.Name})
+	for _, p := range f.Pairs {
+		if p == [2]string{a.Name, b.Name} || p == [2]string{b.Name, a.Name} {
+			return true
+		}
+	}
+	return false
 }
 
 // defaultFloor is the floor of a scenario without an A/A pair.
@@ -63,6 +76,20 @@ func AAPairOf(run *parse.Run, groups [][]*Cell, fallback [][2]string) ([2]string
 		}
 	}
 	return [2]string{}, false
+}
+
+// aaPairsOf is every A/A pair of the run: run.json's (Manifest.Pairs),
+// else AAPairOf's one pair from the caller's.
+func aaPairsOf(run *parse.Run, groups [][]*Cell, fallback [][2]string) [][2]string {
+	if run != nil {
+		if pairs := run.Pairs(); len(pairs) > 0 {
+			return pairs
+		}
+	}
+	if p, ok := AAPairOf(run, groups, fallback); ok {
+		return [][2]string{p}
+	}
+	return nil
 }
 
 // AACells finds the A/A pair's two cells in one scenario's cells.
@@ -106,23 +133,31 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		groups := byRun[k]
 		floors := make([]Floor, len(groups))
 		var diffs []Welch
-		pair, havePair := AAPairOf(byID[k.run], groups, fallback)
+		pairs := aaPairsOf(byID[k.run], groups, fallback)
 		for i, g := range groups {
 			floors[i] = defaultFloor(th)
-			if !havePair {
-				continue
-			}
-			a, b := AACells(g, pair)
-			if a == nil || b == nil {
-				continue
-			}
-			floors[i].Pair = [2]string{a.Name, b.Name}
-			okA, _ := Testable(a, m, th)
-			okB, _ := Testable(b, m, th)
-			if okA && okB {
-				w := PairTest(g, a, b, m, th)
-				floors[i].AADiff, floors[i].AASE = w.Diff, w.SE
-				diffs = append(diffs, w)
+			for _, pair := range pairs {
+				a, b := AACells(g, pair)
+				if a == nil || b == nil {
+					continue
+				}
+				f := &floors[i]
+				first := len(f.Pairs) == 0
+				f.Pairs = append(f.Pairs, [2]string{a.Name, b.Name})
+				f.PairDiffs = append(f.PairDiffs, math.NaN())
+				if first {
+					f.Pair = [2]string{a.Name, b.Name}
+				}
+				okA, _ := Testable(a, m, th)
+				okB, _ := Testable(b, m, th)
+				if okA && okB {
+					w := PairTest(g, a, b, m, th)
+					f.PairDiffs[len(f.PairDiffs)-1] = w.Diff
+					if first {
+						f.AADiff, f.AASE = w.Diff, w.SE
+					}
+					diffs = append(diffs, w)
+				}
 			}
 		}
 		sys := systematic(diffs)

@@ -183,22 +183,22 @@ func plantedDiff(sv *ScenarioVerdicts, target, base string) (PlantedDiff, bool) 
 	return p, true
 }
 
-// countTwins adds sv's A/A pair, when both were measured, to the count.
+// countTwins adds sv's A/A pairs, each where both were measured, to the
+// count.
 func (r *Resolving) countTwins(sv *ScenarioVerdicts) {
-	if sv.Floor.Pair == ([2]string{}) {
-		return
-	}
-	a, b := AACells(sv.Cells, sv.Floor.Pair)
-	if a == nil || b == nil {
-		return
-	}
-	v, ok := sv.Pair(a, b)
-	if !ok || v.Family == 0 {
-		return
-	}
-	r.Twins++
-	if v.Claimed() {
-		r.TwinsClaimed++
+	for _, pair := range sv.Floor.Pairs {
+		a, b := AACells(sv.Cells, pair)
+		if a == nil || b == nil {
+			continue
+		}
+		v, ok := sv.Pair(a, b)
+		if !ok || v.Family == 0 {
+			continue
+		}
+		r.Twins++
+		if v.Claimed() {
+			r.TwinsClaimed++
+		}
 	}
 }
 
