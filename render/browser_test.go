@@ -264,11 +264,12 @@ func serveSites(t *testing.T, root string, rules []netlifyRule) *httptest.Server
 	return srv
 }
 
-// newBrowser starts headless Chromium for the test, bounded by what go
-// test leaves of its deadline, and collects into events whatever a page
-// logs as an error or warning, throws, asks off the site at siteURL, or
-// fails to load. The browser ends with the test.
-func newBrowser(t *testing.T, exe, siteURL string) (context.Context, *browserEvents) {
+// browserAllocator starts headless Chromium (exe) as every browser test
+// here runs it: headless, no sandbox (the tests run as root), no GPU, no
+// first-run, background networking, component updates or sync, a fresh
+// profile, and its own scratch files (org.chromium.Chromium.*) in the
+// test's temporary folder rather than /tmp. The browser ends with the test.
+func browserAllocator(t *testing.T, exe string) context.Context {
 	t.Helper()
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
@@ -281,9 +282,19 @@ func newBrowser(t *testing.T, exe, siteURL string) (context.Context, *browserEve
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Env("TMPDIR="+t.TempDir()),
 	)
 	t.Cleanup(cancel)
-	ctx, cancel := chromedp.NewContext(alloc)
+	return alloc
+}
+
+// newBrowser starts headless Chromium for the test, bounded by what go
+// test leaves of its deadline, and collects into events whatever a page
+// logs as an error or warning, throws, asks off the site at siteURL, or
+// fails to load. The browser ends with the test.
+func newBrowser(t *testing.T, exe, siteURL string) (context.Context, *browserEvents) {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browserAllocator(t, exe))
 	t.Cleanup(cancel)
 	// The browser's own bound: what go test leaves of its deadline, less a
 	// minute to report, so a slow shared machine fails with the page it was

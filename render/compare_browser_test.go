@@ -68,11 +68,7 @@ func TestIndexTablesBrowser(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
 	defer srv.Close()
 
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("no-first-run", true), chromedp.Flag("hide-scrollbars", true), chromedp.UserDataDir(t.TempDir()))
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
+	ctx, cancel := chromedp.NewContext(browserAllocator(t, exe))
 	defer cancel()
 	ctx, cancel = context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()

@@ -59,8 +59,8 @@ var firstAnswers = regexp.MustCompile(`in Go$|on Node\.js$|on Bun$`)
 // for plain Go and for Node.js or Bun, each line with the size of what its
 // run tells apart; the page is at most 150 KB and never scrolls sideways.
 // Screenshots of both first screens are kept in FAIRBENCH_ARTIFACTS (or
-// go test -artifacts), else in a new temporary folder, whose path the
-// test prints.
+// go test -artifacts), else taken in the test's temporary folder and
+// removed with it.
 func TestIndexFirstScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the project's site and drives headless Chromium")
@@ -83,9 +83,7 @@ func TestIndexFirstScreen(t *testing.T) {
 
 	shots := screenshotDir(t, "index-first-screen")
 	if shots == "" {
-		if shots, err = os.MkdirTemp("", "fairbench-index-first-screen-"); err != nil {
-			t.Fatal(err)
-		}
+		shots = t.TempDir()
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
 	defer srv.Close()
