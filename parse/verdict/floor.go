@@ -136,27 +136,24 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 		pairs := aaPairsOf(byID[k.run], groups, fallback)
 		for i, g := range groups {
 			floors[i] = defaultFloor(th)
+			f := &floors[i]
 			for _, pair := range pairs {
 				a, b := AACells(g, pair)
 				if a == nil || b == nil {
 					continue
 				}
-				f := &floors[i]
-				first := len(f.Pairs) == 0
-				f.Pairs = append(f.Pairs, [2]string{a.Name, b.Name})
-				f.PairDiffs = append(f.PairDiffs, math.NaN())
-				if first {
-					f.Pair = [2]string{a.Name, b.Name}
-				}
+				diff, se := math.NaN(), 0.0
 				okA, _ := Testable(a, m, th)
 				okB, _ := Testable(b, m, th)
 				if okA && okB {
 					w := PairTest(g, a, b, m, th)
-					f.PairDiffs[len(f.PairDiffs)-1] = w.Diff
-					if first {
-						f.AADiff, f.AASE = w.Diff, w.SE
-					}
+					diff, se = w.Diff, w.SE
 					diffs = append(diffs, w)
+				}
+				f.Pairs = append(f.Pairs, [2]string{a.Name, b.Name})
+				f.PairDiffs = append(f.PairDiffs, diff)
+				if len(f.Pairs) == 1 {
+					f.Pair, f.AADiff, f.AASE = f.Pairs[0], diff, se
 				}
 			}
 		}
