@@ -361,33 +361,35 @@ func (pt processTest) cpuNote() string {
 
 // effect says what the repetition does to the run's claims: to the A/A
 // twins' difference, of which the run's margin is made, when the target is
-// one of the pair (their median difference over the scenarios with and
+// one of a pair (any of the run's pairs, as the floor pools them) (their median difference over the scenarios with and
 // without it), else to the target's intervals.
 func (pt processTest) effect(runCells []*verdict.Cell, floors map[verdict.ScenarioKey]verdict.Floor, th verdict.Thresholds) string {
 	name := pt.cells[0].Name
 	var with, without []float64
 	for _, c := range pt.cells {
-		f, ok := floors[verdict.KeyOf(c)]
-		if !ok || math.IsNaN(f.AADiff) || (f.Pair[0] != name && f.Pair[1] != name) {
-			continue
-		}
-		if b, ok := pt.pairWithout(c, runCells, f); ok {
-			with, without = append(with, math.Expm1(math.Abs(f.AADiff))), append(without, b)
+		f := floors[verdict.KeyOf(c)]
+		for j, pair := range f.Pairs {
+			if (pair[0] != name && pair[1] != name) || math.IsNaN(f.PairDiffs[j]) {
+				continue
+			}
+			if b, ok := pt.pairWithout(c, runCells, pair); ok {
+				with, without = append(with, math.Expm1(math.Abs(f.PairDiffs[j]))), append(without, b)
+			}
 		}
 	}
 	if len(with) == 0 {
 		return "it widens every interval of this target, so its verdicts, and every card it is in, lean to \"~\""
 	}
-	return fmt.Sprintf("this target is one side of the run's A/A pair, whose difference sets the margin every claim of the run must clear: over %d scenarios the twins differ by %.0f%% at the median and %.0f%% at most with this repetition, %.0f%% and %.0f%% without it",
+	return fmt.Sprintf("this target is one side of an A/A pair of the run, whose difference sets the margin every claim of the run must clear: over %d scenarios the twins differ by %.0f%% at the median and %.0f%% at most with this repetition, %.0f%% and %.0f%% without it",
 		len(with), verdict.MedianOf(with)*100, slices.Max(with)*100, verdict.MedianOf(without)*100, slices.Max(without)*100)
 }
 
-// pairWithout is the A/A pair's difference in cell c's scenario with the
+// pairWithout is an A/A pair's difference in cell c's scenario with the
 // tested repetition left out of c, its side of the pair.
-func (pt processTest) pairWithout(c *verdict.Cell, runCells []*verdict.Cell, f verdict.Floor) (float64, bool) {
-	other := f.Pair[0]
+func (pt processTest) pairWithout(c *verdict.Cell, runCells []*verdict.Cell, pair [2]string) (float64, bool) {
+	other := pair[0]
 	if other == c.Name {
-		other = f.Pair[1]
+		other = pair[1]
 	}
 	var twin *verdict.Cell
 	for _, t := range runCells {

@@ -133,22 +133,28 @@ func TestProcessAAFloor(t *testing.T) {
 		return x
 	}
 	set := processPage(rand.New(rand.NewPCG(1, 2)), 0.02, noise, []string{"t00", "t01"})
-	fs := processFired(set, th)
-	if len(fs) != 1 {
-		t.Fatalf("got %d findings, want 1: %v", len(fs), fs)
-	}
-	f := fs[0]
-	if f.Rule != RuleProcess || f.Level != LevelWarning || f.Run != "sim" || f.Target != "t01" {
-		t.Errorf("got %s, want a process-rep warning on sim/t01", f)
-	}
-	// No run.json records here: the message does not claim one process.
-	for _, want := range []string{"repetition 5 ran at 0.5", "slower in 11 of 11 scenarios", "its scenarios shared something", "one side of the run's A/A pair", "without it"} {
-		if !strings.Contains(f.Message, want) {
-			t.Errorf("message lacks %q: %s", want, f.Message)
+	// The same page with t00/t01 the second of two pairs (a pair per
+	// runtime): the effect reads every pair, as the floor pools them.
+	second := processPage(rand.New(rand.NewPCG(1, 2)), 0.02, noise, nil)
+	second.Runs[0].AAPairs = [][]string{{"t02", "t03"}, {"t00", "t01"}}
+	for name, s := range map[string]*parse.Set{"one pair": set, "second of two pairs": second} {
+		fs := processFired(s, th)
+		if len(fs) != 1 {
+			t.Fatalf("%s: got %d findings, want 1: %v", name, len(fs), fs)
 		}
-	}
-	if len(f.Dumps) != processScenarios || !slices.Contains(f.Dumps, filepath.Join("dumps", "t01", "s00", "5.txt")) {
-		t.Errorf("dumps %v, want the 11 dumps of t01's repetition 5", f.Dumps)
+		f := fs[0]
+		if f.Rule != RuleProcess || f.Level != LevelWarning || f.Run != "sim" || f.Target != "t01" {
+			t.Errorf("%s: got %s, want a process-rep warning on sim/t01", name, f)
+		}
+		// No run.json records here: the message does not claim one process.
+		for _, want := range []string{"repetition 5 ran at 0.5", "slower in 11 of 11 scenarios", "its scenarios shared something", "one side of an A/A pair of the run", "without it"} {
+			if !strings.Contains(f.Message, want) {
+				t.Errorf("%s: message lacks %q: %s", name, want, f.Message)
+			}
+		}
+		if len(f.Dumps) != processScenarios || !slices.Contains(f.Dumps, filepath.Join("dumps", "t01", "s00", "5.txt")) {
+			t.Errorf("%s: dumps %v, want the 11 dumps of t01's repetition 5", name, f.Dumps)
+		}
 	}
 	// A run of foreign dumps (no run order) says nothing: a repetition
 	// there need not be one process.
@@ -184,7 +190,7 @@ func TestProcessNestRun(t *testing.T) {
 		}
 		// run.json gives rep 5's measurements one startup (one process),
 		// and its CPU seconds per request.
-		for _, want := range []string{"one server process served every scenario", "µs of server CPU per request", "started in", "one side of the run's A/A pair"} {
+		for _, want := range []string{"one server process served every scenario", "µs of server CPU per request", "started in", "one side of an A/A pair of the run"} {
 			if !strings.Contains(f.Message, want) {
 				t.Errorf("the A/A twin's finding lacks %q: %s", want, f.Message)
 			}

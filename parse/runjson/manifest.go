@@ -36,7 +36,7 @@ type Manifest struct {
 	// AAPairs are the suite's aa_pairs where it set them: a pair per
 	// runtime, the first of them AAPair again. Each target is
 	// read against the pair of its own runtime across runs (history's
-	// gate); the noise floor of a run stays AAPair's.
+	// gate); the noise floor of a run pools every pair (verdict.Floor).
 	AAPairs [][]string `json:"aa_pairs,omitempty"`
 	// Planted maps each calibration target (the suite's planted_on) to the
 	// target it is plus a known cost per request.
