@@ -361,8 +361,9 @@ func (pt processTest) cpuNote() string {
 
 // effect says what the repetition does to the run's claims: to the A/A
 // twins' difference, of which the run's margin is made, when the target is
-// one of a pair (any of the run's pairs, as the floor pools them) (their median difference over the scenarios with and
-// without it), else to the target's intervals.
+// in one of the run's pairs (the floor pools them all): their median
+// difference over the scenarios with and without it; else to the target's
+// intervals.
 func (pt processTest) effect(runCells []*verdict.Cell, floors map[verdict.ScenarioKey]verdict.Floor, th verdict.Thresholds) string {
 	name := pt.cells[0].Name
 	var with, without []float64
