@@ -152,8 +152,10 @@ func TestBudgetBindsRepetitions(t *testing.T) {
 	}
 }
 
-// TestCollectResolvedAtMinimum: a resolve any steady host reaches stops
-// at the suite's repetitions and says it resolved.
+// TestCollectResolvedAtMinimum: a resolve any host reaches stops at the
+// rounds the pilot planned, the suite's repetitions where the pilot read a
+// steady host, and says it resolved. (A pilot window slowed by a neighbour
+// may plan a round more; that plan is then the one kept.)
 func TestCollectResolvedAtMinimum(t *testing.T) {
 	t.Parallel()
 	m := collectPrecision(t, `resolve = "100%"`)
@@ -161,8 +163,15 @@ func TestCollectResolvedAtMinimum(t *testing.T) {
 	if p == nil {
 		t.Fatal("run.json has no precision record")
 	}
-	if got := p.RoundsOf("ping"); p.Stop != runjson.StopResolved || got != 3 || len(p.Pilots) != 1 || !p.Pilots[0].Quiet {
-		t.Errorf("precision %+v: want 3 rounds, stop %q, one quiet pilot", *p, runjson.StopResolved)
+	if len(p.Pilots) != 1 || !p.Pilots[0].Quiet {
+		t.Fatalf("precision %+v: want one quiet pilot", *p)
+	}
+	planned := p.Pilots[0].Rounds
+	if got := p.RoundsOf("ping"); p.Stop != runjson.StopResolved || planned < 3 || got != planned {
+		t.Errorf("precision %+v: want the %d rounds planned (3 at least), stop %q", *p, planned, runjson.StopResolved)
+	}
+	if planned > 3 {
+		t.Logf("the pilot read %.1f%% per window and planned %d rounds, not the suite's 3", 100*p.Pilots[0].Sigma, planned)
 	}
 	if p.BudgetS <= 0 || p.Scenarios[0].Resolves <= 0 || p.Scenarios[0].Resolves > 1 {
 		t.Errorf("precision %+v: want the default budget measured and what the rounds resolve recorded", *p)
