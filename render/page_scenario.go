@@ -278,7 +278,7 @@ func (m *model) scenarioNotes(p Page, s string, cs []*verdict.Cell) []Badge {
 func rankNote(th verdict.Thresholds) string {
 	return fmt.Sprintf("Rank is a range from the pairwise verdicts: 1 + the targets judged faster, to the number ranked − the targets judged slower. "+
 		"A pair is judged only when its test on log throughput rejects at α=%.2f after Holm's correction over every pair of this scenario in its run, and the interval of the ratio of geometric means clears the noise floor (%.0f%%, or the A/A pair's bound where larger). "+
-		"The test pairs the two targets' turns round by round where the run measured them in rounds (a paired t-test: the minutes a round's turns share leave the comparison), and is Welch's t-test where it did not.", th.Alpha, th.Noise*100)
+		"The test pairs the two targets' turns round by round where the run measured them in rounds (a paired t-test: the minutes a round's turns share leave the comparison; its variance moderated toward the scenario's other pairs where theirs agree), and is Welch's t-test where it did not.", th.Alpha, th.Noise*100)
 }
 
 // verdictMatrix lays out a family's verdicts, row against column.

@@ -26,8 +26,11 @@ import (
 // beside it: a target swinging ±35% hid a 6% difference between two
 // steady ones. The pair's round differences carry exactly the variance
 // their test needs (round effects cancel in them), whatever the others do.
-// The degrees of freedom this gives up are bought back by rounds: collect
-// adds rounds until the family resolves what the suite asks (resolve).
+// The degrees of freedom this gives up are bought back by rounds (collect
+// adds rounds until the family resolves what the suite asks) and, at few
+// rounds, lent by the family where its pairs' variances agree: each
+// pair's variance is moderated toward theirs (moderated.go), a pair
+// noisier than the family keeping its own.
 //
 // Assumptions, stated: log throughput = target + round + residual, the
 // residuals independent with a variance per target. A round's order is
@@ -50,10 +53,18 @@ type familyTest struct {
 	// repetition of a blocked family was probed: its pairs are then
 	// tested with the probe's share taken out.
 	speed *SpeedFit
+	// prior moderates each pair's variance with the family's (moderated.go).
+	prior modPrior
 }
 
 // newFamilyTest prepares the tests of cells (one family) on metric m.
 func newFamilyTest(cells []*Cell, m Metric, th Thresholds) *familyTest {
+	return newFamilyTestModerated(cells, m, th, true)
+}
+
+// newFamilyTestModerated is newFamilyTest, each pair's variance moderated
+// by the family's or not (the simulations compare the two).
+func newFamilyTestModerated(cells []*Cell, m Metric, th Thresholds, moderated bool) *familyTest {
 	ft := &familyTest{m: m}
 	var testable []*Cell
 	for _, c := range cells {
@@ -70,7 +81,23 @@ func newFamilyTest(cells []*Cell, m Metric, th Thresholds) *familyTest {
 		ft.byCell[c] = byRound(c, m, rounds)
 	}
 	ft.speed = fitSpeed(ft, testable)
+	if moderated {
+		ft.prior = ft.fitPrior(testable)
+	}
 	return ft
+}
+
+// fitPrior is the prior of the family's pairs' variances (moderated.go),
+// from every pair of its testable cells.
+func (ft *familyTest) fitPrior(cells []*Cell) modPrior {
+	var vs []float64
+	for i, a := range cells {
+		for _, b := range cells[i+1:] {
+			_, v := MeanVar(ft.diffs(a, b))
+			vs = append(vs, v)
+		}
+	}
+	return fitPrior(vs, float64(ft.rounds-1), maxPriorDF(ft.rounds, len(cells), ft.speed != nil))
 }
 
 // commonRounds is the rounds every cell measured, sorted; false unless
@@ -153,7 +180,8 @@ func (ft *familyTest) test(a, b *Cell) Welch {
 	if ft.speed != nil {
 		extra = ft.speed.betaShare(a, b)
 	}
-	return finishT(w, v/n+extra, n-1)
+	v, df := ft.prior.moderate(v, n-1)
+	return finishT(w, v/n+extra, df)
 }
 
 // diffs is a's log value minus b's in each round, with the host speed
@@ -225,10 +253,11 @@ func (ft *familyTest) sigma(cells []*Cell) (sigma float64, n int) {
 }
 
 // df is the degrees of freedom of a pair's test at n repetitions: n−1
-// paired by round, else about 2n−2 (Welch at equal variances).
+// paired by round and the family's prior's (moderated.go, bounded as at n
+// rounds), else about 2n−2 (Welch at equal variances).
 func (ft *familyTest) df(n int) float64 {
 	if ft.blocked() {
-		return float64(n - 1)
+		return float64(n-1) + min(ft.prior.D0, maxPriorDF(n, len(ft.byCell), ft.speed != nil))
 	}
 	return float64(2*n - 2)
 }

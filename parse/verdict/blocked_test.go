@@ -23,6 +23,12 @@ func roundCell(name string, values []float64, th Thresholds) *Cell {
 // blockedPage decides one simulated scenario measured in rounds; logs[i][j]
 // is target i's log throughput in round j.
 func blockedPage(logs [][]float64, th Thresholds) *ScenarioVerdicts {
+	return decideScenario(roundCells(logs, th), MetricRPS, th, defaultFloor(th), nil)
+}
+
+// roundCells are the cells of logs[i][j], target i's log throughput in
+// round j.
+func roundCells(logs [][]float64, th Thresholds) []*Cell {
 	cells := make([]*Cell, len(logs))
 	for i, l := range logs {
 		v := make([]float64, len(l))
@@ -31,7 +37,7 @@ func blockedPage(logs [][]float64, th Thresholds) *ScenarioVerdicts {
 		}
 		cells[i] = roundCell(fmt.Sprintf("t%02d", i), v, th)
 	}
-	return decideScenario(cells, MetricRPS, th, defaultFloor(th), nil)
+	return cells
 }
 
 // roundNoise is log throughput of target i in round j: the round's shared

@@ -1,7 +1,9 @@
 // Package verdict is fairbench's one decision layer: it summarises each
 // cell (one target in one scenario of one run) over its repetitions, and
 // decides every pair of a scenario once (Decide): a paired t-test on log
-// throughput within rounds (Welch's where the rounds are not known), Holm
+// throughput within rounds, its variance moderated toward the family's
+// where the pairs' variances agree (Welch's where the rounds are not
+// known), Holm
 // over the scenario's pairs, a noise floor from the run's A/A pair, the
 // client-bound rule for cells whose load generator was the bottleneck, and
 // an equivalence test (two one-sided tests within the run's resolve) for

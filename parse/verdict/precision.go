@@ -68,7 +68,7 @@ func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 	if probed {
 		fit, _ = fitSlope(full, fullSpeeds)
 	}
-	sum, pairs := 0.0, 0
+	var vs []float64
 	d := make([]float64, n)
 	for i, a := range full {
 		for j := i + 1; j < len(full); j++ {
@@ -80,20 +80,25 @@ func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 				}
 			}
 			_, v := MeanVar(d)
-			sum += v / 2
-			pairs++
+			vs = append(vs, v)
 		}
 	}
-	fp.Sigma = math.Sqrt(sum / float64(pairs))
-	fp.Resolves = resolvesAt(n, len(full), fp.Sigma, th)
+	sum := 0.0
+	for _, v := range vs {
+		sum += v / 2
+	}
+	fp.Sigma = math.Sqrt(sum / float64(len(vs)))
+	prior := fitPrior(vs, float64(n-1), maxPriorDF(n, len(full), fit != nil))
+	fp.Resolves = resolvesAt(n, float64(n-1)+prior.D0, len(full), fp.Sigma, th)
 	return fp
 }
 
 // resolvesAt is the smallest relative difference a family of k targets
 // with per-window noise sigma claims with 80% power at n rounds, by the
-// blocked test at the first Holm step over its pairs, beyond th.Noise.
-func resolvesAt(n, k int, sigma float64, th Thresholds) float64 {
-	return math.Expm1(math.Log1p(th.Noise) + detectable(n, float64(n-1), familySize(k), sigma, th.Alpha, powerTarget))
+// blocked test of df degrees of freedom (moderated.go) at the first Holm
+// step over its pairs, beyond th.Noise.
+func resolvesAt(n int, df float64, k int, sigma float64, th Thresholds) float64 {
+	return math.Expm1(math.Log1p(th.Noise) + detectable(n, df, familySize(k), sigma, th.Alpha, powerTarget))
 }
 
 // familySize is the number of pairs a family of k targets tests: every
@@ -107,9 +112,12 @@ func familySize(k int) int {
 
 // RoundsFor is the fewest rounds (up to 200) with which a family of k
 // targets at per-window noise sigma resolves the relative difference
-// resolve with 80% power by the blocked test; 0 when no count up to 200
-// can (the noise floor alone is that large, or the noise too).
+// resolve with 80% power by the blocked test, its pairs' variances
+// moderated as far as the family allows (where they agree: a plan, which
+// the rounds' own look then checks); 0 when no count up to 200 can (the
+// noise floor alone is that large, or the noise too).
 func RoundsFor(resolve float64, k int, sigma float64, th Thresholds) int {
 	floor := math.Log1p(th.Noise)
-	return repsFor(resolve, func(int) float64 { return floor }, func(n int) float64 { return float64(n - 1) }, familySize(k), sigma, th.Alpha)
+	df := func(n int) float64 { return float64(n-1) + maxPriorDF(n, k, false) }
+	return repsFor(resolve, func(int) float64 { return floor }, df, familySize(k), sigma, th.Alpha)
 }
