@@ -274,8 +274,11 @@ func pilotSigma(rps []float64) float64 {
 }
 
 // planPilot sets p's plan: the rounds a family of k targets needs at its
-// noise, what they take at the suite's windows, and whether the budget
-// holds them.
+// noise, what they take at the suite's windows, and whether the host is
+// quiet enough: the budget holds them, or the noise asks for no more than
+// the suite's repetitions, which are taken whatever the noise (a budget
+// too small for those is the suite's sizing, and no wait for quiet mends
+// it).
 func (c *collector) planPilot(p *runjson.Pilot, k int) {
 	rec := c.dir.Manifest().Precision
 	round, budget := c.roundEstimate(k)
@@ -284,7 +287,7 @@ func (c *collector) planPilot(p *runjson.Pilot, k int) {
 		p.Rounds = max(p.Rounds, rec.MinRounds)
 	}
 	p.PlannedS = roundS(float64(p.Rounds) * round)
-	p.Quiet = p.Rounds > 0 && p.PlannedS <= budget
+	p.Quiet = p.Rounds > 0 && (p.PlannedS <= budget || p.Rounds <= rec.MinRounds)
 }
 
 // roundEstimate is what one round of k targets should take, s, from the

@@ -152,6 +152,27 @@ func TestBudgetBindsRepetitions(t *testing.T) {
 	}
 }
 
+// TestPilotQuietAtRepetitions: where the noise asks for no more rounds
+// than the suite's repetitions, the pilot is quiet even when the budget
+// holds fewer of them: no wait for quiet mends a budget smaller than the
+// repetitions, so none is taken, and the budget binds the rounds.
+func TestPilotQuietAtRepetitions(t *testing.T) {
+	t.Parallel()
+	src := strings.Replace(precisionSuite, "repetitions = 3", "repetitions = 12", 1)
+	m := collectPrecisionFrom(t, src, `resolve = "100%"`+"\n"+`budget = "10s"`, collect.Options{QuietWait: 30 * time.Second})
+	p := m.Precision
+	if p == nil {
+		t.Fatal("run.json has no precision record")
+	}
+	t.Logf("precision: %+v", *p)
+	if len(p.Pilots) != 1 || !p.Pilots[0].Quiet || p.Pilots[0].Rounds != 12 || p.WaitedS != 0 {
+		t.Errorf("pilots %+v, waited %.1f s: want one quiet pilot planning the suite's 12 rounds, and no wait", p.Pilots, p.WaitedS)
+	}
+	if rounds := p.RoundsOf("ping"); p.Stop != runjson.StopBudget || rounds >= 12 {
+		t.Errorf("stop %q after %d rounds, want %q before the suite's 12", p.Stop, rounds, runjson.StopBudget)
+	}
+}
+
 // TestCollectResolvedAtMinimum: a resolve any host reaches stops at the
 // rounds the pilot planned, the suite's repetitions where the pilot read a
 // steady host, and says it resolved. (A pilot window slowed by a neighbour
