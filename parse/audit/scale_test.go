@@ -54,13 +54,10 @@ func BenchmarkAuditReps(b *testing.B) {
 }
 
 // TestAuditNearLinear: auditing forty times the repetitions takes well
-// under the square of that as long: linear is 40 times, quadratic in a
-// cell's repetitions 1,600 (the outlier rule before it sorted each cell
-// once took 51 times as long for ten times the repetitions, about 550 at
-// forty). The bound, 200, leaves a linear audit room for the machine's
-// other load, which the shortest of three runs each only partly removes
-// (at ten times the repetitions a bound of 25 failed at 29 while a build
-// ran beside it).
+// under the square of that as long: linear is 40 times, a rule quadratic
+// in a cell's repetitions 1,600. The bound, 200, sits between them with
+// room for the machine's other load, which the shortest of three runs
+// each only partly removes.
 func TestAuditNearLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("audits 20,500 repetitions three times")

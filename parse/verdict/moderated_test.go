@@ -124,7 +124,7 @@ func TestModeratedNullFamilyWise(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%d of %d pages with a false claim; prior df %.1f on average (at most %d)", bad, pages, d0, (c.n-1)*(c.k-2))
+			t.Logf("%d of %d pages with a false claim; prior df %.1f on average (at most %.0f)", bad, pages, d0, maxPriorDF(c.n, c.k, false))
 			if float64(bad) > binomialBound(th.Alpha, pages) {
 				t.Errorf("%d of %d pages of identical targets claim a difference, over α with its tolerance (%.0f)", bad, pages, binomialBound(th.Alpha, pages))
 			}

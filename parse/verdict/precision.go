@@ -69,6 +69,7 @@ func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 		fit, _ = fitSlope(full, fullSpeeds)
 	}
 	var vs []float64
+	sum := 0.0
 	d := make([]float64, n)
 	for i, a := range full {
 		for j := i + 1; j < len(full); j++ {
@@ -81,11 +82,8 @@ func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 			}
 			_, v := MeanVar(d)
 			vs = append(vs, v)
+			sum += v / 2
 		}
-	}
-	sum := 0.0
-	for _, v := range vs {
-		sum += v / 2
 	}
 	fp.Sigma = math.Sqrt(sum / float64(len(vs)))
 	prior := fitPrior(vs, float64(n-1), maxPriorDF(n, len(full), fit != nil))
