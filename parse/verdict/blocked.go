@@ -53,8 +53,10 @@ type familyTest struct {
 	// repetition of a blocked family was probed: its pairs are then
 	// tested with the probe's share taken out.
 	speed *SpeedFit
-	// prior moderates each pair's variance with the family's (moderated.go).
-	prior modPrior
+	// mod moderates each pair's variance with the family's (moderated.go);
+	// index is each testable cell's place in it.
+	mod   moderation
+	index map[*Cell]int
 }
 
 // newFamilyTest prepares the tests of cells (one family) on metric m.
@@ -76,20 +78,21 @@ func newFamilyTestModerated(cells []*Cell, m Metric, th Thresholds, moderated bo
 	if !ok || len(testable) < 2 || len(rounds) < max(th.MinReps, 3) {
 		return ft
 	}
-	ft.rounds, ft.byCell = len(rounds), map[*Cell][]float64{}
-	for _, c := range testable {
+	ft.rounds, ft.byCell, ft.index = len(rounds), map[*Cell][]float64{}, map[*Cell]int{}
+	for i, c := range testable {
 		ft.byCell[c] = byRound(c, m, rounds)
+		ft.index[c] = i
 	}
 	ft.speed = fitSpeed(ft, testable)
 	if moderated {
-		ft.prior = ft.fitPrior(testable)
+		ft.mod = ft.moderation(testable)
 	}
 	return ft
 }
 
-// fitPrior is the prior of the family's pairs' variances (moderated.go),
-// from every pair of its testable cells.
-func (ft *familyTest) fitPrior(cells []*Cell) modPrior {
+// moderation is the moderation of the family's pairs (moderated.go), from
+// every pair of its testable cells.
+func (ft *familyTest) moderation(cells []*Cell) moderation {
 	var vs []float64
 	for i, a := range cells {
 		for _, b := range cells[i+1:] {
@@ -97,7 +100,7 @@ func (ft *familyTest) fitPrior(cells []*Cell) modPrior {
 			vs = append(vs, v)
 		}
 	}
-	return fitPrior(vs, float64(ft.rounds-1), maxPriorDF(ft.rounds, len(cells), ft.speed != nil))
+	return moderationOf(vs, len(cells), float64(ft.rounds-1), maxPriorDF(ft.rounds, len(cells), ft.speed != nil))
 }
 
 // commonRounds is the rounds every cell measured, sorted; false unless
@@ -180,7 +183,7 @@ func (ft *familyTest) test(a, b *Cell) Welch {
 	if ft.speed != nil {
 		extra = ft.speed.betaShare(a, b)
 	}
-	v, df := ft.prior.moderate(v, n-1)
+	v, df := ft.mod.pair(ft.index[a], ft.index[b], v, n-1)
 	return finishT(w, v/n+extra, df)
 }
 
@@ -257,7 +260,7 @@ func (ft *familyTest) sigma(cells []*Cell) (sigma float64, n int) {
 // rounds), else about 2n−2 (Welch at equal variances).
 func (ft *familyTest) df(n int) float64 {
 	if ft.blocked() {
-		return float64(n-1) + min(ft.prior.D0, maxPriorDF(n, len(ft.byCell), ft.speed != nil))
+		return float64(n-1) + min(ft.mod.prior.D0, maxPriorDF(n, len(ft.byCell), ft.speed != nil))
 	}
 	return float64(2*n - 2)
 }

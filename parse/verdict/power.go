@@ -15,11 +15,16 @@ type Power struct {
 	// family's test sees it: each cell's residual after its round, where
 	// the test is blocked, else its spread; root mean square over cells.
 	Sigma float64
-	// Smallest is the smallest relative difference the family could claim
-	// at its first Holm step: log(1+Smallest) = log(1+floor) + q·σ·√(2/n).
+	// Smallest is the smallest relative difference the family claims at
+	// its first Holm step half the time, on average over its pairs.
 	Smallest float64
 	// Resolves is the smallest relative difference the family claims with
-	// 80% power: log(1+Resolves) = log(1+floor) + (q + t₀.₈)·σ·√(2/n).
+	// 80% power at its first Holm step, on average over its pairs, each
+	// tested as the family tests it: moderated, or on its own variance
+	// where the pair or one of its targets is noisier than the family
+	// (moderated.go). For one pair of standard error se and df degrees
+	// of freedom, log(1+Resolves) = log(1+floor) + (q + t₀.₈)·se; where
+	// the family is not blocked, every pair is taken at σ·√(2/n).
 	// It is computed from the noise alone, never from the differences
 	// observed, so a collect may stop on it without biasing any verdict.
 	Resolves float64
@@ -50,8 +55,21 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	p := Power{N: n, Sigma: sigma}
 	m := sv.Family
 	floor := math.Log1p(sv.Floor.Value)
-	p.Smallest = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, 0.5))
-	p.Resolves = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, powerTarget))
+	if test.blocked() {
+		var pairs []pairNoise
+		for i, a := range ranked {
+			for _, b := range ranked[i+1:] {
+				if w := test.test(a, b); !math.IsNaN(w.SE) {
+					pairs = append(pairs, pairNoise{w.SE, w.DF})
+				}
+			}
+		}
+		p.Smallest = math.Expm1(floor + resolvesOver(pairs, m, th.Alpha, 0.5))
+		p.Resolves = math.Expm1(floor + resolvesOver(pairs, m, th.Alpha, powerTarget))
+	} else {
+		p.Smallest = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, 0.5))
+		p.Resolves = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, powerTarget))
+	}
 	// The margin is a systematic difference: more repetitions estimate it
 	// better but do not shrink it.
 	floorAt := func(int) float64 { return floor }
@@ -70,6 +88,56 @@ func detectable(n int, df float64, m int, sigma, alpha, power float64) float64 {
 		q += studentQuantile(power, df)
 	}
 	return q * sigma * math.Sqrt(2/float64(n))
+}
+
+// pairNoise is one pair's test as its family runs it: the standard error
+// of its log difference and its degrees of freedom.
+type pairNoise struct{ se, df float64 }
+
+// resolvesOver is the log difference that the pairs' tests, each at the
+// first Holm step of m pairs, claim with the given power on average over
+// the pairs, each pair's standard error taken as its noise: for one pair
+// (q + t_power)·se. 0 with no pair.
+func resolvesOver(pairs []pairNoise, m int, alpha, power float64) float64 {
+	if len(pairs) == 0 {
+		return 0
+	}
+	qs := make([]float64, len(pairs))
+	hi := 0.0
+	for i, p := range pairs {
+		qs[i] = studentQuantile(1-alpha/float64(2*m), p.df)
+		hi = max(hi, (qs[i]+max(0, studentQuantile(power, p.df)))*p.se)
+	}
+	mean := func(d float64) float64 { // the pairs' mean power at d
+		sum := 0.0
+		for i, p := range pairs {
+			if p.se > 0 {
+				sum += studentAbove(qs[i]-d/p.se, p.df)
+			} else {
+				sum++ // no noise: any difference is claimed
+			}
+		}
+		return sum / float64(len(pairs))
+	}
+	lo := 0.0
+	for range 60 {
+		mid := (lo + hi) / 2
+		if mean(mid) < power {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// studentAbove is P(T > x) for T of Student's t with df degrees of freedom.
+func studentAbove(x, df float64) float64 {
+	tail := StudentTwoSided(math.Abs(x), df) / 2
+	if x < 0 {
+		return 1 - tail
+	}
+	return tail
 }
 
 // repsFor is the fewest repetitions (up to 200) with which a relative

@@ -24,8 +24,9 @@ type FamilyPrecision struct {
 	// differences (the blocked test's own variance).
 	Sigma float64
 	// Resolves is the smallest relative difference the family claims
-	// with 80% power at its rounds, beyond the threshold's noise floor;
-	// +Inf when the rounds are too few to say.
+	// with 80% power at its rounds, on average over its pairs, each tested
+	// as the verdicts test it (moderated.go), beyond the threshold's noise
+	// floor; +Inf when the rounds are too few to say.
 	Resolves float64
 }
 
@@ -71,6 +72,8 @@ func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 	var vs []float64
 	sum := 0.0
 	d := make([]float64, n)
+	type pair struct{ i, j int }
+	var pairs []pair
 	for i, a := range full {
 		for j := i + 1; j < len(full); j++ {
 			b := full[j]
@@ -82,21 +85,19 @@ func PrecisionProbed(logs, speeds [][]float64, th Thresholds) FamilyPrecision {
 			}
 			_, v := MeanVar(d)
 			vs = append(vs, v)
+			pairs = append(pairs, pair{i, j})
 			sum += v / 2
 		}
 	}
 	fp.Sigma = math.Sqrt(sum / float64(len(vs)))
-	prior := fitPrior(vs, float64(n-1), maxPriorDF(n, len(full), fit != nil))
-	fp.Resolves = resolvesAt(n, float64(n-1)+prior.D0, len(full), fp.Sigma, th)
+	mod := moderationOf(vs, len(full), float64(n-1), maxPriorDF(n, len(full), fit != nil))
+	tests := make([]pairNoise, 0, len(vs))
+	for p, v := range vs {
+		v, df := mod.pair(pairs[p].i, pairs[p].j, v, float64(n-1))
+		tests = append(tests, pairNoise{math.Sqrt(v / float64(n)), df})
+	}
+	fp.Resolves = math.Expm1(math.Log1p(th.Noise) + resolvesOver(tests, familySize(len(full)), th.Alpha, powerTarget))
 	return fp
-}
-
-// resolvesAt is the smallest relative difference a family of k targets
-// with per-window noise sigma claims with 80% power at n rounds, by the
-// blocked test of df degrees of freedom (moderated.go) at the first Holm
-// step over its pairs, beyond th.Noise.
-func resolvesAt(n int, df float64, k int, sigma float64, th Thresholds) float64 {
-	return math.Expm1(math.Log1p(th.Noise) + detectable(n, df, familySize(k), sigma, th.Alpha, powerTarget))
 }
 
 // familySize is the number of pairs a family of k targets tests: every
