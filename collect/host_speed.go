@@ -15,9 +15,14 @@ import (
 
 // What a run does with the host speed probe (hostcheck.Probe), around
 // each target's turn: the run's fastest time on each set is the host at
-// speed; before a turn it waits for a slow host (beforeTurn), and a turn
-// around which the probe took retake_slow times as long, or which ran
-// beside other load, is taken again at once (takeTurn).
+// speed, and before a turn it waits for a slow host (beforeTurn); a turn
+// around which the probe took retake_slow times as long as the run's
+// typical turn (its median so far), or which ran beside other load, is
+// taken again at once (takeTurn). The retake is judged against the
+// typical turn, not the fastest: it pays where a short slow spell hit one
+// turn, and where the host is slow for much of a run the retake runs as
+// slow, while the verdicts take the probe's share out of the turns kept
+// (verdict.MethodBlockedSpeed).
 
 // speedWait bounds the wait before a turn for the host to come back to
 // speed, speedBudget all such waits of a collect (at most a tenth of the
@@ -40,6 +45,10 @@ const (
 	// probeFresh is how recently the last turn's probe must have ended
 	// to stand as the next turn's probe before (lastProbe).
 	probeFresh = 500 * time.Millisecond
+	// typicalTimes is how many probe times (two a turn) a CPU set needs
+	// before its median stands as the run's typical turn; before that a
+	// turn is judged against the run's fastest.
+	typicalTimes = 10
 )
 
 // speedWaitBudget is what all of a collect's waits for the host's speed
@@ -186,7 +195,7 @@ const foreignRetake = 0.10
 func (st slowTurn) why(limit float64) string {
 	var parts []string
 	if st.slowdown >= limit {
-		parts = append(parts, fmt.Sprintf("the host ran %.2f× slower than its fastest around it", st.slowdown))
+		parts = append(parts, fmt.Sprintf("the host ran %.2f× slower than its typical turn around it", st.slowdown))
 	}
 	if st.foreign > foreignRetake {
 		parts = append(parts, fmt.Sprintf("other processes used %.0f%% of a CPU set it was measured on", 100*st.foreign))
@@ -212,7 +221,7 @@ func foreignShare(mr *runjson.Measurement) float64 {
 
 // takeTurn takes t's turn in round rep (repetition). Where the suite
 // retakes slow turns and the probe ran retake_slow times as long as the
-// run's fastest so far around it, or other processes used more than
+// run's typical turn so far around it, or other processes used more than
 // foreignRetake of a CPU set in one of its windows, the turn is taken
 // again at once, in its place in the round, before the next target's
 // turn: its measurements stay in run.json, dumps and all, marked not
@@ -277,10 +286,11 @@ func retakenTurns(ms []runjson.Measurement) int {
 
 // slowTurnIn reports whether target's turn in round rep, its counted
 // closed-loop measurements of ms listed after the order first, ran with
-// the probe at least limit times as long as its fastest in ms, or beside
-// other load (foreignRetake); a turn already taken again is not.
+// the probe at least limit times as long as the typical turn of ms
+// (runjson.Typical), or beside other load (foreignRetake); a turn already
+// taken again is not.
 func slowTurnIn(ms []runjson.Measurement, target string, rep, first int, limit float64) (slowTurn, bool) {
-	best := runjson.Fastest(ms)
+	best := runjson.Typical(ms, typicalTimes)
 	st := slowTurn{target: target, rep: rep}
 	found := false
 	for _, mr := range ms {

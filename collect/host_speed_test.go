@@ -162,8 +162,8 @@ func TestSlowTurnsTakenAgain(t *testing.T) {
 }
 
 // TestSlowTurnIn: the turn judged is the one just taken, against the
-// fastest probe of the run so far, and a turn taken again is not judged
-// again.
+// run's typical turn so far (its fastest over its first turns), and a
+// turn taken again is not judged again.
 func TestSlowTurnIn(t *testing.T) {
 	turn := func(target string, rep, order int, s float64, retake bool) runjson.Measurement {
 		return runjson.Measurement{Target: target, Rep: rep, Order: order,
@@ -188,6 +188,22 @@ func TestSlowTurnIn(t *testing.T) {
 		if ok != (tc.slowdown > 0) || ok && (st.target != tc.target || st.rep != tc.rep || st.slowdown < tc.slowdown-0.01 || st.slowdown > tc.slowdown+0.01) {
 			t.Errorf("%s: %+v, %v; want slowdown %v", tc.name, st, ok, tc.slowdown)
 		}
+	}
+	// A slow day: the run's first turn at 50 ms, every later one at about
+	// 90. A turn at the day's speed is not slow; one at twice it is.
+	day := []runjson.Measurement{turn("a", 1, 1, 0.05, false)}
+	for i := 2; i <= 7; i++ {
+		mr := turn("b", i, i, 0.09+0.001*float64(i), false)
+		mr.HostSpeed.After.ServerS = 0.09
+		day = append(day, mr)
+	}
+	atSpeed := append(slices.Clone(day), turn("a", 8, 8, 0.095, false))
+	if st, ok := slowTurnIn(atSpeed, "a", 8, 7, 1.25); ok {
+		t.Errorf("a turn at the slow day's speed: %+v, want it not slow (1.9× the run's fastest, 1.05× its typical turn)", st)
+	}
+	slow := append(slices.Clone(day), turn("a", 8, 8, 0.19, false))
+	if st, ok := slowTurnIn(slow, "a", 8, 7, 1.25); !ok || st.slowdown < 2 {
+		t.Errorf("a turn at twice the slow day's speed: %+v, %v; want it slow, about 2.1×", st, ok)
 	}
 	if n := retakenTurns([]runjson.Measurement{turn("a", 2, 5, 0.09, true), turn("a", 2, 6, 0.09, true), turn("b", 2, 7, 0.09, true), turn("b", 3, 8, 0.09, false)}); n != 2 {
 		t.Errorf("retakenTurns = %d, want 2", n)

@@ -75,7 +75,7 @@ func (s *Suite) check() error {
 		}
 	}
 	if r := s.Isolation.RetakeSlow; r != 0 && (r < 1.05 || r > 10 || math.IsNaN(r)) {
-		e.add("isolation", "retake_slow", "%v: give the slowdown of the host speed probe at which a turn is taken again, from 1.05 to 10 (1.25: it took a quarter longer than its fastest), or 0 for never", r)
+		e.add("isolation", "retake_slow", "%v: give the slowdown of the host speed probe at which a turn is taken again, from 1.05 to 10 (1.25: it took a quarter longer than the run's typical turn), or 0 for never", r)
 	}
 	s.checkHosts(e)
 	names := nameSet{}

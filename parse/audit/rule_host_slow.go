@@ -59,7 +59,7 @@ func hostSpeedFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 		if len(slow) > 0 {
 			what := "collect again, with retake_slow in the suite's [isolation] to have such turns taken again"
 			if r.Isolation.RetakeSlow > 0 {
-				what = "the collector takes a slow turn again once, at once and in its own round, and only while few turns have been taken again: these ran slow after that; collect again when the host is quiet"
+				what = "the collector takes a turn again where the probe ran slow against the run's typical turn (once, at once, in its own round, while few have been), so these ran slow with much of the run or after that; collect again when the host is quiet"
 			}
 			fs = append(fs, Finding{Rule: RuleHostSlow, Level: LevelWarning, Run: r.ID, Dumps: turnDumps(r.Path, runJSON, slow), Message: fmt.Sprintf(
 				"the host ran slow around %s: the host speed probe (the same fixed CPU work timed on the server's and the client's CPUs before and after each target's turn) took at least %.2f times as long as its fastest in the run, though nothing else showed on these CPUs: a neighbour on the physical core or the hypervisor slowed the machine, and these cells' numbers come from a slower machine than the others'; %s",
@@ -67,7 +67,7 @@ func hostSpeedFindings(set *parse.Set, th verdict.Thresholds) []Finding {
 		}
 		if len(dropped) > 0 {
 			fs = append(fs, Finding{Rule: RuleHostSlow, Level: LevelInfo, Run: r.ID, Dumps: turnDumps(r.Path, runJSON, dropped), Message: fmt.Sprintf(
-				"the collector took again %s: the host speed probe took at least %.2f times as long as its fastest in the run around them, or other processes used their CPUs; their first dumps are kept and not counted",
+				"the collector took again %s: the host speed probe took at least %.2f times as long as the run's typical turn so far around them, or other processes used their CPUs; their first dumps are kept and not counted",
 				turnList(dropped), limit)})
 		}
 	}

@@ -2,6 +2,7 @@ package runjson
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -65,6 +66,43 @@ func Fastest(ms []Measurement) map[string]float64 {
 		}
 	}
 	return best
+}
+
+// Typical is the median time the probe took on each CPU set (SpeedSet)
+// over the probed turns of ms, warm-ups and dropped ones too, on a set
+// with at least least times (two a turn: before and after); on a set with
+// fewer, the fastest (Fastest). A turn's measurements share its probe, so
+// a turn of many scenarios counts once.
+func Typical(ms []Measurement, least int) map[string]float64 {
+	type turn struct {
+		h        HostSpeed
+		srv, cli string
+	}
+	seen := map[turn]bool{}
+	times := map[string][]float64{}
+	for _, mr := range ms {
+		if mr.HostSpeed == nil {
+			continue
+		}
+		key := turn{*mr.HostSpeed, mr.ServerHost + " " + mr.ServerCPUList, mr.ClientHost + " " + mr.ClientCPUList}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		for _, t := range mr.probeTimes() {
+			if t.s > 0 {
+				times[t.set] = append(times[t.set], t.s)
+			}
+		}
+	}
+	typical := Fastest(ms)
+	for set, ts := range times {
+		if len(ts) >= least {
+			slices.Sort(ts)
+			typical[set] = (ts[(len(ts)-1)/2] + ts[len(ts)/2]) / 2
+		}
+	}
+	return typical
 }
 
 // KeepFastest sets best[set] to s where s is a time (positive) shorter
