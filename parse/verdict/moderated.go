@@ -53,9 +53,9 @@ import (
 // noisyRatio is how much noisier than its family, in the geometric mean
 // of its pairs' variances over the prior's s0², a target is before its
 // pairs keep their own tests: of those simulated, the one that kept every
-// family of moderated_test.go under α with the least power lost. A target
-// of noise σₐ among targets of σ passes it where σₐ² + σ² > 2·2σ², about
-// σₐ > 1.7σ.
+// family of moderated_test.go clearly under α (a looser one put the worst
+// family at α itself, power gained little). A target of noise σₐ among
+// targets of σ passes it where σₐ² + σ² > 2·2σ², about σₐ > 1.7σ.
 const noisyRatio = 2
 
 // apartP is the upper tail of the prior past which a pair's variance is
