@@ -290,14 +290,14 @@ func retakenTurns(ms []runjson.Measurement) int {
 // (runjson.Typical), or beside other load (foreignRetake); a turn already
 // taken again is not.
 func slowTurnIn(ms []runjson.Measurement, target string, rep, first int, limit float64) (slowTurn, bool) {
-	best := runjson.Typical(ms, typicalTimes)
+	typical := runjson.Typical(ms, typicalTimes)
 	st := slowTurn{target: target, rep: rep}
 	found := false
 	for _, mr := range ms {
 		if mr.Target != target || mr.Rep != rep || mr.Order <= first || mr.Phase != "" || mr.Warmup || mr.Error != "" || mr.HostSpeed == nil || mr.HostSpeed.Retake {
 			continue
 		}
-		s, f := mr.Slowdown(best), foreignShare(&mr)
+		s, f := mr.Slowdown(typical), foreignShare(&mr)
 		if s >= limit || f > foreignRetake {
 			st.slowdown, st.foreign, found = max(st.slowdown, s), max(st.foreign, f), true
 		}
