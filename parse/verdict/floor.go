@@ -176,7 +176,13 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 // systematic is the twins' systematic difference over a run's scenarios,
 // as a relative difference: |μ| + τ, where μ is their inverse-variance
 // pooled log ratio and τ² the DerSimonian–Laird estimate of how far their
-// true log ratios vary between scenarios. NaN for no scenario. A scenario
+// true log ratios vary between scenarios. NaN for no scenario. |μ| is
+// estimated as √max(0, μ̂² − Var μ̂), as τ² is by moments: the pooled
+// ratio's square carries its sampling variance, and |μ̂| itself would put
+// the noise it averages into the floor, largest on the noisiest days, so
+// that a noisy run's floor would hide differences its intervals already
+// resolve. Twins that differ only by noise thus get a systematic of 0 in
+// 40-60% of runs, and the threshold as their floor. A scenario
 // whose twins repeated one value exactly (SE 0) counts at the smallest
 // positive SE of the others, or is taken as it is when all are 0.
 func systematic(ws []Welch) float64 {
@@ -211,5 +217,8 @@ func systematic(ws []Welch) float64 {
 	if c := sw - sw2/sw; c > 0 {
 		tau2 = math.Max(0, (q-float64(len(ws)-1))/c)
 	}
-	return math.Expm1(math.Abs(mu) + math.Sqrt(tau2))
+	// μ̂'s variance under the random-effects model its weights ignore:
+	// Σ w²(1/w + τ²) / (Σ w)².
+	varMu := 1/sw + tau2*sw2/(sw*sw)
+	return math.Expm1(math.Sqrt(math.Max(0, mu*mu-varMu)) + math.Sqrt(tau2))
 }
