@@ -27,6 +27,10 @@ type RunResolving struct {
 	WaitedS   float64 `json:"waited_s,omitempty"`
 	BudgetS   float64 `json:"budget_s,omitempty"`
 	Stop      string  `json:"stop,omitempty"`
+	// TwinFloor is the run's floor where its A/A twins set it above the
+	// documented threshold (verdict.Floor.Systematic): part of Median and
+	// Largest that more rounds do not lower. 0 where the threshold holds.
+	TwinFloor float64 `json:"twin_floor,omitempty"`
 	// ShortRounds is the fewest rounds a scenario took where the budget
 	// stopped the run before the suite's MinRounds (repetitions); 0 when
 	// every scenario took them.
@@ -56,6 +60,9 @@ func (m *model) runResolving(run string) (RunResolving, bool) {
 			}
 		}
 	}
+	if f, ok := m.dec.RunFloor(run); ok && f.Value > f.Threshold {
+		r.TwinFloor = round4(f.Value)
+	}
 	r.Sentence = resolvingSentence(r)
 	return r, true
 }
@@ -68,6 +75,9 @@ func resolvingSentence(r RunResolving) string {
 		of = fmt.Sprintf("the median of its %d scenarios, the least precise %s", r.Scenarios, pct(r.Largest))
 	}
 	s := fmt.Sprintf("This run tells apart differences of %s or more (%s; a difference that large is claimed 4 times in 5 at this run's noise).", pct(r.Median), of)
+	if r.TwinFloor > 0 {
+		s += fmt.Sprintf(" That includes a floor of %s: this run's A/A twins, one program under two names, stood that far apart beyond their rounds' noise, and a claim must clear it; more rounds do not lower it.", pct(r.TwinFloor))
+	}
 	switch {
 	case r.Aim == 0:
 		return s + " It was collected to a fixed count of rounds, whatever the host's noise."

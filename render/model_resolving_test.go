@@ -21,3 +21,17 @@ func TestResolvingSentenceSaysBudgetCutRounds(t *testing.T) {
 		t.Errorf("budget after the repetitions: %q", s)
 	}
 }
+
+// TestResolvingSentenceNamesTwinFloor: a run whose twins set its floor
+// says how much of what it tells apart that floor is; one at the
+// threshold says nothing of it.
+func TestResolvingSentenceNamesTwinFloor(t *testing.T) {
+	r := RunResolving{Median: 0.7, Largest: 0.75, Scenarios: 3, Aim: 0.1, MeasuredS: 2700, Stop: runjson.StopBudget}
+	if s := resolvingSentence(r); strings.Contains(s, "floor") {
+		t.Errorf("no twin floor: %q", s)
+	}
+	r.TwinFloor = 0.177
+	if s := resolvingSentence(r); !strings.Contains(s, "That includes a floor of 17.7%: this run's A/A twins") {
+		t.Errorf("twin floor 17.7%%: %q", s)
+	}
+}

@@ -29,6 +29,19 @@ type Verdicts struct {
 	byCell    map[*Cell]*ScenarioVerdicts
 }
 
+// RunFloor is the largest floor among a run's scenarios: the margin its
+// claims must clear, which its A/A twins raise above the threshold where
+// they stood apart beyond their noise (Floor.Systematic), and which no
+// number of rounds lowers. ok is false for a run with no scenario.
+func (d *Verdicts) RunFloor(run string) (f Floor, ok bool) {
+	for _, sv := range d.Scenarios {
+		if sv.Run == run && (!ok || sv.Floor.Value > f.Value) {
+			f, ok = sv.Floor, true
+		}
+	}
+	return f, ok
+}
+
 // ScenarioVerdicts are the decisions of one family: every pair of targets
 // in one scenario of one run measured on one host pair (hosts.go).
 type ScenarioVerdicts struct {

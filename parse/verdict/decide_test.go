@@ -34,6 +34,15 @@ func TestDecideAAFloor(t *testing.T) {
 	if f := without.Floor; f.Value != DefaultThresholds.Noise || !math.IsNaN(f.Systematic) {
 		t.Errorf("floor without a pair: %+v, want the threshold", f)
 	}
+	if f, ok := d.RunFloor("with"); !ok || f.Value != with.Floor.Value {
+		t.Errorf("RunFloor(with) = %+v, %v: want the twins' floor %v", f, ok, with.Floor.Value)
+	}
+	if f, ok := d.RunFloor("without"); !ok || f.Value != DefaultThresholds.Noise {
+		t.Errorf("RunFloor(without) = %+v, %v: want the threshold", f, ok)
+	}
+	if _, ok := d.RunFloor("none"); ok {
+		t.Error("RunFloor of a run not measured: ok")
+	}
 	pair := func(sv *ScenarioVerdicts, a, b string) Verdict {
 		var ca, cb *Cell
 		for _, c := range sv.Cells {
