@@ -64,7 +64,8 @@ func TestReaderText(t *testing.T) {
 // ID, which the audit command and results.json use, sits in a fold), and
 // none shows a path of the machine that collected or built it. The dump
 // pages, which show a tool's command line, are left to
-// TestNoMachinePathsPublished.
+// TestNoMachinePathsPublished. Nor does any page, folds and attributes
+// included, print a number that is not one (NaN, Inf).
 func TestNoInternalWordsShown(t *testing.T) {
 	dir := projectSiteDir(t)
 	var ids []string
@@ -76,6 +77,7 @@ func TestNoInternalWordsShown(t *testing.T) {
 	ruleID := regexp.MustCompile(`(^|[^a-z0-9-])(` + strings.Join(ids, "|") + `)($|[^a-z0-9-])`)
 	checkout, _ := filepath.Abs("..")
 	private := regexp.MustCompile(`/root/|/home/[^/]+/|/tmp/|\.cache/fairbench/|` + regexp.QuoteMeta(checkout+"/"))
+	notNumber := regexp.MustCompile(`\bNaN\b|[+-]?\bInf\b`)
 	shown := map[string][]string{} // the word → the pages that show it
 	pages := 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -84,7 +86,7 @@ func TestNoInternalWordsShown(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, "dumps/") || rel == "soft-dumps.html" {
+		if strings.HasPrefix(rel, "dump/") || rel == "soft-dumps.html" {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -92,6 +94,9 @@ func TestNoInternalWordsShown(t *testing.T) {
 			return err
 		}
 		pages++
+		for _, m := range notNumber.FindAllString(string(b), -1) {
+			shown[m] = append(shown[m], rel)
+		}
 		text := readerText(string(b))
 		for _, m := range ruleID.FindAllStringSubmatch(text, -1) {
 			shown[m[2]] = append(shown[m[2]], rel)

@@ -273,3 +273,32 @@ func TestPowerIsMet(t *testing.T) {
 		})
 	}
 }
+
+// TestNeedAgreesWithResolves: the rounds a page says 10% and 5% need come
+// from the model Resolves does: a family that resolves 10% at its n
+// rounds needs at most n for it, one that does not needs more (or no
+// count can), and 5% never needs fewer than 10%. What it claims half the
+// time (Smallest) is a number below Resolves.
+func TestNeedAgreesWithResolves(t *testing.T) {
+	th := DefaultThresholds
+	r := rand.New(rand.NewPCG(23, 1))
+	for _, sigma := range []float64{0.02, 0.05, 0.1} {
+		for _, n := range []int{4, 8} {
+			draw := func(r *rand.Rand, _ int) float64 { return sigma * r.NormFloat64() }
+			p, ok := modPage(r, 6, n, nil, draw, th).Power(th)
+			if !ok {
+				t.Fatal("no power")
+			}
+			t.Logf("sigma %.2f, %d rounds: resolves %.1f%%, 10%% needs %d, 5%% needs %d", sigma, n, 100*p.Resolves, p.Need10, p.Need5)
+			if reached := p.Resolves <= 0.10; reached != (p.Need10 > 0 && p.Need10 <= p.N) {
+				t.Errorf("sigma %.2f, %d rounds: resolves %.1f%% but 10%% needs %d of its %d", sigma, n, 100*p.Resolves, p.Need10, p.N)
+			}
+			if !(p.Smallest > 0 && p.Smallest < p.Resolves) {
+				t.Errorf("sigma %.2f, %d rounds: claims half the time %v, with 80%% power %v: want a number below the other", sigma, n, p.Smallest, p.Resolves)
+			}
+			if p.Need5 > 0 && p.Need5 < p.Need10 {
+				t.Errorf("sigma %.2f: 5%% needs %d, fewer than 10%%'s %d", sigma, p.Need5, p.Need10)
+			}
+		}
+	}
+}

@@ -29,8 +29,9 @@ type Power struct {
 	// observed, so a collect may stop on it without biasing any verdict.
 	Resolves float64
 	// Need5 and Need10 are the repetitions per cell needed to claim a 5%
-	// and a 10% difference with 80% power at the first Holm step; 0 when
-	// the noise floor alone is that large (no repetition count can).
+	// and a 10% difference with 80% power at the first Holm step, by the
+	// model Resolves is (blocked: over the pairs, pairRepsFor); 0 when the
+	// noise floor alone is that large (no repetition count can).
 	Need5, Need10 int
 }
 
@@ -55,6 +56,9 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	p := Power{N: n, Sigma: sigma}
 	m := sv.Family
 	floor := math.Log1p(sv.Floor.Value)
+	// The margin is a systematic difference: more repetitions estimate it
+	// better but do not shrink it.
+	floorAt := func(int) float64 { return floor }
 	if test.blocked() {
 		var pairs []pairNoise
 		for i, a := range ranked {
@@ -66,16 +70,48 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 		}
 		p.Smallest = math.Expm1(floor + resolvesOver(pairs, m, th.Alpha, 0.5))
 		p.Resolves = math.Expm1(floor + resolvesOver(pairs, m, th.Alpha, powerTarget))
-	} else {
-		p.Smallest = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, 0.5))
-		p.Resolves = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, powerTarget))
+		p.Need5 = pairRepsFor(0.05, floor, pairs, n, m, th.Alpha)
+		p.Need10 = pairRepsFor(0.10, floor, pairs, n, m, th.Alpha)
+		return p, true
 	}
-	// The margin is a systematic difference: more repetitions estimate it
-	// better but do not shrink it.
-	floorAt := func(int) float64 { return floor }
+	p.Smallest = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, 0.5))
+	p.Resolves = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, powerTarget))
 	p.Need5 = repsFor(0.05, floorAt, test.df, m, p.Sigma, th.Alpha)
 	p.Need10 = repsFor(0.10, floorAt, test.df, m, p.Sigma, th.Alpha)
 	return p, true
+}
+
+// pairRepsFor is the fewest rounds (2 to 200) at which the pairs, tested
+// now at n rounds each, would claim a relative difference target with 80%
+// power on average over the family's m pairs (resolvesOver): each pair's
+// standard error scaled by √(n/rounds) and its degrees of freedom moved
+// by the rounds added, the moderation's prior degrees kept. So Need5 and
+// Need10 answer from the model Resolves does. 0 when none can.
+func pairRepsFor(target, floor float64, pairs []pairNoise, n, m int, alpha float64) int {
+	room := math.Log1p(target) - floor
+	if room <= 0 || len(pairs) == 0 {
+		return 0
+	}
+	at := make([]pairNoise, len(pairs))
+	reaches := func(rounds int) bool {
+		for i, p := range pairs {
+			at[i] = pairNoise{p.se * math.Sqrt(float64(n)/float64(rounds)), max(1, p.df+float64(rounds-n))}
+		}
+		return resolvesOver(at, m, alpha, powerTarget) <= room
+	}
+	// More rounds only shrink what the pairs resolve: bisect.
+	lo, hi := 1, 200
+	if !reaches(hi) {
+		return 0
+	}
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; reaches(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // detectable is the log difference beyond the floor that a pair of cells
@@ -106,7 +142,11 @@ func resolvesOver(pairs []pairNoise, m int, alpha, power float64) float64 {
 	hi := 0.0
 	for i, p := range pairs {
 		qs[i] = studentQuantile(1-alpha/float64(2*m), p.df)
-		hi = max(hi, (qs[i]+max(0, studentQuantile(power, p.df)))*p.se)
+		reach := qs[i]
+		if power > 0.5 { // studentQuantile is NaN at 0.5, where t is 0
+			reach += studentQuantile(power, p.df)
+		}
+		hi = max(hi, reach*p.se)
 	}
 	mean := func(d float64) float64 { // the pairs' mean power at d
 		sum := 0.0
