@@ -182,7 +182,7 @@ func NoiseFloors(runs []*parse.Run, cells []*Cell, m Metric, fallback [][2]strin
 // the noise it averages into the floor, largest on the noisiest days, so
 // that a noisy run's floor would hide differences its intervals already
 // resolve. Twins that differ only by noise thus get a systematic of 0 in
-// 40-60% of runs, and the threshold as their floor. A scenario
+// 38-60% of runs (1 to 11 scenarios), and the threshold as their floor. A scenario
 // whose twins repeated one value exactly (SE 0) counts at the smallest
 // positive SE of the others, or is taken as it is when all are 0.
 func systematic(ws []Welch) float64 {
