@@ -105,12 +105,11 @@ func TestPower(t *testing.T) {
 	if !(smallest > floor) {
 		t.Fatalf("smallest %v not beyond the floor %v", smallest, floor)
 	}
-	fixed := func(int) float64 { return floor }
-	n10 := repsFor(0.10, fixed, welchDF, m, sigma, th.Alpha)
+	n10 := repsFor(0.10, floor, welchDF, m, sigma, th.Alpha)
 	if n10 < 3 || n10 > 20 {
 		t.Fatalf("repetitions for 10%% at 3%% noise among 10 targets: %d, want a handful", n10)
 	}
-	if n := repsFor(0.01, fixed, welchDF, m, sigma, th.Alpha); n != 0 {
+	if n := repsFor(0.01, floor, welchDF, m, sigma, th.Alpha); n != 0 {
 		t.Errorf("1%% under a 2%% floor: %d repetitions, want 0 (impossible)", n)
 	}
 	// Simulate pages of 10 targets, one 10% faster, at n10 repetitions.

@@ -9,8 +9,9 @@ import (
 // TestSystematicUnbiased: the systematic A/A difference estimates the
 // twins' offset, not their noise. Twins whose three scenarios differ by
 // sampling noise alone (SE 5% each, a noisy day's) get a systematic of 0
-// in 40% of runs or more and a mean under 3% (|μ̂| + τ̂ read 3.9% on these
-// draws); twins 6% apart are found 6% apart, within 1%.
+// in 40% of runs or more and a mean under 3% (|μ̂| alone averages
+// √(2/π)·SE/√3, 2.3%, before τ̂ adds to it); twins 6% apart are found 6%
+// apart, within 1%.
 func TestSystematicUnbiased(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const runs, se = 4000, 0.05

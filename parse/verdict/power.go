@@ -56,9 +56,6 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	p := Power{N: n, Sigma: sigma}
 	m := sv.Family
 	floor := math.Log1p(sv.Floor.Value)
-	// The margin is a systematic difference: more repetitions estimate it
-	// better but do not shrink it.
-	floorAt := func(int) float64 { return floor }
 	if test.blocked() {
 		var pairs []pairNoise
 		for i, a := range ranked {
@@ -76,8 +73,8 @@ func (sv *ScenarioVerdicts) Power(th Thresholds) (Power, bool) {
 	}
 	p.Smallest = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, 0.5))
 	p.Resolves = math.Expm1(floor + detectable(p.N, test.df(p.N), m, p.Sigma, th.Alpha, powerTarget))
-	p.Need5 = repsFor(0.05, floorAt, test.df, m, p.Sigma, th.Alpha)
-	p.Need10 = repsFor(0.10, floorAt, test.df, m, p.Sigma, th.Alpha)
+	p.Need5 = repsFor(0.05, floor, test.df, m, p.Sigma, th.Alpha)
+	p.Need10 = repsFor(0.10, floor, test.df, m, p.Sigma, th.Alpha)
 	return p, true
 }
 
@@ -181,13 +178,16 @@ func studentAbove(x, df float64) float64 {
 }
 
 // repsFor is the fewest repetitions (up to 200) with which a relative
-// difference target is claimed with 80% power over a noise floor (in log)
-// that may depend on n, by a test of df(n) degrees of freedom; 0 when none
-// can.
-func repsFor(target float64, floor func(n int) float64, df func(n int) float64, m int, sigma, alpha float64) int {
+// difference target is claimed with 80% power over a noise floor (in log;
+// a systematic difference, which more repetitions do not shrink), by a
+// test of df(n) degrees of freedom; 0 when none can.
+func repsFor(target, floor float64, df func(n int) float64, m int, sigma, alpha float64) int {
+	room := math.Log1p(target) - floor
+	if room <= 0 {
+		return 0
+	}
 	for n := 2; n <= 200; n++ {
-		room := math.Log1p(target) - floor(n)
-		if room > 0 && detectable(n, df(n), m, sigma, alpha, powerTarget) <= room {
+		if detectable(n, df(n), m, sigma, alpha, powerTarget) <= room {
 			return n
 		}
 	}

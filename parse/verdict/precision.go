@@ -118,5 +118,5 @@ func familySize(k int) int {
 func RoundsFor(resolve float64, k int, sigma float64, th Thresholds) int {
 	floor := math.Log1p(th.Noise)
 	df := func(n int) float64 { return float64(n-1) + maxPriorDF(n, k, false) }
-	return repsFor(resolve, func(int) float64 { return floor }, df, familySize(k), sigma, th.Alpha)
+	return repsFor(resolve, floor, df, familySize(k), sigma, th.Alpha)
 }
